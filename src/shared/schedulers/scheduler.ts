@@ -1,0 +1,72 @@
+import type { Engine } from '../sim/engine'
+import type { SimTime } from '../sim/time'
+import type { Rng } from '../sim/rng'
+import type { Bio, DeviceInfo, Request } from '../block/types'
+import type { ParamSpec, ParamValues } from '../util/params'
+
+/**
+ * "Leave the device idle until `until`": what a scheduler returns from `dispatch` when it
+ * deliberately waits (anticipation, slice idling). The block layer re-runs dispatch at that time,
+ * or earlier when a request arrives or completes. Schedulers keep one instance and reuse it.
+ */
+export class Idle {
+  until: SimTime = 0
+}
+
+/**
+ * The scheduler ops table, after the kernel's `struct elevator_mq_ops`. `now` is always passed
+ * in; there is no global clock.
+ */
+export interface IoScheduler {
+  /** insert_requests: a new request enters the scheduler. */
+  insert(rq: Request, now: SimTime): void
+  /** dispatch_request: the next request for the device, an Idle, or undefined (nothing to do). */
+  dispatch(now: SimTime): Request | Idle | undefined
+  /** has_work: true exactly when requests are queued in the scheduler. */
+  hasWork(): boolean
+  /** completed_request: the device finished `rq`. */
+  completed(rq: Request, now: SimTime): void
+  /** A bio was merged into `rq` (front: its start sector moved down). */
+  merged?(rq: Request, front: boolean, now: SimTime): void
+  /** `next` was merged into `rq` and leaves the scheduler; `rq` keeps the earlier FIFO time. */
+  mergedRequests?(rq: Request, next: Request, now: SimTime): void
+  /** allow_merge: may `bio` join `rq`? (CFQ: same process queue, no sync bio into async.) */
+  allowMerge?(rq: Request, bio: Bio): boolean
+  /** Whether a bio may be front-merged at all (deadline's `front_merges`). */
+  readonly frontMerges: boolean
+  /** Process exited: drop per-process state, stop anticipating it. */
+  contextExited?(pid: number, now: SimTime): void
+}
+
+/** What a scheduler may use from its surroundings. */
+export interface SchedulerContext {
+  readonly engine: Engine
+  readonly device: DeviceInfo
+  /** Kernel tick rate, for schedulers that count in jiffies. */
+  readonly hz: number
+  readonly rng: Rng
+  /** Requests the device holds right now, per direction [reads, writes]. */
+  inFlight(op?: 0 | 1): number
+  /** Ask the block layer to call `dispatch` again (after a scheduler timer fired). */
+  kick(): void
+}
+
+export type SchedulerLayer = 'legacy' | 'mq'
+
+/** One registry entry: registration is data, as the kernel's `elevator_type`. */
+export interface SchedulerType {
+  readonly name: string
+  /** Names the kernel uses for it in sysfs or boot options (`none`, `as`, …). */
+  readonly aliases: readonly string[]
+  /** Kernel versions where it existed, e.g. "2.6.0–2.6.32". */
+  readonly era: string
+  /** Legacy single-queue block layer (per-direction request pools) or blk-mq (shared tags). */
+  readonly layer: SchedulerLayer
+  readonly summary: string
+  /** When it wins and when it loses. */
+  readonly explanation: string
+  readonly tunables: readonly ParamSpec[]
+  /** Uses I/O priority classes and levels. */
+  readonly usesIoPriority: boolean
+  create(tunables: ParamValues, ctx: SchedulerContext): IoScheduler
+}

@@ -1,0 +1,191 @@
+import type { SimTime } from './time'
+
+/**
+ * The discrete-event engine (SimPy's core in spirit): a binary min-heap of events ordered by
+ * (time, seq). `seq` grows with every schedule, so events at equal times run in the order they
+ * were scheduled and a run is reproducible. Invariants:
+ *  - `now` never decreases; an event is never scheduled in the past;
+ *  - every scheduled event runs exactly once unless cancelled first.
+ *
+ * Hot path: no closures. An event names a handler object and an integer kind; event objects are
+ * pooled, so a steady-state run allocates nothing per event.
+ */
+export interface Handler {
+  onEvent(kind: number, data: unknown): void
+}
+
+class SimEvent {
+  time = 0
+  seq = 0
+  kind = 0
+  handler: Handler | null = null
+  data: unknown = undefined
+}
+
+export class Engine {
+  now: SimTime = 0
+  /** Events run so far (a measure of work, also used for progress). */
+  executed = 0
+  private heap: SimEvent[] = []
+  private pool: SimEvent[] = []
+  private nextSeq = 0
+  private stopped = false
+
+  /** Schedule `handler.onEvent(kind, data)` at absolute time `at`; returns a cancellable ticket. */
+  at(at: SimTime, handler: Handler, kind: number, data?: unknown): EventTicket {
+    if (at < this.now) throw new Error(`event scheduled in the past: ${at} < ${this.now}`)
+    const ev = this.pool.pop() ?? new SimEvent()
+    ev.time = at
+    ev.seq = this.nextSeq++
+    ev.kind = kind
+    ev.handler = handler
+    ev.data = data
+    this.push(ev)
+    return ev
+  }
+
+  after(delay: SimTime, handler: Handler, kind: number, data?: unknown): EventTicket {
+    return this.at(this.now + delay, handler, kind, data)
+  }
+
+  /** Cancel a pending event; `seq` guards against a ticket whose event object was reused. */
+  cancel(ticket: EventTicket, seq: number): void {
+    const ev = ticket as SimEvent
+    if (ev.seq === seq) ev.handler = null
+  }
+
+  get pending(): number {
+    return this.heap.length
+  }
+
+  /** The time of the next event, or Infinity. Cancelled events count until popped. */
+  peekTime(): SimTime {
+    return this.heap.length ? this.heap[0].time : Infinity
+  }
+
+  stop(): void {
+    this.stopped = true
+  }
+
+  get isStopped(): boolean {
+    return this.stopped
+  }
+
+  /** Run events with time ≤ `until` (or until stopped / no events); at most `maxEvents`. */
+  run(until: SimTime = Infinity, maxEvents = Infinity): void {
+    const heap = this.heap
+    let budget = maxEvents
+    while (heap.length && !this.stopped && budget-- > 0) {
+      const ev = heap[0]
+      if (ev.time > until) break
+      this.pop()
+      this.now = ev.time
+      const h = ev.handler
+      const kind = ev.kind
+      const data = ev.data
+      ev.handler = null
+      ev.data = undefined
+      ev.seq = -1
+      this.pool.push(ev)
+      if (h !== null) {
+        this.executed++
+        h.onEvent(kind, data)
+      }
+    }
+    if (!this.stopped && until !== Infinity && until > this.now && (heap.length === 0 || heap[0].time > until))
+      this.now = until
+  }
+
+  private push(ev: SimEvent): void {
+    const heap = this.heap
+    let i = heap.length
+    heap.push(ev)
+    while (i > 0) {
+      const p = (i - 1) >> 1
+      const pe = heap[p]
+      if (pe.time < ev.time || (pe.time === ev.time && pe.seq < ev.seq)) break
+      heap[i] = pe
+      i = p
+    }
+    heap[i] = ev
+  }
+
+  private pop(): void {
+    const heap = this.heap
+    const last = heap.pop() as SimEvent
+    const n = heap.length
+    if (n === 0) return
+    let i = 0
+    for (;;) {
+      const l = 2 * i + 1
+      if (l >= n) break
+      const r = l + 1
+      let c = l
+      let ce = heap[l]
+      if (r < n) {
+        const re = heap[r]
+        if (re.time < ce.time || (re.time === ce.time && re.seq < ce.seq)) {
+          c = r
+          ce = re
+        }
+      }
+      if (last.time < ce.time || (last.time === ce.time && last.seq < ce.seq)) break
+      heap[i] = ce
+      i = c
+    }
+    heap[i] = last
+  }
+}
+
+/** Opaque handle to a scheduled event; read `seq` right after scheduling to cancel later. */
+export interface EventTicket {
+  readonly seq: number
+}
+
+/**
+ * A cancellable, re-armable timer bound to one handler and kind — what schedulers use for
+ * anticipation and idling, and the block layer for "idle until t".
+ */
+export class Timer {
+  private ticket: EventTicket | null = null
+  private seq = -1
+  private due: SimTime = -1
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly handler: Handler,
+    private readonly kind: number,
+  ) {}
+
+  /** Arm (or re-arm) to fire at absolute time `at`. */
+  set(at: SimTime): void {
+    this.clear()
+    const t = this.engine.at(Math.max(at, this.engine.now), this.handler, this.kind, this)
+    this.ticket = t
+    this.seq = t.seq
+    this.due = at
+  }
+
+  clear(): void {
+    if (this.ticket !== null) this.engine.cancel(this.ticket, this.seq)
+    this.ticket = null
+    this.seq = -1
+    this.due = -1
+  }
+
+  /** Call from the handler when the timer fires, so `pending` reads false. */
+  fired(): void {
+    this.ticket = null
+    this.seq = -1
+    this.due = -1
+  }
+
+  get pending(): boolean {
+    return this.ticket !== null
+  }
+
+  /** Absolute time it fires at, or -1. */
+  get when(): SimTime {
+    return this.due
+  }
+}
