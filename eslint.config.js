@@ -5,11 +5,25 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import vue from 'eslint-plugin-vue'
+import globals from 'globals'
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'url', 'crypto', 'events']
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'worker_threads',
+  'url',
+  'crypto',
+  'events',
+]
 
 const restrict = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((p) => ({ group: [p.from], message: p.why })) }],
+  'no-restricted-imports': [
+    'error',
+    { patterns: patterns.map((p) => ({ group: [p.from], message: p.why })) },
+  ],
 })
 
 export default tseslint.config(
@@ -20,6 +34,10 @@ export default tseslint.config(
   {
     files: ['**/*.vue'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
+  },
+  {
+    files: ['bin/**', 'scripts/**', '*.config.*', 'src/main/**', 'src/cli/**', 'src/preload/**', 'test/**', 'bench/**'],
+    languageOptions: { globals: { ...globals.node } },
   },
   {
     rules: {

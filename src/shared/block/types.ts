@@ -99,7 +99,13 @@ export const RQ_QUEUED = 1
 export const RQ_DISPATCHED = 2
 export type RequestState = 0 | 1 | 2
 
-export const NO_CONTEXT: IoContext = { pid: 0, name: 'kernel', ioClass: IOPRIO_NONE, ioLevel: 4, exited: false }
+export const NO_CONTEXT: IoContext = {
+  pid: 0,
+  name: 'kernel',
+  ioClass: IOPRIO_NONE,
+  ioLevel: 4,
+  exited: false,
+}
 
 /** What a scheduler or device may ask of the block layer around it. */
 export interface DeviceInfo {

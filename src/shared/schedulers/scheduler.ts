@@ -26,8 +26,8 @@ export interface IoScheduler {
   hasWork(): boolean
   /** completed_request: the device finished `rq`. */
   completed(rq: Request, now: SimTime): void
-  /** A bio was merged into `rq` (front: its start sector moved down). */
-  merged?(rq: Request, front: boolean, now: SimTime): void
+  /** A bio was merged into `rq`; on a front merge its start moved down from `oldSector`. */
+  merged?(rq: Request, front: boolean, now: SimTime, oldSector: number): void
   /** `next` was merged into `rq` and leaves the scheduler; `rq` keeps the earlier FIFO time. */
   mergedRequests?(rq: Request, next: Request, now: SimTime): void
   /** allow_merge: may `bio` join `rq`? (CFQ: same process queue, no sync bio into async.) */
@@ -41,7 +41,7 @@ export interface IoScheduler {
 /** What a scheduler may use from its surroundings. */
 export interface SchedulerContext {
   readonly engine: Engine
-  readonly device: DeviceInfo
+  readonly deviceInfo: DeviceInfo
   /** Kernel tick rate, for schedulers that count in jiffies. */
   readonly hz: number
   readonly rng: Rng

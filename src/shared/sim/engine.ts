@@ -92,7 +92,12 @@ export class Engine {
         h.onEvent(kind, data)
       }
     }
-    if (!this.stopped && until !== Infinity && until > this.now && (heap.length === 0 || heap[0].time > until))
+    if (
+      !this.stopped &&
+      until !== Infinity &&
+      until > this.now &&
+      (heap.length === 0 || heap[0].time > until)
+    )
       this.now = until
   }
 

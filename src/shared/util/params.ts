@@ -59,7 +59,15 @@ export function parseSize(v: number | string): number {
   return Math.round(parseFloat(m[1]) * mult)
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }
+const DURATION_UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+}
 
 /** Parse a duration into milliseconds: `500` (ms), `500ms`, `5s`, `10us`, `2m`. NaN if invalid. */
 export function parseDurationMs(v: number | string): number {
@@ -80,23 +88,34 @@ function describe(v: unknown): string {
 }
 
 /** Check one value against its spec; returns the normalised value or an error message. */
-export function checkParam(spec: ParamSpec, v: unknown): { value: number | boolean | string } | { error: string } {
+export function checkParam(
+  spec: ParamSpec,
+  v: unknown,
+): { value: number | boolean | string } | { error: string } {
   const range = (x: number, what: string): { value: number } | { error: string } => {
     if (spec.min !== undefined && x < spec.min)
-      return { error: `expected ${what} ≥ ${spec.min}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}` }
+      return {
+        error: `expected ${what} ≥ ${spec.min}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}`,
+      }
     if (spec.max !== undefined && x > spec.max)
-      return { error: `expected ${what} ≤ ${spec.max}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}` }
+      return {
+        error: `expected ${what} ≤ ${spec.max}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}`,
+      }
     return { value: x }
   }
   switch (spec.kind) {
     case 'int': {
-      const what = spec.min === 1 ? 'a positive integer' : spec.min === 0 ? 'a non-negative integer' : 'an integer'
-      if (typeof v !== 'number' || !Number.isInteger(v)) return { error: `expected ${what}, got ${describe(v)}` }
-      if ((spec.min === 1 || spec.min === 0) && v < spec.min) return { error: `expected ${what}, got ${describe(v)}` }
+      const what =
+        spec.min === 1 ? 'a positive integer' : spec.min === 0 ? 'a non-negative integer' : 'an integer'
+      if (typeof v !== 'number' || !Number.isInteger(v))
+        return { error: `expected ${what}, got ${describe(v)}` }
+      if ((spec.min === 1 || spec.min === 0) && v < spec.min)
+        return { error: `expected ${what}, got ${describe(v)}` }
       return range(v, 'an integer')
     }
     case 'number':
-      if (typeof v !== 'number' || !Number.isFinite(v)) return { error: `expected a number, got ${describe(v)}` }
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        return { error: `expected a number, got ${describe(v)}` }
       return range(v, 'a number')
     case 'bool':
       if (typeof v === 'boolean') return { value: v }
@@ -104,7 +123,9 @@ export function checkParam(spec: ParamSpec, v: unknown): { value: number | boole
       return { error: `expected true or false, got ${describe(v)}` }
     case 'enum':
       if (typeof v !== 'string' || !spec.values?.includes(v))
-        return { error: `expected one of ${spec.values?.map((x) => JSON.stringify(x)).join(', ')}, got ${describe(v)}` }
+        return {
+          error: `expected one of ${spec.values?.map((x) => JSON.stringify(x)).join(', ')}, got ${describe(v)}`,
+        }
       return { value: v }
     case 'string':
       if (typeof v !== 'string') return { error: `expected a string, got ${describe(v)}` }
@@ -113,7 +134,8 @@ export function checkParam(spec: ParamSpec, v: unknown): { value: number | boole
       if (typeof v !== 'number' && typeof v !== 'string')
         return { error: `expected a size (bytes, or like "4k", "1M"), got ${describe(v)}` }
       const x = parseSize(v)
-      if (!Number.isFinite(x) || x < 0) return { error: `expected a size (bytes, or like "4k", "1M"), got ${describe(v)}` }
+      if (!Number.isFinite(x) || x < 0)
+        return { error: `expected a size (bytes, or like "4k", "1M"), got ${describe(v)}` }
       return range(x, 'a size')
     }
     case 'duration': {
@@ -142,7 +164,10 @@ export function resolveParams(
   for (const s of specs) out[s.name] = base?.[s.name] ?? s.default
   if (given === undefined || given === null) return out
   if (typeof given !== 'object' || Array.isArray(given)) {
-    issues.push({ path, message: `expected an object of ${specs.map((s) => s.name).join(', ')}, got ${describe(given)}` })
+    issues.push({
+      path,
+      message: `expected an object of ${specs.map((s) => s.name).join(', ')}, got ${describe(given)}`,
+    })
     return out
   }
   for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
@@ -150,7 +175,10 @@ export function resolveParams(
     const p = path ? `${path}.${k}` : k
     if (!spec) {
       const known = specs.map((s) => s.name).join(', ')
-      issues.push({ path: p, message: `unknown key${known ? `; expected one of: ${known}` : ' (this takes no parameters)'}` })
+      issues.push({
+        path: p,
+        message: `unknown key${known ? `; expected one of: ${known}` : ' (this takes no parameters)'}`,
+      })
       continue
     }
     const r = checkParam(spec, v)

@@ -1,0 +1,86 @@
+import { schedulers } from '../../shared/schedulers/registry'
+import { workloads } from '../../shared/workloads/registry'
+import { DEVICE_MODELS as deviceModels } from '../../shared/devices/registry'
+import { DEVICE_PRESETS as devicePresets } from '../../shared/devices/presets'
+import { hostParams, hostPresets } from '../../shared/host/params'
+import type { ParamSpec } from '../../shared/util/params'
+import { renderTable } from '../table'
+
+/** The catalogue as one document: what `list --json` prints and the UI shows. */
+export function catalogue() {
+  return {
+    schema: 'iosched-lab/catalogue@1',
+    schedulers: schedulers.map((s) => ({
+      name: s.name,
+      aliases: s.aliases,
+      era: s.era,
+      layer: s.layer,
+      summary: s.summary,
+      explanation: s.explanation,
+      usesIoPriority: s.usesIoPriority,
+      tunables: s.tunables,
+    })),
+    devices: {
+      models: deviceModels.map((m) => ({ name: m.name, params: m.params })),
+      presets: devicePresets.map((p) => ({
+        name: p.name,
+        model: p.model,
+        description: p.description,
+        values: p.values,
+        sources: p.sources,
+      })),
+    },
+    hosts: { params: hostParams, presets: hostPresets },
+    workloads: workloads.map((w) => ({ name: w.name, summary: w.summary, params: w.params })),
+  }
+}
+
+const paramRows = (ps: readonly ParamSpec[]): string[][] =>
+  ps.map((p) => [p.name, String(p.default), p.unit, range(p), p.meaning])
+
+const range = (p: ParamSpec): string =>
+  p.values
+    ? p.values.join('|')
+    : p.min !== undefined || p.max !== undefined
+      ? `${p.min ?? ''}…${p.max ?? ''}`
+      : ''
+
+const section = (title: string, ps: readonly ParamSpec[]): string =>
+  ps.length === 0
+    ? `  ${title}: none`
+    : `  ${title}:\n` +
+      renderTable(['name', 'default', 'unit', 'range', 'meaning'], paramRows(ps), ['l', 'r', 'l', 'l', 'l'])
+        .split('\n')
+        .map((l) => '    ' + l)
+        .join('\n')
+
+export function listText(): string {
+  const out: string[] = ['SCHEDULERS']
+  for (const s of schedulers) {
+    out.push(`\n${s.name}${s.aliases.length ? ` (alias: ${s.aliases.join(', ')})` : ''} — ${s.summary}`)
+    out.push(`  era: ${s.era}; block layer: ${s.layer}`)
+    out.push(`  ${s.explanation}`)
+    out.push(section('tunables', s.tunables))
+  }
+  out.push('\nDEVICE PRESETS')
+  out.push(
+    renderTable(
+      ['preset', 'model', 'description'],
+      devicePresets.map((p) => [p.name, p.model, p.description]),
+      ['l', 'l', 'l'],
+    ),
+  )
+  for (const m of deviceModels) out.push(`\ndevice model ${m.name}\n${section('parameters', m.params)}`)
+  out.push('\nHOST PRESETS')
+  out.push(
+    renderTable(
+      ['preset', 'description'],
+      hostPresets.map((p) => [p.name, p.description]),
+      ['l', 'l'],
+    ),
+  )
+  out.push(section('host parameters', hostParams))
+  out.push('\nWORKLOADS')
+  for (const w of workloads) out.push(`\n${w.name} — ${w.summary}\n${section('parameters', w.params)}`)
+  return out.join('\n')
+}

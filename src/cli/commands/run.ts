@@ -1,0 +1,170 @@
+import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
+import { ExperimentRunner } from '../../main/services/experiments'
+import { ProgressBar } from '../progress'
+import { loadSpec } from '../spec-file'
+import { num, renderTable, withCi } from '../table'
+
+export interface RunOptions {
+  format: 'table' | 'json' | 'csv'
+  jobs?: number
+}
+
+export async function runCommand(
+  path: string,
+  o: RunOptions,
+  out: (s: string) => void,
+  err: (s: string) => void,
+): Promise<number> {
+  const spec = loadSpec(path)
+  const bar = new ProgressBar()
+  const runner = new ExperimentRunner()
+  const stop = (): void => {
+    runner.cancel()
+    bar.done()
+    err('cancelled')
+    process.exit(130)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  const failures: string[] = []
+  let result: ExperimentResult
+  try {
+    result = await runner.run(
+      spec,
+      {
+        progress: (label, rep, f, s) =>
+          bar.update(spec.repetitions > 1 ? `${label} #${rep + 1}` : label, f, s),
+        failed: (label, rep, m) =>
+          failures.push(`${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''}: ${m}`),
+      },
+      { jobs: o.jobs },
+    )
+  } finally {
+    bar.done()
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+  }
+  for (const f of failures) err(`run failed: ${f}`)
+  if (o.format === 'json') out(JSON.stringify(jsonDocument(result), null, 2))
+  else if (o.format === 'csv') out(csv(result.summary))
+  else out(table(result))
+  return failures.length > 0 ? 1 : 0
+}
+
+/** The documented `run --json` document (docs/run-json.md). */
+export function jsonDocument(r: ExperimentResult) {
+  return {
+    schema: 'iosched-lab/run-output@1',
+    experiment: r.name,
+    device: r.spec.device.preset,
+    host: r.spec.host.preset,
+    repetitions: r.spec.repetitions,
+    seed: r.spec.seed,
+    schedulers: r.summary.map((s) => ({
+      label: s.label,
+      scheduler: s.scheduler,
+      source: s.source,
+      repetitions: s.repetitions,
+      tunables: r.spec.schedulers.find((x) => x.label === s.label)?.tunables ?? {},
+      seconds: s.seconds.mean,
+      processes: s.processes.map((p) => ({
+        name: p.name,
+        bytes: p.bytes.mean,
+        seconds: p.seconds.mean,
+        MBps: p.MBps.mean,
+        finished: p.finished === s.repetitions,
+        latencyMs: {
+          p50: p.latencyMs.p50.mean,
+          p90: p.latencyMs.p90.mean,
+          p99: p.latencyMs.p99.mean,
+          p999: p.latencyMs.p999.mean,
+          max: p.latencyMs.max.mean,
+          mean: p.latencyMs.mean.mean,
+        },
+        ci95: s.repetitions > 1 ? { seconds: p.seconds.ci95, MBps: p.MBps.ci95 } : undefined,
+      })),
+      device: {
+        readMBps: s.device.readMBps.mean,
+        writeMBps: s.device.writeMBps.mean,
+        readIops: s.device.readIops.mean,
+        writeIops: s.device.writeIops.mean,
+        utilisation: s.device.utilisation.mean,
+        meanSeekSectors: s.device.meanSeekSectors.mean,
+        ci95:
+          s.repetitions > 1
+            ? { readMBps: s.device.readMBps.ci95, writeMBps: s.device.writeMBps.ci95 }
+            : undefined,
+      },
+    })),
+    runs: r.runs,
+  }
+}
+
+function table(r: ExperimentResult): string {
+  const names = r.summary[0]?.processes.map((p) => p.name) ?? []
+  const header = ['scheduler']
+  for (const n of names) header.push(`${n} MB/s`, `${n} s`, `${n} p50/p99/max ms`)
+  header.push('dev rd MB/s', 'dev wr MB/s')
+  const rows = r.summary.map((s) => row(s, names))
+  const reps = r.spec.repetitions > 1 ? `, ${r.spec.repetitions} repetitions, mean ± 95 % CI` : ''
+  const title = `${r.name} — ${r.spec.device.preset}, host ${r.spec.host.preset}${reps}`
+  const unfinished = r.summary.flatMap((s) =>
+    s.processes
+      .filter((p) => p.finished < s.repetitions && r.spec.stop.processes.includes(p.name))
+      .map((p) => `${s.label}: ${p.name}`),
+  )
+  const note = unfinished.length
+    ? `\nnot finished within ${r.spec.stop.maxSeconds} s: ${unfinished.join(', ')}`
+    : ''
+  return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
+}
+
+function row(s: LabelSummary, names: string[]): string[] {
+  const cells = [s.label]
+  for (const n of names) {
+    const p = s.processes.find((x) => x.name === n)
+    if (!p) {
+      cells.push('-', '-', '-')
+      continue
+    }
+    const l = p.latencyMs
+    cells.push(
+      withCi(p.MBps.mean, p.MBps.ci95, s.repetitions),
+      withCi(p.seconds.mean, p.seconds.ci95, s.repetitions),
+      `${num(l.p50.mean)}/${num(l.p99.mean)}/${num(l.max.mean)}`,
+    )
+  }
+  cells.push(
+    withCi(s.device.readMBps.mean, s.device.readMBps.ci95, s.repetitions),
+    withCi(s.device.writeMBps.mean, s.device.writeMBps.ci95, s.repetitions),
+  )
+  return cells
+}
+
+function csv(summary: LabelSummary[]): string {
+  const lines = [
+    'label,scheduler,repetitions,process,bytes,seconds,MBps,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,device_read_MBps,device_write_MBps',
+  ]
+  const q = (s: string): string => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)
+  for (const s of summary)
+    for (const p of s.processes)
+      lines.push(
+        [
+          q(s.label),
+          s.scheduler,
+          s.repetitions,
+          q(p.name),
+          p.bytes.mean,
+          p.seconds.mean,
+          p.MBps.mean,
+          p.latencyMs.p50.mean,
+          p.latencyMs.p90.mean,
+          p.latencyMs.p99.mean,
+          p.latencyMs.p999.mean,
+          p.latencyMs.max.mean,
+          s.device.readMBps.mean,
+          s.device.writeMBps.mean,
+        ].join(','),
+      )
+  return lines.join('\n')
+}

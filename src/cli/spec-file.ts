@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import { validateSpec } from '../shared/experiment/validate'
+import type { ResolvedSpec } from '../shared/experiment/resolved'
+
+/** A problem with the user's input: printed as one line per problem, exit status 2. */
+export class InputError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'))
+  }
+}
+
+/** Read, parse and validate a spec file; every problem names the file and the place. */
+export function loadSpec(path: string): ResolvedSpec {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])
+  }
+  let doc: unknown
+  try {
+    doc = JSON.parse(text)
+  } catch (e) {
+    throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
+  }
+  const v = validateSpec(doc)
+  if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
+  return v.spec
+}
+
+/** "line L, column C: …" from a JSON.parse message with a position. */
+export function jsonErrorWhere(text: string, message: string): string {
+  const m = /position (\d+)/.exec(message)
+  const clean = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '')
+  if (!m) return `invalid JSON: ${clean}`
+  const pos = Number(m[1])
+  const before = text.slice(0, pos)
+  const line = before.split('\n').length
+  const col = pos - before.lastIndexOf('\n')
+  return `invalid JSON at line ${line}, column ${col}: ${clean}`
+}

@@ -1,0 +1,379 @@
+import type { Engine, Handler } from '../sim/engine'
+import { Timer } from '../sim/engine'
+import type { SimTime } from '../sim/time'
+import type { Rng } from '../sim/rng'
+import type { CompletionSink, Device } from '../devices/device'
+import type { IoScheduler, SchedulerContext, SchedulerLayer } from '../schedulers/scheduler'
+import { Idle } from '../schedulers/scheduler'
+import { Bio, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
+import type { DeviceInfo, Op } from './types'
+
+/** Told when a bio that had to wait for a free request slot has been queued. */
+export interface SlotWaiter {
+  slotGranted(now: SimTime): void
+}
+
+/** Receives block-layer events for metrics. */
+export interface BlockObserver {
+  dispatched(rq: Request, now: SimTime): void
+  completed(rq: Request, now: SimTime): void
+  /** Requests queued in the scheduler or in flight at the device changed. */
+  levels(now: SimTime, queued: number, inFlight: number): void
+}
+
+export interface BlockParams {
+  /** Request slots: per direction on the legacy layer, shared (scheduler tags) on blk-mq. */
+  nrRequests: number
+  layer: SchedulerLayer
+  /** Kernel tick rate, passed to schedulers that count in jiffies. */
+  hz: number
+}
+
+const EV_RUN = 0
+const EV_IDLE = 1
+const EV_RESUME = 2
+
+/**
+ * The block layer between the host and the device:
+ *  - merging: a bio joins a queued request that ends where it starts (back merge, found through a
+ *    hash keyed by end sector) or, if the scheduler allows front merges, one that starts where the
+ *    bio ends; a grown request that now touches its neighbour absorbs it (the survivor keeps the
+ *    earlier FIFO deadline). Requests never grow past the device's maximum transfer.
+ *  - `nr_requests`: a submitter that finds no free request slot sleeps until one is freed; this
+ *    is what lets writeback flood the queue.
+ *  - dispatch: while the device has room, ask the scheduler for the next request; a scheduler may
+ *    answer Idle (wait until a time), honoured with a timer.
+ *  - plugging: dispatch runs as an event at the current instant, after everything already
+ *    scheduled for it, so the bios a task submits together merge before the device sees them.
+ */
+export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
+  sched!: IoScheduler
+  dev!: Device
+  observer: BlockObserver | null = null
+  /** Set by `setDevice`. */
+  deviceInfo!: DeviceInfo
+  maxSectors = 0
+  /** Requests inside the scheduler (inserted, not yet dispatched). */
+  queued = 0
+  /** Requests completed so far. */
+  completedCount = 0
+  private readonly inFlightDir = [0, 0]
+  private readonly allocated = [0, 0]
+  private readonly backHash = new Map<number, Request>()
+  private readonly frontHash = new Map<number, Request>()
+  private readonly waiters = [new WaitList(), new WaitList()]
+  private readonly rqPool: Request[] = []
+  private readonly bioPool: Bio[] = []
+  private readonly idleTimer: Timer
+  private kickPending = false
+  private nextId = 1
+  private readonly shared: boolean
+
+  constructor(
+    readonly engine: Engine,
+    readonly params: BlockParams,
+    readonly rng: Rng,
+  ) {
+    this.idleTimer = new Timer(engine, this, EV_IDLE)
+    this.shared = params.layer === 'mq'
+  }
+
+  /** Connect the device (built with this queue as its completion sink), before the scheduler. */
+  setDevice(dev: Device): void {
+    this.dev = dev
+    this.deviceInfo = dev.info
+    this.maxSectors = dev.info.maxTransferSectors
+  }
+
+  /** Connect the scheduler (built with this queue as its context). */
+  setScheduler(sched: IoScheduler): void {
+    this.sched = sched
+  }
+
+  get hz(): number {
+    return this.params.hz
+  }
+
+  inFlight(op?: Op): number {
+    return op === undefined ? this.inFlightDir[0] + this.inFlightDir[1] : this.inFlightDir[op]
+  }
+
+  kick(): void {
+    if (this.kickPending) return
+    this.kickPending = true
+    this.engine.at(this.engine.now, this, EV_RUN)
+  }
+
+  /** A bio from the pool; the caller fills it and passes it to `submit`. */
+  allocBio(): Bio {
+    const b = this.bioPool.pop() ?? new Bio()
+    b.next = null
+    return b
+  }
+
+  /**
+   * Submit a bio (at most `maxSectors` long). Returns true if it was merged or queued; false if
+   * no request slot was free: the bio is then held and `waiter.slotGranted` is called (as an event)
+   * once it has been queued. The waiter must not submit more until then.
+   */
+  submit(bio: Bio, waiter: SlotWaiter | null): boolean {
+    const now = this.engine.now
+    if (bio.nsect <= 0 || bio.nsect > this.maxSectors)
+      throw new Error(
+        `bio of ${bio.nsect} sectors: must be 1…${this.maxSectors} (split at the driver's maximum transfer)`,
+      )
+    bio.submitted = now
+    if (this.tryMerge(bio, now)) return true
+    const d = this.shared ? 0 : bio.op
+    if (this.allocated[d] >= this.params.nrRequests || this.waiters[d].size > 0) {
+      if (!waiter) throw new Error('no free request slot and no waiter to resume')
+      this.waiters[d].push(bio, waiter)
+      return false
+    }
+    this.allocated[d]++
+    this.insertNew(bio, now)
+    return true
+  }
+
+  /** Free request slots for a direction (for schedulers and tests). */
+  freeSlots(op: Op): number {
+    return this.params.nrRequests - this.allocated[this.shared ? 0 : op]
+  }
+
+  waiting(op: Op): number {
+    return this.waiters[this.shared ? 0 : op].size
+  }
+
+  onEvent(kind: number, data: unknown): void {
+    if (kind === EV_RUN) {
+      this.kickPending = false
+      this.run()
+    } else if (kind === EV_IDLE) {
+      this.idleTimer.fired()
+      this.run()
+    } else if (kind === EV_RESUME) {
+      ;(data as SlotWaiter).slotGranted(this.engine.now)
+    }
+  }
+
+  /** The dispatch loop: feed the device while it has room and the scheduler has something. */
+  private run(): void {
+    const now = this.engine.now
+    const dev = this.dev
+    const depth = this.deviceInfo.queueDepth
+    while (dev.inFlight < depth) {
+      const r = this.sched.dispatch(now)
+      if (r === undefined) break
+      if (r instanceof Idle) {
+        const until = Math.max(r.until, now + 1)
+        if (!this.idleTimer.pending || this.idleTimer.when > until) this.idleTimer.set(until)
+        break
+      }
+      this.start(r, now)
+    }
+  }
+
+  private start(rq: Request, now: SimTime): void {
+    if (rq.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${rq.id} which is not queued`)
+    this.unhash(rq)
+    rq.state = RQ_DISPATCHED
+    rq.dispatchedAt = now
+    this.queued--
+    this.inFlightDir[rq.op]++
+    this.observer?.dispatched(rq, now)
+    this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
+    this.dev.start(rq, now)
+  }
+
+  deviceCompleted(rq: Request, now: SimTime): void {
+    if (rq.state !== RQ_DISPATCHED)
+      throw new Error(`device completed request ${rq.id} which is not in flight`)
+    this.inFlightDir[rq.op]--
+    this.completedCount++
+    this.sched.completed(rq, now)
+    this.observer?.completed(rq, now)
+    this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
+    let b = rq.bioHead
+    while (b !== null) {
+      const next = b.next
+      b.owner?.bioDone(b, now)
+      b.owner = null
+      b.ref = null
+      b.next = null
+      this.bioPool.push(b)
+      b = next
+    }
+    this.release(rq)
+    this.kick()
+  }
+
+  // --- merging ---
+
+  private tryMerge(bio: Bio, now: SimTime): boolean {
+    const sched = this.sched
+    const back = this.backHash.get(bio.sector)
+    if (
+      back !== undefined &&
+      back.op === bio.op &&
+      back.nsect + bio.nsect <= this.maxSectors &&
+      (sched.allowMerge === undefined || sched.allowMerge(back, bio))
+    ) {
+      this.unhashEnd(back)
+      back.nsect += bio.nsect
+      back.bioTail!.next = bio
+      back.bioTail = bio
+      this.hashEnd(back)
+      sched.merged?.(back, false, now, back.sector)
+      const nxt = this.frontHash.get(back.end)
+      if (nxt !== undefined && this.mergeable(back, nxt)) this.mergeRequests(back, nxt, now)
+      return true
+    }
+    if (!sched.frontMerges) return false
+    const front = this.frontHash.get(bio.sector + bio.nsect)
+    if (
+      front !== undefined &&
+      front.op === bio.op &&
+      front.nsect + bio.nsect <= this.maxSectors &&
+      (sched.allowMerge === undefined || sched.allowMerge(front, bio))
+    ) {
+      this.unhashStart(front)
+      const oldSector = front.sector
+      front.sector = bio.sector
+      front.nsect += bio.nsect
+      bio.next = front.bioHead
+      front.bioHead = bio
+      this.hashStart(front)
+      sched.merged?.(front, true, now, oldSector)
+      const prev = this.backHash.get(front.sector)
+      if (prev !== undefined && this.mergeable(prev, front)) this.mergeRequests(prev, front, now)
+      return true
+    }
+    return false
+  }
+
+  private mergeable(rq: Request, next: Request): boolean {
+    return (
+      rq !== next &&
+      rq.op === next.op &&
+      rq.nsect + next.nsect <= this.maxSectors &&
+      (this.sched.allowMerge === undefined || this.sched.allowMerge(rq, next.bioHead!))
+    )
+  }
+
+  /** `next` starts where `rq` ends: `rq` absorbs it, keeping the earlier FIFO deadline. */
+  private mergeRequests(rq: Request, next: Request, now: SimTime): void {
+    this.unhash(rq)
+    this.unhash(next)
+    rq.nsect += next.nsect
+    rq.bioTail!.next = next.bioHead
+    rq.bioTail = next.bioTail
+    next.bioHead = next.bioTail = null
+    if (next.fifoTime < rq.fifoTime) rq.fifoTime = next.fifoTime
+    if (next.queuedAt < rq.queuedAt) rq.queuedAt = next.queuedAt
+    this.hashStart(rq)
+    this.hashEnd(rq)
+    this.sched.mergedRequests?.(rq, next, now)
+    this.queued--
+    this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
+    this.release(next)
+  }
+
+  // --- request slots ---
+
+  private insertNew(bio: Bio, now: SimTime): void {
+    const rq = this.rqPool.pop() ?? new Request()
+    rq.id = this.nextId++
+    rq.sector = bio.sector
+    rq.nsect = bio.nsect
+    rq.op = bio.op
+    rq.sync = bio.sync
+    rq.ctx = bio.ctx
+    rq.ioClass = bio.ctx.ioClass
+    rq.ioLevel = bio.ctx.ioLevel
+    rq.queuedAt = bio.submitted
+    rq.insertedAt = now
+    rq.dispatchedAt = 0
+    rq.fifoTime = 0
+    rq.bioHead = rq.bioTail = bio
+    bio.next = null
+    rq.sched = null
+    rq.schedInt = 0
+    rq.devInt = 0
+    rq.state = RQ_QUEUED
+    this.hashStart(rq)
+    this.hashEnd(rq)
+    this.queued++
+    this.sched.insert(rq, now)
+    this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
+    this.kick()
+  }
+
+  /** Return a request to the pool; hand its slot to the first waiter of its direction. */
+  private release(rq: Request): void {
+    const d = this.shared ? 0 : rq.op
+    rq.state = RQ_FREE
+    rq.bioHead = rq.bioTail = null
+    rq.sched = null
+    this.rqPool.push(rq)
+    const w = this.waiters[d]
+    if (w.size > 0) {
+      const bio = w.peekBio()
+      const waiter = w.peekWaiter()
+      w.shift()
+      this.insertNew(bio, this.engine.now)
+      this.engine.at(this.engine.now, this, EV_RESUME, waiter)
+    } else {
+      this.allocated[d]--
+    }
+  }
+
+  // --- hashes (one entry per key; a colliding request simply is not found, as a missed merge) ---
+
+  private hashStart(rq: Request): void {
+    if (!this.frontHash.has(rq.sector)) this.frontHash.set(rq.sector, rq)
+  }
+  private hashEnd(rq: Request): void {
+    const e = rq.sector + rq.nsect
+    if (!this.backHash.has(e)) this.backHash.set(e, rq)
+  }
+  private unhashStart(rq: Request): void {
+    if (this.frontHash.get(rq.sector) === rq) this.frontHash.delete(rq.sector)
+  }
+  private unhashEnd(rq: Request): void {
+    const e = rq.sector + rq.nsect
+    if (this.backHash.get(e) === rq) this.backHash.delete(e)
+  }
+  private unhash(rq: Request): void {
+    this.unhashStart(rq)
+    this.unhashEnd(rq)
+  }
+}
+
+/** FIFO of (bio, waiter) pairs waiting for a request slot. */
+class WaitList {
+  private bios: Bio[] = []
+  private ws: SlotWaiter[] = []
+  private head = 0
+
+  get size(): number {
+    return this.bios.length - this.head
+  }
+  push(b: Bio, w: SlotWaiter): void {
+    this.bios.push(b)
+    this.ws.push(w)
+  }
+  peekBio(): Bio {
+    return this.bios[this.head]
+  }
+  peekWaiter(): SlotWaiter {
+    return this.ws[this.head]
+  }
+  shift(): void {
+    this.head++
+    if (this.head > 1024 && this.head * 2 > this.bios.length) {
+      this.bios = this.bios.slice(this.head)
+      this.ws = this.ws.slice(this.head)
+      this.head = 0
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { Request } from './types'
+
+/**
+ * Requests sorted by start sector (ties by id): the kernel's sort_list rb-tree. A sorted array
+ * with binary search — queues are bounded by nr_requests, so an insert moves a few hundred
+ * pointers at most, which beats a balanced tree's constant factors at these sizes.
+ */
+export class SectorIndex {
+  private items: Request[] = []
+
+  get size(): number {
+    return this.items.length
+  }
+
+  get first(): Request | undefined {
+    return this.items[0]
+  }
+
+  at(i: number): Request {
+    return this.items[i]
+  }
+
+  /** Index of the first request that sorts at or after (sector, id). */
+  lowerBound(sector: number, id = -1): number {
+    const a = this.items
+    let lo = 0
+    let hi = a.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      const m = a[mid]
+      if (m.sector < sector || (m.sector === sector && m.id < id)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  insert(rq: Request): void {
+    const i = this.lowerBound(rq.sector, rq.id)
+    if (i === this.items.length) this.items.push(rq)
+    else this.items.splice(i, 0, rq)
+  }
+
+  /** Remove `rq`, found by its sector (or by `atSector`, where it was indexed before it moved). */
+  remove(rq: Request, atSector = rq.sector): void {
+    let i = this.lowerBound(atSector, rq.id)
+    // A request whose sector already moved (front merge) may not be found by its old key when
+    // its new key crossed a neighbour's: fall back to a scan, which is rare.
+    if (this.items[i] !== rq) i = this.items.indexOf(rq)
+    if (i < 0) throw new Error(`request ${rq.id} at sector ${atSector} is not in this index`)
+    if (i === this.items.length - 1) this.items.pop()
+    else this.items.splice(i, 1)
+  }
+
+  indexOf(rq: Request): number {
+    const i = this.lowerBound(rq.sector, rq.id)
+    return this.items[i] === rq ? i : -1
+  }
+
+  /** The request after `rq` in sector order (the kernel's rb_next), or null. */
+  next(rq: Request): Request | null {
+    const i = this.indexOf(rq)
+    return i >= 0 && i + 1 < this.items.length ? this.items[i + 1] : null
+  }
+
+  /** The first request starting at or after `sector`, or null. */
+  ceiling(sector: number): Request | null {
+    const i = this.lowerBound(sector)
+    return i < this.items.length ? this.items[i] : null
+  }
+
+  /** The last request starting before `sector`, or null. */
+  floor(sector: number): Request | null {
+    const i = this.lowerBound(sector) - 1
+    return i >= 0 ? this.items[i] : null
+  }
+}

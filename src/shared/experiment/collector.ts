@@ -1,0 +1,71 @@
+import type { BlockObserver } from '../block/queue'
+import type { Request } from '../block/types'
+import { SECTOR } from '../block/types'
+import { DispatchSample } from '../metrics/dispatch-sample'
+import { LatencyHistogram } from '../metrics/histogram'
+import { TimeSeries } from '../metrics/timeseries'
+import type { SimTime } from '../sim/time'
+import { SECOND } from '../sim/time'
+import type { DeviceTotals } from './result'
+
+/**
+ * Device-side metrics of a run, fed by the block layer: bytes and requests per direction, busy
+ * time, seeks, per-request latency, the 100 ms time series and a bounded dispatch sample. All of
+ * it is fixed-size, so memory stays flat however long the run.
+ */
+export class RunCollector implements BlockObserver {
+  readonly series = new TimeSeries()
+  readonly sample = new DispatchSample()
+  readonly requestLatency = new LatencyHistogram()
+  private readonly bytes = [0, 0]
+  private readonly reqs = [0, 0]
+  private inFlight = 0
+  private busySince = -1
+  private busy = 0
+  private lastEnd = -1
+  private seeks = 0
+  private seekDistance = 0
+
+  dispatched(rq: Request, now: SimTime): void {
+    if (this.lastEnd >= 0 && rq.sector !== this.lastEnd) {
+      this.seeks++
+      this.seekDistance += Math.abs(rq.sector - this.lastEnd)
+    }
+    this.lastEnd = rq.sector + rq.nsect
+    this.sample.add(now, rq.sector, rq.nsect, rq.op, rq.ctx.pid)
+  }
+
+  completed(rq: Request, now: SimTime): void {
+    const b = rq.nsect * SECTOR
+    this.bytes[rq.op] += b
+    this.reqs[rq.op]++
+    this.series.addTransfer(now, rq.op, b)
+    this.requestLatency.record(now - rq.insertedAt)
+  }
+
+  levels(now: SimTime, queued: number, inFlight: number): void {
+    if (inFlight > 0 && this.inFlight === 0) this.busySince = now
+    else if (inFlight === 0 && this.inFlight > 0) this.busy += now - this.busySince
+    this.inFlight = inFlight
+    this.series.setLevels(now, queued, inFlight)
+  }
+
+  totals(now: SimTime): DeviceTotals {
+    const secs = now / SECOND || 1e-12
+    const busy = this.busy + (this.inFlight > 0 ? now - this.busySince : 0)
+    const requests = this.reqs[0] + this.reqs[1]
+    return {
+      readMBps: this.bytes[0] / 1e6 / secs,
+      writeMBps: this.bytes[1] / 1e6 / secs,
+      readIops: this.reqs[0] / secs,
+      writeIops: this.reqs[1] / secs,
+      readBytes: this.bytes[0],
+      writeBytes: this.bytes[1],
+      requests,
+      utilisation: now > 0 ? busy / now : 0,
+      seeks: this.seeks,
+      meanSeekSectors: this.seeks ? this.seekDistance / this.seeks : 0,
+      meanRequestKiB: requests ? (this.bytes[0] + this.bytes[1]) / 1024 / requests : 0,
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { IoPrioClass } from '../block/types'
+import type { ParamValues } from '../util/params'
+
+/** A validated experiment with every default filled in: what the runner takes. */
+export interface ResolvedSpec {
+  name: string
+  description: string
+  device: { preset: string; model: string; values: ParamValues; capacitySectors: number }
+  host: { preset: string; values: ParamValues }
+  files: ResolvedFile[]
+  processes: ResolvedProcess[]
+  stop: { processes: string[]; maxSeconds: number }
+  schedulers: ResolvedScheduler[]
+  repetitions: number
+  seed: number
+}
+
+export interface ResolvedFile {
+  name: string
+  size: number
+  /** Start sector, or undefined to follow the previous file. */
+  atSector?: number
+  extentBytes?: number
+  gapBytes?: number
+}
+
+export interface ResolvedProcess {
+  name: string
+  type: string
+  params: ParamValues
+  startMs: number
+  ioClass: IoPrioClass
+  ioLevel: number
+  nice: number
+}
+
+export interface ResolvedScheduler {
+  /** Canonical name from the registry. */
+  name: string
+  label: string
+  tunables: ParamValues
+}

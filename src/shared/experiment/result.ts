@@ -1,0 +1,73 @@
+import type { LatencyHistogramJSON, LatencySummary } from '../metrics/histogram'
+import type { TimeSeriesData } from '../metrics/timeseries'
+import type { DispatchSampleData } from '../metrics/dispatch-sample'
+import type { ParamValues } from '../util/params'
+
+/**
+ * The result of one run — one scheduler, one repetition — simulated or measured on a real device.
+ * Both produce exactly this shape, so they compare side by side and overlay in one chart.
+ * Units are in the field names or comments: MB = 10^6 bytes, latencies in ms.
+ */
+export interface RunResult {
+  schema: 'iosched-lab/run@1'
+  /** The scheduler entry's label (unique within an experiment). */
+  label: string
+  /** Canonical scheduler name (`deadline`, `noop` …). */
+  scheduler: string
+  tunables: ParamValues
+  source: 'simulated' | 'real'
+  repetition: number
+  seed: number
+  /** Device preset or real device name. */
+  device: string
+  /** Length of the run: until the stop condition, in (simulated or wall) seconds. */
+  seconds: number
+  /** Why it stopped: the named processes finished, or the time limit. */
+  stoppedBy: 'processes' | 'time-limit' | 'idle'
+  processes: ProcessResult[]
+  totals: DeviceTotals
+  timeSeries: TimeSeriesData
+  dispatches: DispatchSampleData
+  /** Per request, from insertion into the scheduler to completion. */
+  requestLatency: LatencyHistogramJSON
+  /** Simulator-only facts: events executed and requests completed. */
+  sim?: { events: number; requests: number }
+}
+
+export interface ProcessResult {
+  name: string
+  pid: number
+  /** Bytes read plus written by its system calls. */
+  bytes: number
+  readBytes: number
+  writeBytes: number
+  /** From its start to its exit, or to the end of the run if it did not finish. */
+  seconds: number
+  MBps: number
+  /** Completed operations (system calls, or asynchronous I/Os). */
+  ops: number
+  finished: boolean
+  startSeconds: number
+  cpuSeconds: number
+  /** Per operation, from the call to its return (fio: submission to completion). */
+  latencyMs: LatencySummary
+  latency: LatencyHistogramJSON
+}
+
+export interface DeviceTotals {
+  readMBps: number
+  writeMBps: number
+  readIops: number
+  writeIops: number
+  readBytes: number
+  writeBytes: number
+  requests: number
+  /** Share of the run with at least one request at the device (iostat %util / 100). */
+  utilisation: number
+  /** Dispatches that did not start where the previous one ended. */
+  seeks: number
+  meanSeekSectors: number
+  meanRequestKiB: number
+  /** Merges of bios into queued requests. */
+  mergedBios?: number
+}

@@ -1,0 +1,167 @@
+import { Engine } from '../sim/engine'
+import type { Handler } from '../sim/engine'
+import { Rng } from '../sim/rng'
+import { MS, SECOND } from '../sim/time'
+import { BlockQueue } from '../block/queue'
+import { createDevice } from '../devices/registry'
+import { Kernel } from '../host/kernel'
+import type { Task } from '../host/task'
+import { findScheduler } from '../schedulers/registry'
+import { findWorkload } from '../workloads/registry'
+import { summarizeLatency } from '../metrics/histogram'
+import { RunCollector } from './collector'
+import type { ResolvedSpec } from './resolved'
+import type { ProcessResult, RunResult } from './result'
+
+export interface RunHooks {
+  /** Called every so often with the fraction done (0…1) and the simulated seconds so far. */
+  progress?(fraction: number, simSeconds: number): void
+}
+
+/** Events between progress reports. */
+const SLICE_EVENTS = 250_000
+
+/** The seed of one repetition: every scheduler sees the same workload randomness. */
+export const runSeed = (spec: ResolvedSpec, repetition: number): number =>
+  (spec.seed * 1_000_003 + repetition * 7919) % Number.MAX_SAFE_INTEGER
+
+/**
+ * Run one scheduler entry of an experiment, one repetition: a pure function of the spec, the
+ * entry and the repetition number — the same inputs give the same result, byte for byte, in any
+ * process.
+ */
+export function simulate(
+  spec: ResolvedSpec,
+  schedIndex: number,
+  repetition = 0,
+  hooks: RunHooks = {},
+): RunResult {
+  const entry = spec.schedulers[schedIndex]
+  if (!entry) throw new Error(`no scheduler entry ${schedIndex} in this experiment`)
+  const type = findScheduler(entry.name)!
+  const seed = runSeed(spec, repetition)
+  const rng = new Rng(seed)
+  const engine = new Engine()
+  const hv = spec.host.values
+  const queue = new BlockQueue(
+    engine,
+    { nrRequests: hv.nrRequests as number, layer: type.layer, hz: hv.hz as number },
+    rng.fork('block'),
+  )
+  queue.setDevice(
+    createDevice(spec.device.model, spec.device.values, { engine, sink: queue, rng: rng.fork('device') }),
+  )
+  queue.setScheduler(type.create(entry.tunables, queue))
+  const collector = new RunCollector()
+  queue.observer = collector
+  const kernel = new Kernel(engine, queue, hv, rng.fork('host'))
+
+  for (const f of spec.files)
+    kernel.addFile({
+      name: f.name,
+      size: f.size,
+      at: f.atSector,
+      extentBytes: f.extentBytes,
+      gapBytes: f.gapBytes,
+    })
+
+  // Spawn every process; each starts with an event at its start time.
+  const tasks: Task[] = []
+  const specName = new Map<Task, string>()
+  const starter: Handler = { onEvent: (_k, t) => (t as Task).start() }
+  for (const p of spec.processes) {
+    const w = findWorkload(p.type)!
+    const env = {
+      name: p.name,
+      deviceBytes: queue.deviceInfo.capacitySectors * 512,
+      file: (n: string) => (n === '/dev' ? kernel.rawDevice() : kernel.file(n)!),
+      rng: (label: string) => rng.fork(`setup:${p.name}:${label}`),
+    }
+    for (const inst of w.create(p.params, env)) {
+      const t = kernel.spawn(p.name + inst.suffix, inst.program, {
+        ioClass: p.ioClass,
+        ioLevel: p.ioLevel,
+        nice: p.nice,
+      })
+      specName.set(t, p.name)
+      tasks.push(t)
+      engine.at(Math.round(p.startMs * MS), starter, 0, t)
+    }
+  }
+
+  // Stop when every task of the named processes has exited, or at the time limit.
+  const watched = tasks.filter((t) => spec.stop.processes.includes(specName.get(t)!))
+  let remaining = watched.length
+  let stoppedBy: RunResult['stoppedBy'] = 'time-limit'
+  kernel.onExit = (t) => {
+    if (watched.includes(t) && --remaining === 0) {
+      stoppedBy = 'processes'
+      engine.stop()
+    }
+  }
+  kernel.start()
+  const limit = Math.round(spec.stop.maxSeconds * SECOND)
+  while (!engine.isStopped && engine.pending > 0 && engine.peekTime() <= limit) {
+    engine.run(limit, SLICE_EVENTS)
+    hooks.progress?.(progressOf(watched, engine.now, limit), engine.now / SECOND)
+  }
+  if (!engine.isStopped) {
+    if (engine.pending === 0 || engine.peekTime() > limit) {
+      if (engine.pending === 0) stoppedBy = 'idle'
+      engine.run(limit)
+    }
+  }
+  const end = engine.now
+
+  const processes: ProcessResult[] = tasks.map((t) => {
+    const start = Math.max(0, t.startedAt)
+    const stopAt = t.finishedAt >= 0 ? t.finishedAt : end
+    const secs = Math.max(0, stopAt - start) / SECOND
+    const bytes = t.bytesRead + t.bytesWritten
+    return {
+      name: t.name,
+      pid: t.pid,
+      bytes,
+      readBytes: t.bytesRead,
+      writeBytes: t.bytesWritten,
+      seconds: secs,
+      MBps: secs > 0 ? bytes / 1e6 / secs : 0,
+      ops: t.ops,
+      finished: t.finishedAt >= 0,
+      startSeconds: t.startedAt >= 0 ? t.startedAt / SECOND : -1,
+      cpuSeconds: t.cpuTime / SECOND,
+      latencyMs: summarizeLatency(t.latency),
+      latency: t.latency.toJSON(),
+    }
+  })
+  return {
+    schema: 'iosched-lab/run@1',
+    label: entry.label,
+    scheduler: entry.name,
+    tunables: entry.tunables,
+    source: 'simulated',
+    repetition,
+    seed,
+    device: spec.device.preset,
+    seconds: end / SECOND,
+    stoppedBy,
+    processes,
+    totals: collector.totals(end),
+    timeSeries: collector.series.finish(end),
+    dispatches: collector.sample.toJSON(),
+    requestLatency: collector.requestLatency.toJSON(),
+    sim: { events: engine.executed, requests: queue.completedCount },
+  }
+}
+
+function progressOf(watched: Task[], now: number, limit: number): number {
+  const byTime = now / limit
+  if (watched.length === 0) return Math.min(1, byTime)
+  let sum = 0
+  for (const t of watched) {
+    const p = t.finishedAt >= 0 ? 1 : t.program.progress()
+    if (Number.isNaN(p)) return Math.min(1, byTime)
+    sum += p
+  }
+  return Math.max(Math.min(1, byTime), sum / watched.length)
+}

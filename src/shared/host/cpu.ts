@@ -1,0 +1,283 @@
+import type { Engine, Handler } from '../sim/engine'
+import { Timer } from '../sim/engine'
+import type { SimTime } from '../sim/time'
+
+/** What the CPU scheduler needs of a task. */
+export interface CpuTask {
+  readonly pid: number
+  /** CFS load weight from the nice value (nice 0 → 1024). */
+  readonly weight: number
+  /** Remaining CPU work of the current burst, ns. */
+  cpuWork: number
+  /** Total CPU time used, ns. */
+  cpuTime: number
+  vruntime: number
+  /** Index of the CPU it runs on, or -1. */
+  onCpu: number
+  /** The burst finished: continue (request another burst, block, or exit). */
+  cpuDone(now: SimTime): void
+}
+
+export type CpuPolicy = 'tick' | 'preemptive'
+
+export interface CpuParams {
+  cpus: number
+  policy: CpuPolicy
+  /** `tick`: round-robin interval; the running process is switched only at these boundaries. */
+  quantum: SimTime
+  /** `preemptive`: CFS's sched_latency (period in which every runnable task runs once). */
+  latency: SimTime
+  /** `preemptive`: minimum slice. */
+  minGranularity: SimTime
+  /** `preemptive`: a woken task preempts when its vruntime lags the current one's by more than this. */
+  wakeupGranularity: SimTime
+}
+
+/** CFS's prio_to_weight table: nice -20 … 19. */
+const NICE_WEIGHTS = [
+  88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121,
+  2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23,
+  18, 15,
+]
+export const niceWeight = (nice: number): number =>
+  NICE_WEIGHTS[Math.max(-20, Math.min(19, Math.round(nice))) + 20]
+
+const EV_RR = -1
+
+/**
+ * The CPUs and their scheduler. A task asks for a burst of CPU work with `run`; when the burst is
+ * done the task's `cpuDone` decides what follows. Two policies:
+ *  - `tick`: no wake-up preemption. A woken task waits until the running task blocks or the next
+ *    round-robin boundary (every `quantum`, on a fixed clock), as 4.4BSD's roundrobin() and the
+ *    pre-O(1) Linux schedulers behaved. Woken tasks queue ahead of preempted ones (their sleep
+ *    priority is better), so an I/O-bound task next to a CPU hog completes about one I/O per quantum.
+ *  - `preemptive`: CFS-like. Runtime is weighted by nice (vruntime); a waking task gets sleeper
+ *    credit and preempts the running one when it lags by more than `wakeupGranularity`; running
+ *    tasks share the CPU in slices of `latency / nr_running` (at least `minGranularity`).
+ */
+export class CpuScheduler implements Handler {
+  readonly current: (CpuTask | null)[]
+  private readonly burstStart: SimTime[]
+  private readonly burstTimers: Timer[]
+  private readonly sliceTimers: Timer[]
+  private readonly sliceStart: SimTime[]
+  private readonly rrTimer: Timer
+  /** Runnable tasks woken from sleep (served first under `tick`), then preempted ones. */
+  private readonly woken: CpuTask[] = []
+  private readonly preempted: CpuTask[] = []
+  private minVruntime = 0
+  /** CPU time used by all tasks, ns (utilisation). */
+  busyTime = 0
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly p: CpuParams,
+  ) {
+    const n = p.cpus
+    this.current = new Array<CpuTask | null>(n).fill(null)
+    this.burstStart = new Array<number>(n).fill(0)
+    this.sliceStart = new Array<number>(n).fill(0)
+    this.burstTimers = []
+    this.sliceTimers = []
+    for (let i = 0; i < n; i++) {
+      this.burstTimers.push(new Timer(engine, this, i))
+      this.sliceTimers.push(new Timer(engine, this, n + i))
+    }
+    this.rrTimer = new Timer(engine, this, EV_RR)
+  }
+
+  get runnable(): number {
+    return this.woken.length + this.preempted.length
+  }
+
+  /**
+   * The task (running, or just woken) wants `work` ns of CPU. A running task keeps its CPU; a
+   * task that is not on a CPU becomes runnable.
+   */
+  run(t: CpuTask, work: SimTime): void {
+    t.cpuWork = work
+    if (t.onCpu >= 0) {
+      this.startBurst(t.onCpu, t)
+      return
+    }
+    this.wake(t)
+  }
+
+  /** The running task gives up its CPU (it blocked or exited). */
+  release(t: CpuTask): void {
+    const c = t.onCpu
+    if (c < 0) return
+    this.account(c, t)
+    this.burstTimers[c].clear()
+    this.current[c] = null
+    t.onCpu = -1
+    this.pickNext(c)
+  }
+
+  onEvent(kind: number): void {
+    const n = this.p.cpus
+    if (kind === EV_RR) {
+      this.rrTimer.fired()
+      this.roundRobin()
+    } else if (kind < n) {
+      this.burstTimers[kind].fired()
+      const t = this.current[kind]!
+      this.account(kind, t)
+      t.cpuWork = 0
+      t.cpuDone(this.engine.now)
+    } else {
+      const c = kind - n
+      this.sliceTimers[c].fired()
+      this.sliceEnd(c)
+    }
+  }
+
+  private wake(t: CpuTask): void {
+    const now = this.engine.now
+    for (let c = 0; c < this.current.length; c++) {
+      if (this.current[c] === null) {
+        this.place(t)
+        this.dispatchOn(c, t)
+        return
+      }
+    }
+    if (this.p.policy === 'tick') {
+      this.woken.push(t)
+      if (!this.rrTimer.pending) {
+        const q = this.p.quantum
+        this.rrTimer.set((Math.floor(now / q) + 1) * q)
+      }
+      return
+    }
+    this.place(t)
+    // Preempt the CPU whose task has run furthest ahead, if the sleeper lags it enough.
+    let victim = -1
+    let worst = -Infinity
+    for (let c = 0; c < this.current.length; c++) {
+      const cur = this.current[c]!
+      const v = cur.vruntime + ((now - this.burstStart[c]) * 1024) / cur.weight
+      if (v - t.vruntime > this.p.wakeupGranularity && v > worst) {
+        worst = v
+        victim = c
+      }
+    }
+    if (victim >= 0) {
+      this.preempt(victim)
+      this.dispatchOn(victim, t)
+    } else {
+      this.woken.push(t)
+      this.armSlices()
+    }
+  }
+
+  /** CFS sleeper credit: a waking task starts no further back than half a latency period. */
+  private place(t: CpuTask): void {
+    if (this.p.policy !== 'preemptive') return
+    const floor = this.minVruntime - this.p.latency / 2
+    if (t.vruntime < floor) t.vruntime = floor
+  }
+
+  private dispatchOn(c: number, t: CpuTask): void {
+    this.current[c] = t
+    t.onCpu = c
+    this.sliceStart[c] = this.engine.now
+    this.startBurst(c, t)
+    if (this.p.policy === 'preemptive' && this.runnable > 0) this.armSlices()
+  }
+
+  private startBurst(c: number, t: CpuTask): void {
+    this.burstStart[c] = this.engine.now
+    this.burstTimers[c].set(this.engine.now + t.cpuWork)
+  }
+
+  /** Charge the CPU time used since the burst started. */
+  private account(c: number, t: CpuTask): void {
+    const ran = this.engine.now - this.burstStart[c]
+    if (ran > 0) {
+      t.cpuWork = Math.max(0, t.cpuWork - ran)
+      t.cpuTime += ran
+      this.busyTime += ran
+      t.vruntime += (ran * 1024) / t.weight
+      if (t.vruntime > this.minVruntime && this.runnable === 0) this.minVruntime = t.vruntime
+    }
+    this.burstStart[c] = this.engine.now
+  }
+
+  private preempt(c: number): void {
+    const t = this.current[c]!
+    this.account(c, t)
+    this.burstTimers[c].clear()
+    this.current[c] = null
+    t.onCpu = -1
+    this.preempted.push(t)
+  }
+
+  private pickNext(c: number): void {
+    const t = this.p.policy === 'tick' ? this.nextFifo() : this.nextFair()
+    if (t) this.dispatchOn(c, t)
+  }
+
+  private nextFifo(): CpuTask | undefined {
+    return this.woken.length ? this.woken.shift() : this.preempted.shift()
+  }
+
+  private nextFair(): CpuTask | undefined {
+    let best: CpuTask | undefined
+    let list = this.woken
+    let idx = -1
+    for (const l of [this.woken, this.preempted]) {
+      for (let i = 0; i < l.length; i++) {
+        if (best === undefined || l[i].vruntime < best.vruntime) {
+          best = l[i]
+          list = l
+          idx = i
+        }
+      }
+    }
+    if (best) {
+      list.splice(idx, 1)
+      this.minVruntime = Math.max(this.minVruntime, best.vruntime)
+    }
+    return best
+  }
+
+  /** `tick`: at a round-robin boundary, every CPU switches to a waiting task if there is one. */
+  private roundRobin(): void {
+    for (let c = 0; c < this.current.length && this.runnable > 0; c++) {
+      if (this.current[c] !== null) this.preempt(c)
+      this.pickNext(c)
+    }
+    if (this.runnable > 0) this.rrTimer.set(this.engine.now + this.p.quantum)
+  }
+
+  // --- preemptive: time slices while tasks compete ---
+
+  private armSlices(): void {
+    const nr = this.runnable + this.current.filter((x) => x !== null).length
+    const slice = Math.max(this.p.minGranularity, Math.floor(this.p.latency / Math.max(1, nr)))
+    for (let c = 0; c < this.current.length; c++) {
+      if (this.current[c] !== null && !this.sliceTimers[c].pending)
+        this.sliceTimers[c].set(Math.max(this.engine.now, this.sliceStart[c] + slice))
+    }
+  }
+
+  private sliceEnd(c: number): void {
+    const cur = this.current[c]
+    if (cur === null || this.runnable === 0) return
+    this.account(c, cur)
+    const next = this.nextFair()!
+    if (next.vruntime < cur.vruntime) {
+      this.burstTimers[c].clear()
+      this.current[c] = null
+      cur.onCpu = -1
+      this.preempted.push(cur)
+      this.dispatchOn(c, next)
+    } else {
+      // keep running; put the candidate back
+      this.woken.unshift(next)
+      this.sliceStart[c] = this.engine.now
+      this.burstTimers[c].set(this.engine.now + cur.cpuWork)
+    }
+    if (this.runnable > 0) this.armSlices()
+  }
+}

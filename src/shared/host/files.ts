@@ -1,0 +1,138 @@
+import { SECTOR } from '../block/types'
+
+export const PAGE = 4096
+export const SECTORS_PER_PAGE = PAGE / SECTOR
+
+/** One contiguous piece of a file on the device. */
+export interface Extent {
+  /** Offset in the file, in sectors. */
+  fileSector: number
+  /** Where it lies on the device. */
+  devSector: number
+  nsect: number
+}
+
+/**
+ * A file: extents on the device plus its pages in the page cache (one byte of state per page,
+ * allocated when first used buffered). `raw` files are the whole device (dd if=/dev/sda).
+ */
+export class SimFile {
+  /** Page-cache state per page (see pagecache.ts flags), allocated lazily. */
+  pages: Uint8Array | null = null
+  /** Pages dirty in the cache. */
+  dirty = 0
+  /** Pages under writeback. */
+  writeback = 0
+  /** When the file first became dirty (the inode's dirtied_when), or -1 while clean. */
+  dirtiedWhen = -1
+  /** Cyclic writeback position (page index), as the kernel's writeback_index. */
+  writebackIndex = 0
+
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly size: number,
+    readonly extents: readonly Extent[],
+    readonly raw = false,
+  ) {}
+
+  get pageCount(): number {
+    return Math.ceil(this.size / PAGE)
+  }
+
+  pageStates(): Uint8Array {
+    if (this.pages === null) this.pages = new Uint8Array(this.pageCount)
+    return this.pages
+  }
+
+  /**
+   * Device sector of file sector `fs`, and how many sectors stay contiguous from there (within
+   * the extent). Single-extent files (the common case) take the fast path.
+   */
+  map(fs: number): number {
+    const ex = this.extents
+    if (ex.length === 1) return ex[0].devSector + fs
+    let lo = 0
+    let hi = ex.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (ex[mid].fileSector <= fs) lo = mid
+      else hi = mid - 1
+    }
+    return ex[lo].devSector + fs - ex[lo].fileSector
+  }
+
+  /** Sectors from file sector `fs` to the end of its extent. */
+  contiguousFrom(fs: number): number {
+    const ex = this.extents
+    if (ex.length === 1) return ex[0].nsect - fs
+    for (const e of ex)
+      if (fs >= e.fileSector && fs < e.fileSector + e.nsect) return e.fileSector + e.nsect - fs
+    return 0
+  }
+}
+
+export interface FilePlacement {
+  name: string
+  size: number
+  /** Start sector on the device; undefined = next free place after the previous file. */
+  at?: number
+  /** Split into extents of this many bytes separated by `gap` bytes (a fragmented file). */
+  extentBytes?: number
+  gapBytes?: number
+}
+
+/**
+ * Lays files out on the device: at a given place, or one after another from `firstSector`
+ * (aligned to 1 MiB, as a fresh filesystem's allocator would), contiguous unless fragmented.
+ */
+export class FileAllocator {
+  private cursor: number
+  private nextId = 1
+  readonly files: SimFile[] = []
+
+  constructor(
+    private readonly capacitySectors: number,
+    firstSector = 2048 * 64,
+  ) {
+    this.cursor = Math.min(firstSector, Math.floor(capacitySectors / 16))
+  }
+
+  allocate(p: FilePlacement): SimFile {
+    const nsect = Math.ceil(p.size / SECTOR)
+    const align = 2048
+    let start = p.at ?? Math.ceil(this.cursor / align) * align
+    const extents: Extent[] = []
+    const extSect = p.extentBytes ? Math.max(SECTORS_PER_PAGE, Math.ceil(p.extentBytes / SECTOR)) : nsect
+    const gapSect = p.gapBytes ? Math.ceil(p.gapBytes / SECTOR) : 0
+    let done = 0
+    while (done < nsect) {
+      const n = Math.min(extSect, nsect - done)
+      extents.push({ fileSector: done, devSector: start, nsect: n })
+      done += n
+      start += n + gapSect
+    }
+    const end = extents[extents.length - 1].devSector + extents[extents.length - 1].nsect
+    if (end > this.capacitySectors)
+      throw new Error(
+        `file "${p.name}" (${p.size} bytes) does not fit on the device: it would end at sector ${end}, the device has ${this.capacitySectors}`,
+      )
+    if (p.at === undefined) this.cursor = end
+    const f = new SimFile(this.nextId++, p.name, p.size, extents)
+    this.files.push(f)
+    return f
+  }
+
+  /** The whole device as a file (raw access). */
+  rawDevice(): SimFile {
+    const f = new SimFile(
+      this.nextId++,
+      '/dev',
+      this.capacitySectors * SECTOR,
+      [{ fileSector: 0, devSector: 0, nsect: this.capacitySectors }],
+      true,
+    )
+    this.files.push(f)
+    return f
+  }
+}

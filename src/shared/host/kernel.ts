@@ -1,0 +1,225 @@
+import type { Engine } from '../sim/engine'
+import { Timer } from '../sim/engine'
+import type { Rng } from '../sim/rng'
+import type { SimTime } from '../sim/time'
+import { MS, US } from '../sim/time'
+import type { BlockQueue } from '../block/queue'
+import type { IoPrioClass } from '../block/types'
+import type { ParamValues } from '../util/params'
+import { CpuScheduler } from './cpu'
+import type { CpuPolicy } from './cpu'
+import type { FilePlacement, SimFile } from './files'
+import { FileAllocator, PAGE } from './files'
+import { PageCache } from './pagecache'
+import type { PageIoListener } from './pagecache'
+import type { Program } from './program'
+import { K_BALANCE, K_FSYNC_WAIT, K_READ, Task } from './task'
+import { Flusher } from './writeback'
+
+/** Host settings converted to simulator units (ns, pages). */
+export interface HostRuntime {
+  syscall: SimTime
+  copyPerKiB: SimTime
+  submit: SimTime
+  throttle: 'sleep' | 'writer-writeback'
+  physio: boolean
+  dirtyExpire: SimTime
+  writebackInterval: SimTime
+}
+
+export interface SpawnOptions {
+  ioClass: IoPrioClass
+  ioLevel: number
+  nice: number
+}
+
+/**
+ * The modelled operating system: CPUs and their scheduler, the page cache with read-ahead and
+ * writeback, files on the device, and the wait queues that connect them. Tasks run programs;
+ * their I/O goes through the block queue it was given.
+ */
+export class Kernel implements PageIoListener {
+  readonly cpu: CpuScheduler
+  readonly cache: PageCache
+  readonly flusher: Flusher
+  readonly h: HostRuntime
+  readonly raPages: number
+  readonly files: SimFile[] = []
+  readonly tasks: Task[] = []
+  readonly dirtyThresh: number
+  readonly backgroundThresh: number
+  private readonly alloc: FileAllocator
+  private readonly byName = new Map<string, SimFile>()
+  private readonly pageWaiters: { t: Task; f: SimFile; p: number }[] = []
+  private readonly dirtyWaiters: Task[] = []
+  private readonly congestionWaiters: Task[] = []
+  private readonly congestionTimer: Timer
+  private readonly wbWaiters: { t: Task; f: SimFile }[] = []
+  private nextPid = 100
+  /** Called when a task exits. */
+  onExit: ((t: Task) => void) | null = null
+
+  constructor(
+    readonly engine: Engine,
+    readonly queue: BlockQueue,
+    readonly hv: ParamValues,
+    private readonly rng: Rng,
+  ) {
+    const n = (k: string): number => hv[k] as number
+    this.h = {
+      syscall: Math.max(1, Math.round(n('syscallUs') * US)),
+      copyPerKiB: Math.round(n('copyUsPerKiB') * US),
+      submit: Math.round(n('submitUs') * US),
+      throttle: hv.dirtyThrottle as HostRuntime['throttle'],
+      physio: hv.physio as boolean,
+      dirtyExpire: n('dirtyExpireMs') * MS,
+      writebackInterval: n('dirtyWritebackMs') * MS,
+    }
+    this.cpu = new CpuScheduler(engine, {
+      cpus: n('cpus'),
+      policy: hv.cpuPolicy as CpuPolicy,
+      quantum: Math.round(n('quantumMs') * MS),
+      latency: Math.round(n('schedLatencyMs') * MS),
+      minGranularity: Math.round(n('minGranularityMs') * MS),
+      wakeupGranularity: Math.round(n('wakeupGranularityMs') * MS),
+    })
+    const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)
+    this.cache = new PageCache(Math.floor(cachePages), queue)
+    this.cache.listener = this
+    this.dirtyThresh = Math.floor((cachePages * n('dirtyRatio')) / 100)
+    this.backgroundThresh = Math.floor((cachePages * n('dirtyBackgroundRatio')) / 100)
+    this.raPages = Math.floor((n('readAheadKiB') * 1024) / PAGE)
+    this.alloc = new FileAllocator(queue.deviceInfo.capacitySectors)
+    this.flusher = new Flusher(this)
+    this.congestionTimer = new Timer(engine, { onEvent: () => this.congestionTimeout() }, 0)
+  }
+
+  /** Lay out a file on the device. */
+  addFile(p: FilePlacement): SimFile {
+    if (this.byName.has(p.name)) throw new Error(`file "${p.name}" is defined twice`)
+    const f = this.alloc.allocate(p)
+    this.register(f)
+    return f
+  }
+
+  /** The whole device as a file, for raw access. */
+  rawDevice(): SimFile {
+    const existing = this.byName.get('/dev')
+    if (existing) return existing
+    const f = this.alloc.rawDevice()
+    this.register(f)
+    return f
+  }
+
+  file(name: string): SimFile | undefined {
+    return this.byName.get(name)
+  }
+
+  private register(f: SimFile): void {
+    this.byName.set(f.name, f)
+    this.files.push(f)
+    this.cache.register(f)
+  }
+
+  spawn(name: string, program: Program, o: SpawnOptions): Task {
+    const t = new Task(
+      this,
+      this.nextPid++,
+      name,
+      program,
+      this.rng.fork(`task:${name}`),
+      o.ioClass,
+      o.ioLevel,
+      o.nice,
+    )
+    this.tasks.push(t)
+    return t
+  }
+
+  start(): void {
+    this.flusher.start()
+  }
+
+  taskExited(t: Task): void {
+    this.queue.sched.contextExited?.(t.pid, this.engine.now)
+    this.onExit?.(t)
+  }
+
+  // --- dirty memory ---
+
+  overDirtyLimit(): boolean {
+    return this.cache.dirty + this.cache.writeback > this.dirtyThresh
+  }
+
+  // --- wait queues ---
+
+  waitPage(t: Task, f: SimFile, p: number): void {
+    this.pageWaiters.push({ t, f, p })
+  }
+
+  waitDirty(t: Task): void {
+    this.dirtyWaiters.push(t)
+  }
+
+  /** congestion_wait(WRITE, HZ/10): until a write completes or 100 ms pass. */
+  waitCongestion(t: Task): void {
+    this.congestionWaiters.push(t)
+    if (!this.congestionTimer.pending) this.congestionTimer.set(this.engine.now + 100 * MS)
+  }
+
+  waitWriteback(t: Task, f: SimFile): void {
+    this.wbWaiters.push({ t, f })
+  }
+
+  private congestionTimeout(): void {
+    this.congestionTimer.fired()
+    this.wakeCongested()
+  }
+
+  private wakeCongested(): void {
+    const w = this.congestionWaiters
+    if (w.length === 0) return
+    this.congestionTimer.clear()
+    const ts = w.splice(0, w.length)
+    for (const t of ts) t.resume(K_BALANCE)
+  }
+
+  /** First page at or after `after` that is not cached, within `limit` pages; -1 if none. */
+  nextHole(f: SimFile, after: number, limit: number): number {
+    const pages = f.pageStates()
+    const end = Math.min(f.pageCount, after + limit)
+    for (let p = after; p < end; p++) if (pages[p] === 0) return p
+    return end < f.pageCount ? end : -1
+  }
+
+  pagesRead(f: SimFile, first: number, n: number): void {
+    const w = this.pageWaiters
+    for (let i = 0; i < w.length;) {
+      const x = w[i]
+      if (x.f === f && x.p >= first && x.p < first + n) {
+        w[i] = w[w.length - 1]
+        w.pop()
+        x.t.resume(K_READ)
+      } else i++
+    }
+  }
+
+  pagesWritten(f: SimFile): void {
+    if (this.dirtyWaiters.length > 0 && !this.overDirtyLimit()) {
+      const ts = this.dirtyWaiters.splice(0, this.dirtyWaiters.length)
+      for (const t of ts) t.resume(K_BALANCE)
+    }
+    this.wakeCongested()
+    if (f.writeback === 0 && this.wbWaiters.length > 0) {
+      const w = this.wbWaiters
+      for (let i = 0; i < w.length;) {
+        if (w[i].f === f) {
+          const t = w[i].t
+          w.splice(i, 1)
+          t.resume(K_FSYNC_WAIT)
+        } else i++
+      }
+    }
+    this.flusher.maybeBackground()
+  }
+}

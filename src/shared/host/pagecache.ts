@@ -1,0 +1,247 @@
+import type { BlockQueue } from '../block/queue'
+import type { Bio, BioOwner, IoContext, Op } from '../block/types'
+import { READ, WRITE } from '../block/types'
+import type { SimTime } from '../sim/time'
+import type { SimFile } from './files'
+import { SECTORS_PER_PAGE } from './files'
+
+/** Page flags, one byte per page. */
+export const PG_UPTODATE = 1
+export const PG_DIRTY = 2
+/** Locked for a read in flight. */
+export const PG_LOCKED = 4
+export const PG_WRITEBACK = 8
+/** Read-ahead marker: reaching this page starts the next asynchronous window. */
+export const PG_READAHEAD = 16
+/** Accessed since it was last looked at by reclaim (second chance). */
+export const PG_REFERENCED = 32
+
+/** Told when pages of a file finish reading or writing back. */
+export interface PageIoListener {
+  pagesRead(file: SimFile, first: number, count: number, now: SimTime): void
+  pagesWritten(file: SimFile, first: number, count: number, now: SimTime): void
+}
+
+/**
+ * The page cache: per-file page states, global counts of cached, dirty and writeback pages, and
+ * reclaim. Reclaim is a CLOCK over a ring of cached pages in insertion order (the kernel's
+ * inactive list, approximately): a referenced page gets a second chance, dirty, locked and
+ * writeback pages are skipped. Memory stays bounded by the cache size whatever the run length.
+ */
+export class PageCache implements BioOwner {
+  cached = 0
+  dirty = 0
+  writeback = 0
+  /** Pages that could not be reclaimed when needed (all dirty or under I/O): the cache overcommits. */
+  overcommitted = 0
+  private readonly ringFile: Int32Array
+  private readonly ringPage: Int32Array
+  private head = 0
+  private count = 0
+  private readonly byId: SimFile[] = []
+  listener: PageIoListener | null = null
+
+  constructor(
+    /** Pages available to the cache (memory less what the kernel and processes hold). */
+    readonly capacity: number,
+    private readonly queue: BlockQueue,
+  ) {
+    this.ringFile = new Int32Array(capacity + 1)
+    this.ringPage = new Int32Array(capacity + 1)
+  }
+
+  register(f: SimFile): void {
+    this.byId[f.id] = f
+  }
+
+  /** Make room for `n` new pages by reclaiming clean ones. */
+  private reserve(n: number): void {
+    let need = this.cached + n - this.capacity
+    let scanned = 0
+    const limit = 2 * this.count
+    while (need > 0 && this.count > 0 && scanned < limit) {
+      const i = this.head
+      const f = this.byId[this.ringFile[i]]
+      const p = this.ringPage[i]
+      this.head = (i + 1) % this.ringFile.length
+      this.count--
+      scanned++
+      const pages = f.pages!
+      const s = pages[p]
+      if (s & (PG_DIRTY | PG_LOCKED | PG_WRITEBACK) || s & PG_REFERENCED) {
+        pages[p] = s & ~PG_REFERENCED
+        this.push(f.id, p)
+        continue
+      }
+      pages[p] = 0
+      this.cached--
+      need--
+    }
+    if (need > 0) this.overcommitted += need
+  }
+
+  private push(fileId: number, page: number): void {
+    const len = this.ringFile.length
+    if (this.count >= len) return // overcommitted beyond the ring: the page is simply not tracked
+    const j = (this.head + this.count) % len
+    this.ringFile[j] = fileId
+    this.ringPage[j] = page
+    this.count++
+  }
+
+  private addPage(f: SimFile, p: number, state: number): void {
+    f.pages![p] = state
+    this.cached++
+    this.push(f.id, p)
+  }
+
+  /** Mark a page accessed (mark_page_accessed). */
+  touch(f: SimFile, p: number): void {
+    f.pages![p] |= PG_REFERENCED
+  }
+
+  /**
+   * Add pages [first, first+n) that are not cached yet as locked, and build read bios for them
+   * (split at the device's maximum transfer and at extent boundaries) into `out`. Marks
+   * `marker` (if ≥ 0) as the read-ahead trigger. Returns the number of pages newly read.
+   */
+  readPages(f: SimFile, first: number, n: number, marker: number, ctx: IoContext, out: Bio[]): number {
+    const pages = f.pageStates()
+    const end = Math.min(first + n, f.pageCount)
+    let missing = 0
+    for (let p = first; p < end; p++) if (pages[p] === 0) missing++
+    if (missing > 0) this.reserve(missing)
+    let run = -1
+    for (let p = first; p <= end; p++) {
+      if (p < end && pages[p] === 0) {
+        this.addPage(f, p, PG_LOCKED)
+        if (run < 0) run = p
+      } else if (run >= 0) {
+        this.buildBios(f, run, p - run, READ, true, ctx, out)
+        run = -1
+      }
+    }
+    if (marker >= first && marker < end && pages[marker] & (PG_LOCKED | PG_UPTODATE))
+      pages[marker] |= PG_READAHEAD
+    return missing
+  }
+
+  /** Dirty pages [first, first+n) after a buffered write (allocating any missing). */
+  dirtyPages(f: SimFile, first: number, n: number, now: SimTime): void {
+    const pages = f.pageStates()
+    const end = Math.min(first + n, f.pageCount)
+    let missing = 0
+    for (let p = first; p < end; p++) if (pages[p] === 0) missing++
+    if (missing > 0) this.reserve(missing)
+    for (let p = first; p < end; p++) {
+      const s = pages[p]
+      if (s === 0) {
+        this.addPage(f, p, PG_UPTODATE | PG_DIRTY | PG_REFERENCED)
+        this.dirty++
+        f.dirty++
+      } else if (!(s & PG_DIRTY)) {
+        pages[p] = s | PG_UPTODATE | PG_DIRTY | PG_REFERENCED
+        this.dirty++
+        f.dirty++
+      } else {
+        pages[p] = s | PG_REFERENCED
+      }
+    }
+    if (f.dirtiedWhen < 0 && f.dirty > 0) f.dirtiedWhen = now
+  }
+
+  /**
+   * Take up to `max` dirty pages of `f` from page `from` (wrapping once), mark them under
+   * writeback and build write bios into `out`. Returns the number of pages taken; `f.writebackIndex`
+   * moves past the last one, as the kernel's cyclic writeback does.
+   */
+  writebackPages(
+    f: SimFile,
+    max: number,
+    sync: boolean,
+    ctx: IoContext,
+    out: Bio[],
+    from = f.writebackIndex,
+  ): number {
+    const pages = f.pages
+    if (pages === null || f.dirty === 0) return 0
+    const total = f.pageCount
+    let taken = 0
+    let run = -1
+    let p = from
+    let scanned = 0
+    while (scanned <= total && taken < max) {
+      if (p >= total) {
+        if (run >= 0) this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
+        run = -1
+        p = 0
+      }
+      const s = pages[p]
+      if (s & PG_DIRTY && !(s & PG_WRITEBACK)) {
+        pages[p] = (s & ~PG_DIRTY) | PG_WRITEBACK
+        taken++
+        if (run < 0) run = p
+      } else if (run >= 0) {
+        this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
+        run = -1
+      }
+      p++
+      scanned++
+    }
+    if (run >= 0) this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
+    this.dirty -= taken
+    this.writeback += taken
+    f.dirty -= taken
+    f.writeback += taken
+    f.writebackIndex = p >= total ? 0 : p
+    if (f.dirty === 0) f.dirtiedWhen = -1
+    return taken
+  }
+
+  /** Split pages [first, first+n) of `f` into bios at extent boundaries and the maximum transfer. */
+  private buildBios(
+    f: SimFile,
+    first: number,
+    n: number,
+    op: Op,
+    sync: boolean,
+    ctx: IoContext,
+    out: Bio[],
+  ): void {
+    const q = this.queue
+    const fileSectors = Math.ceil(f.size / 512)
+    let fs = first * SECTORS_PER_PAGE
+    const end = Math.min((first + n) * SECTORS_PER_PAGE, fileSectors)
+    while (fs < end) {
+      const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxSectors)
+      const b = q.allocBio()
+      b.sector = f.map(fs)
+      b.nsect = len
+      b.op = op
+      b.sync = sync
+      b.ctx = ctx
+      b.owner = this
+      b.ref = f
+      b.tag = fs
+      out.push(b)
+      fs += len
+    }
+  }
+
+  bioDone(bio: Bio, now: SimTime): void {
+    const f = bio.ref as SimFile
+    const pages = f.pages!
+    const first = Math.floor(bio.tag / SECTORS_PER_PAGE)
+    const last = Math.floor((bio.tag + bio.nsect - 1) / SECTORS_PER_PAGE)
+    const n = last - first + 1
+    if (bio.op === READ) {
+      for (let p = first; p <= last; p++) pages[p] = (pages[p] & ~PG_LOCKED) | PG_UPTODATE
+      this.listener?.pagesRead(f, first, n, now)
+    } else {
+      for (let p = first; p <= last; p++) pages[p] &= ~PG_WRITEBACK
+      this.writeback -= n
+      f.writeback -= n
+      this.listener?.pagesWritten(f, first, n, now)
+    }
+  }
+}

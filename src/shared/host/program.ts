@@ -1,0 +1,43 @@
+import type { Rng } from '../sim/rng'
+import type { SimTime } from '../sim/time'
+import type { Op } from '../block/types'
+import type { SimFile } from './files'
+
+/**
+ * The system calls a workload process can make. Each `Program.step` makes exactly one; the kernel
+ * calls `step` again when that call returns (which may be much later, after CPU waits and I/O).
+ */
+export interface Sys {
+  readonly now: SimTime
+  /** This process's own random stream. */
+  readonly rng: Rng
+  /** read(2): buffered through the page cache and read-ahead, or O_DIRECT. */
+  read(file: SimFile, offset: number, bytes: number, direct: boolean): void
+  /** write(2): buffered (dirty pages, writeback later, throttling) or O_DIRECT. */
+  write(file: SimFile, offset: number, bytes: number, direct: boolean): void
+  /** fsync(2): write back the file's dirty pages and wait for them. */
+  fsync(file: SimFile): void
+  /** Burn CPU for `ns` (a CPU-bound loop, or computation between I/Os). */
+  compute(ns: SimTime): void
+  /** A read or write on a character device: /dev/zero fills `bytes` (copy cost), /dev/null discards. */
+  charDevice(bytes: number, fill: boolean): void
+  /** Sleep without using the CPU (think time, a rate limit). */
+  sleep(ns: SimTime): void
+  /** Asynchronous direct I/O (libaio/io_uring): returns as soon as it is submitted. */
+  aioSubmit(file: SimFile, offset: number, bytes: number, op: Op): void
+  /** Wait until at least `min` asynchronous I/Os have completed; `reaped` then says how many. */
+  aioWait(min: number): void
+  /** Completions collected by the last `aioWait`. */
+  readonly reaped: number
+  /** Asynchronous I/Os submitted and not yet reaped. */
+  readonly aioInFlight: number
+  /** Finish the process. */
+  exit(): void
+}
+
+/** A workload process: a small state machine driven by `step`. */
+export interface Program {
+  step(sys: Sys): void
+  /** Fraction of its work done, 0…1, or NaN when it runs until stopped. */
+  progress(): number
+}

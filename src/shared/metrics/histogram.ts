@@ -1,0 +1,238 @@
+import { MS } from '../sim/time'
+
+/**
+ * Log-linear bucketing (HdrHistogram's, fio's): values below 128 get a bucket each; above, every
+ * range [2^k, 2^(k+1)) is split into 64 equal sub-buckets, so a bucket is narrower than 1/64 of
+ * any value in it (relative error < 1.6 %). Indices run 0 … 3071 and cover every safe integer
+ * (0 … 2^53 − 1 ns, about 104 days), the whole range of simulated time.
+ */
+const SUB_BITS = 6
+const BUCKETS_PER_POW2 = 1 << SUB_BITS
+const MAX_EXPONENT = 52
+const BUCKET_COUNT = (MAX_EXPONENT - SUB_BITS + 2) << SUB_BITS
+const TWO_POW_32 = 0x1_0000_0000
+const MAX_VALUE = Number.MAX_SAFE_INTEGER
+
+/** 2^s for every shift a bucket index may need. */
+const POW2 = new Float64Array(MAX_EXPONENT + 1)
+/** Smallest and largest integer in each bucket: shared by every histogram, built once. */
+const LOWEST = new Float64Array(BUCKET_COUNT)
+const HIGHEST = new Float64Array(BUCKET_COUNT)
+for (let s = 0; s <= MAX_EXPONENT; s++) POW2[s] = 2 ** s
+for (let i = 0; i < BUCKET_COUNT; i++) {
+  if (i < 2 * BUCKETS_PER_POW2) {
+    LOWEST[i] = i
+    HIGHEST[i] = i
+  } else {
+    const shift = (i >> SUB_BITS) - 1
+    const mantissa = (i & (BUCKETS_PER_POW2 - 1)) + BUCKETS_PER_POW2
+    LOWEST[i] = mantissa * POW2[shift]
+    HIGHEST[i] = LOWEST[i] + POW2[shift] - 1
+  }
+}
+
+/** Bucket of a value in [0, 2^53): `(k − 6)·64 + ⌊v / 2^(k−6)⌋` where 2^k ≤ v < 2^(k+1). */
+function bucketIndex(v: number): number {
+  if (v < 2 * BUCKETS_PER_POW2) return v | 0
+  if (v < TWO_POW_32) {
+    const shift = 31 - Math.clz32(v) - SUB_BITS
+    return (shift << SUB_BITS) + (v >>> shift)
+  }
+  const shift = 63 - Math.clz32(v / TWO_POW_32) - SUB_BITS
+  return (shift << SUB_BITS) + Math.floor(v / POW2[shift])
+}
+
+/** The serialised form: counts are sparse `[bucketIndex, count]` pairs in increasing index order. */
+export interface LatencyHistogramJSON {
+  bucketsPerPow2: number
+  counts: Array<[number, number]>
+  min: number
+  max: number
+  sum: number
+  count: number
+}
+
+export interface CdfPoint {
+  valueNs: number
+  /** Fraction of recorded values ≤ `valueNs`, in (0, 1]. */
+  fraction: number
+}
+
+/**
+ * Streaming histogram of non-negative integer nanosecond values (latencies). One fixed
+ * Float64Array of counts (24 KiB), allocated in the constructor; `record` allocates nothing.
+ * `count`, `min`, `max`, `mean` are exact; percentiles and the CDF are exact to the bucket.
+ * Statistics of an empty histogram are NaN.
+ */
+export class LatencyHistogram {
+  static readonly bucketsPerPow2 = BUCKETS_PER_POW2
+  private readonly counts = new Float64Array(BUCKET_COUNT)
+  private n = 0
+  private total = 0
+  private lo = Infinity
+  private hi = -Infinity
+
+  /** Record one value. Throws a RangeError for a negative, NaN or unsafe (≥ 2^53) value. */
+  record(ns: number): void {
+    if (!(ns >= 0 && ns <= MAX_VALUE)) throw new RangeError(`latency out of range: ${ns}`)
+    this.counts[bucketIndex(ns)]++
+    this.n++
+    this.total += ns
+    if (ns < this.lo) this.lo = ns
+    if (ns > this.hi) this.hi = ns
+  }
+
+  get count(): number {
+    return this.n
+  }
+
+  /** Sum of all recorded values (exact while below 2^53). */
+  get sum(): number {
+    return this.total
+  }
+
+  get min(): number {
+    return this.n === 0 ? NaN : this.lo
+  }
+
+  get max(): number {
+    return this.n === 0 ? NaN : this.hi
+  }
+
+  get mean(): number {
+    return this.n === 0 ? NaN : this.total / this.n
+  }
+
+  /**
+   * The value at percentile `p` (0 … 100, clamped): the upper edge of the bucket holding the
+   * value of rank ⌈p/100 · count⌉ (nearest-rank), clamped to [min, max]. So at least p % of the
+   * values are ≤ the result, which overstates the exact percentile by less than 1/64.
+   * `percentile(0)` is the min and `percentile(100)` the max, both exact.
+   */
+  percentile(p: number): number {
+    if (this.n === 0) return NaN
+    if (!(p > 0)) return this.lo
+    if (p >= 100) return this.hi
+    // The relative epsilon keeps e.g. 99.9 % of 1000 at rank 999 despite 0.999 · 1000 > 999 in floats.
+    const rank = Math.max(1, Math.ceil((p / 100) * this.n * (1 - 1e-12)))
+    const counts = this.counts
+    let cum = 0
+    for (let i = 0; i < BUCKET_COUNT; i++) {
+      cum += counts[i]
+      if (cum >= rank) return this.clamp(HIGHEST[i])
+    }
+    return this.hi
+  }
+
+  /**
+   * Up to `maxPoints` points of the empirical CDF, increasing in both value and fraction, the last
+   * one being (max, 1). Each point is a bucket's upper edge (clamped to [min, max]) and the exact
+   * fraction of values ≤ it; when more buckets are occupied than `maxPoints`, evenly spaced ones
+   * (in bucket order, hence roughly log-spaced in value) are kept.
+   */
+  cdf(maxPoints = 200): CdfPoint[] {
+    if (this.n === 0 || maxPoints < 1) return []
+    const occupied: number[] = []
+    for (let i = 0; i < BUCKET_COUNT; i++) if (this.counts[i] > 0) occupied.push(i)
+    const cumulative = new Float64Array(occupied.length)
+    let cum = 0
+    for (let j = 0; j < occupied.length; j++) {
+      cum += this.counts[occupied[j]]
+      cumulative[j] = cum
+    }
+    const m = Math.min(Math.floor(maxPoints), occupied.length)
+    const last = occupied.length - 1
+    const points: CdfPoint[] = []
+    for (let j = 0; j < m; j++) {
+      const k = m === 1 ? last : Math.round((j * last) / (m - 1))
+      points.push({ valueNs: this.clamp(HIGHEST[occupied[k]]), fraction: cumulative[k] / this.n })
+    }
+    return points
+  }
+
+  /** Add another histogram's values to this one (as if they had been recorded here). */
+  merge(other: LatencyHistogram): this {
+    if (other.n === 0) return this
+    const a = this.counts
+    const b = other.counts
+    for (let i = 0; i < BUCKET_COUNT; i++) a[i] += b[i]
+    this.n += other.n
+    this.total += other.total
+    if (other.lo < this.lo) this.lo = other.lo
+    if (other.hi > this.hi) this.hi = other.hi
+    return this
+  }
+
+  reset(): void {
+    this.counts.fill(0)
+    this.n = 0
+    this.total = 0
+    this.lo = Infinity
+    this.hi = -Infinity
+  }
+
+  /** Compact, JSON-safe form (an empty histogram has min = max = 0). */
+  toJSON(): LatencyHistogramJSON {
+    const counts: Array<[number, number]> = []
+    for (let i = 0; i < BUCKET_COUNT; i++) if (this.counts[i] > 0) counts.push([i, this.counts[i]])
+    const empty = this.n === 0
+    return {
+      bucketsPerPow2: BUCKETS_PER_POW2,
+      counts,
+      min: empty ? 0 : this.lo,
+      max: empty ? 0 : this.hi,
+      sum: this.total,
+      count: this.n,
+    }
+  }
+
+  /** Rebuild from `toJSON()`'s output; throws on a different bucketing or inconsistent counts. */
+  static fromJSON(json: LatencyHistogramJSON): LatencyHistogram {
+    if (json.bucketsPerPow2 !== BUCKETS_PER_POW2) {
+      throw new Error(
+        `histogram has ${json.bucketsPerPow2} buckets per power of 2, expected ${BUCKETS_PER_POW2}`,
+      )
+    }
+    const h = new LatencyHistogram()
+    let n = 0
+    for (const [i, c] of json.counts) {
+      if (!Number.isInteger(i) || i < 0 || i >= BUCKET_COUNT) throw new Error(`bad histogram bucket ${i}`)
+      if (!(c >= 0 && Number.isFinite(c))) throw new Error(`bad histogram count ${c}`)
+      h.counts[i] += c
+      n += c
+    }
+    if (n !== json.count) throw new Error(`histogram counts sum to ${n}, expected ${json.count}`)
+    h.n = n
+    h.total = json.sum
+    if (n > 0) {
+      h.lo = json.min
+      h.hi = json.max
+    }
+    return h
+  }
+
+  private clamp(v: number): number {
+    return v < this.lo ? this.lo : v > this.hi ? this.hi : v
+  }
+}
+
+/** Headline latency figures, all in milliseconds (NaN for an empty histogram). */
+export interface LatencySummary {
+  p50: number
+  p90: number
+  p99: number
+  p999: number
+  max: number
+  mean: number
+}
+
+export function summarizeLatency(h: LatencyHistogram): LatencySummary {
+  return {
+    p50: h.percentile(50) / MS,
+    p90: h.percentile(90) / MS,
+    p99: h.percentile(99) / MS,
+    p999: h.percentile(99.9) / MS,
+    max: h.max / MS,
+    mean: h.mean / MS,
+  }
+}

@@ -1,0 +1,104 @@
+import { studentTTwoSided, tCritical95 } from './student-t'
+
+/**
+ * Statistics over repeated runs (one value per run). Not for the hot path: these may allocate.
+ * Conventions: n = 0 gives NaN everywhere (n itself excepted); the sample standard deviation,
+ * the 95 % confidence half-width and the coefficient of variation need n ≥ 2 and are NaN below.
+ */
+
+export function mean(values: ArrayLike<number>): number {
+  const n = values.length
+  if (n === 0) return NaN
+  let sum = 0
+  for (let i = 0; i < n; i++) sum += values[i]
+  return sum / n
+}
+
+export function median(values: ArrayLike<number>): number {
+  const n = values.length
+  if (n === 0) return NaN
+  const sorted = Float64Array.from(values).sort()
+  const mid = n >> 1
+  return n % 2 === 1 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid])
+}
+
+/** Sample variance (divisor n − 1); NaN for n < 2. */
+export function variance(values: ArrayLike<number>): number {
+  const n = values.length
+  if (n < 2) return NaN
+  const m = mean(values)
+  let ss = 0
+  for (let i = 0; i < n; i++) {
+    const d = values[i] - m
+    ss += d * d
+  }
+  return ss / (n - 1)
+}
+
+/** Sample standard deviation (divisor n − 1); NaN for n < 2. */
+export function stddev(values: ArrayLike<number>): number {
+  return Math.sqrt(variance(values))
+}
+
+/**
+ * Half-width of the 95 % confidence interval of the mean: t_{0.975, n−1} · s / √n (Student's t).
+ * NaN for n < 2.
+ */
+export function ci95(values: ArrayLike<number>): number {
+  const n = values.length
+  if (n < 2) return NaN
+  return (tCritical95(n - 1) * stddev(values)) / Math.sqrt(n)
+}
+
+export interface Summary {
+  n: number
+  mean: number
+  median: number
+  /** Sample standard deviation (n − 1). */
+  stddev: number
+  /** Half-width of the 95 % confidence interval of the mean. */
+  ci95: number
+  min: number
+  max: number
+  /** Coefficient of variation, stddev / mean (±Infinity or NaN when the mean is 0). */
+  cv: number
+}
+
+export function summarize(values: ArrayLike<number>): Summary {
+  const n = values.length
+  let min = n === 0 ? NaN : Infinity
+  let max = n === 0 ? NaN : -Infinity
+  for (let i = 0; i < n; i++) {
+    if (values[i] < min) min = values[i]
+    if (values[i] > max) max = values[i]
+  }
+  const m = mean(values)
+  const s = stddev(values)
+  return { n, mean: m, median: median(values), stddev: s, ci95: ci95(values), min, max, cv: s / m }
+}
+
+export interface WelchResult {
+  /** (mean(a) − mean(b)) / standard error. */
+  t: number
+  /** Welch–Satterthwaite degrees of freedom. */
+  df: number
+  /** Two-sided p-value. */
+  p: number
+}
+
+/**
+ * Welch's unequal-variances t-test of mean(a) = mean(b), as R's `t.test(a, b)`. NaN throughout
+ * when either sample has fewer than 2 values or both have zero variance.
+ */
+export function welch(a: ArrayLike<number>, b: ArrayLike<number>): WelchResult {
+  const na = a.length
+  const nb = b.length
+  if (na < 2 || nb < 2) return { t: NaN, df: NaN, p: NaN }
+  const va = variance(a) / na
+  const vb = variance(b) / nb
+  const se2 = va + vb
+  if (!(se2 > 0)) return { t: NaN, df: NaN, p: NaN }
+  const t = (mean(a) - mean(b)) / Math.sqrt(se2)
+  const df = (se2 * se2) / ((va * va) / (na - 1) + (vb * vb) / (nb - 1))
+  return { t, df, p: studentTTwoSided(t, df) }
+}

@@ -1,0 +1,12 @@
+import type { SchedulerType } from './scheduler'
+import { noop } from './noop'
+import { deadline } from './deadline'
+
+/** Every scheduler the lab models: one file each, one line here. */
+export const schedulers: readonly SchedulerType[] = [noop, deadline]
+
+/** Look a scheduler up by its name or a kernel alias (`none`, `as` …). */
+export function findScheduler(name: string): SchedulerType | undefined {
+  const n = name.toLowerCase()
+  return schedulers.find((s) => s.name === n || s.aliases.includes(n))
+}

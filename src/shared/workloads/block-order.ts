@@ -1,0 +1,46 @@
+import type { Rng } from '../sim/rng'
+
+/**
+ * Visits every block of a region once per pass in a random order without storing a map, as fio's
+ * default random map does: a full-period linear congruential generator over the next power of two
+ * (Hull–Dobell: c odd, a ≡ 1 mod 4), skipping values past the region. O(1) memory.
+ */
+export class RandomBlockOrder {
+  private readonly mask: number
+  private readonly a: number
+  private readonly c: number
+  private x: number
+
+  constructor(
+    readonly blocks: number,
+    rng: Rng,
+  ) {
+    let m = 1
+    while (m < blocks) m *= 2
+    this.mask = m - 1
+    this.a = (rng.int(Math.max(1, m / 4)) * 4 + 1) % Math.max(m, 2) || 1
+    this.c = (rng.int(Math.max(1, m / 2)) * 2 + 1) % Math.max(m, 2) || 1
+    this.x = rng.int(m)
+  }
+
+  next(): number {
+    const m = this.mask + 1
+    if (this.blocks <= 1) return 0
+    for (;;) {
+      this.x = (mulMod(this.a, this.x, m) + this.c) & this.mask
+      if (this.x < this.blocks) return this.x
+    }
+  }
+}
+
+/** (a·x) mod m for a power-of-two m up to 2^52, exact in doubles (26-bit limbs). */
+function mulMod(a: number, x: number, m: number): number {
+  const L = 67108864 // 2^26
+  if (m <= L) return (a * x) % m
+  const a0 = a % L
+  const a1 = Math.floor(a / L)
+  const x0 = x % L
+  const x1 = Math.floor(x / L)
+  const high = (a1 * x0 + a0 * x1) % (m / L)
+  return (a0 * x0 + high * L) % m
+}

@@ -1,0 +1,136 @@
+import type { Program, Sys } from '../host/program'
+import type { SimFile } from '../host/files'
+import type { ParamValues } from '../util/params'
+import type { WorkloadType } from './workload'
+
+/**
+ * dd: `bs`-sized records, `count` of them, reading a file (to /dev/null) or writing one (from
+ * /dev/zero, conv=notrunc), buffered or O_DIRECT; `loop` repeats it forever, as
+ * `while true; do dd …; done`. `file: "/dev"` reads or writes the raw device.
+ */
+class Dd implements Program {
+  private i = 0
+  private phase = 0
+
+  constructor(
+    private readonly f: SimFile,
+    private readonly write: boolean,
+    private readonly bs: number,
+    private readonly count: number,
+    private readonly skip: number,
+    private readonly direct: boolean,
+    private readonly loop: boolean,
+  ) {}
+
+  step(sys: Sys): void {
+    if (this.i >= this.count) {
+      if (!this.loop) return sys.exit()
+      this.i = 0
+    }
+    const off = (this.skip + this.i) * this.bs
+    if (this.phase === 0) {
+      // the other end of the pipe: read /dev/zero (a zero fill) or write /dev/null (nothing)
+      this.phase = 1
+      return sys.charDevice(this.bs, this.write)
+    }
+    this.phase = 0
+    this.i++
+    if (this.write) sys.write(this.f, off, this.bs, this.direct)
+    else sys.read(this.f, off, this.bs, this.direct)
+  }
+
+  progress(): number {
+    return this.loop ? NaN : this.i / this.count
+  }
+}
+
+const fileOf = (p: ParamValues, name: string): string => (p.file as string) || `${name}.dd`
+
+export const dd: WorkloadType = {
+  name: 'dd',
+  summary:
+    'dd if=FILE of=/dev/null (read) or dd if=/dev/zero of=FILE conv=notrunc (write), optionally looping',
+  params: [
+    {
+      name: 'op',
+      kind: 'enum',
+      values: ['read', 'write'],
+      default: 'read',
+      unit: '',
+      meaning: 'read the file or write it',
+    },
+    {
+      name: 'file',
+      kind: 'string',
+      default: '',
+      unit: '',
+      meaning: 'file name ("/dev" = the raw device); default: one of its own',
+    },
+    {
+      name: 'bs',
+      kind: 'size',
+      default: 512,
+      unit: 'bytes',
+      meaning: 'block size of each read/write (dd bs=)',
+      min: 512,
+      max: 1 << 30,
+    },
+    {
+      name: 'count',
+      kind: 'int',
+      default: 2048,
+      unit: 'blocks',
+      meaning: 'number of blocks (dd count=)',
+      min: 1,
+      max: 1e12,
+    },
+    {
+      name: 'skip',
+      kind: 'int',
+      default: 0,
+      unit: 'blocks',
+      meaning: 'blocks to skip at the start of the file (dd skip=/seek=)',
+      min: 0,
+      max: 1e12,
+    },
+    {
+      name: 'direct',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning: 'O_DIRECT (iflag=direct / oflag=direct)',
+    },
+    {
+      name: 'loop',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning: 'start again when done, until the experiment stops',
+    },
+  ],
+  files: (p, name) => {
+    const f = fileOf(p, name)
+    return f === '/dev'
+      ? []
+      : [{ name: f, size: ((p.skip as number) + (p.count as number)) * (p.bs as number) }]
+  },
+  openEnded: (p) => p.loop as boolean,
+  check: (p) =>
+    p.direct && (p.bs as number) % 512 !== 0
+      ? [['bs', `O_DIRECT needs a multiple of 512 bytes, got ${p.bs}`]]
+      : [],
+  create: (p, env) => [
+    {
+      suffix: '',
+      program: new Dd(
+        env.file(fileOf(p, env.name)),
+        p.op === 'write',
+        p.bs as number,
+        p.count as number,
+        p.skip as number,
+        p.direct as boolean,
+        p.loop as boolean,
+      ),
+    },
+  ],
+}

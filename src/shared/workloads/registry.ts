@@ -1,0 +1,13 @@
+import type { WorkloadType } from './workload'
+import { dd } from './dd'
+import { cat } from './cat'
+import { randomRead } from './random-read'
+import { fio } from './fio'
+import { cpuHog } from './cpu-hog'
+
+/** Every workload the lab models: one file each, one line here. */
+export const workloads: readonly WorkloadType[] = [dd, cat, randomRead, fio, cpuHog]
+
+export function findWorkload(name: string): WorkloadType | undefined {
+  return workloads.find((w) => w.name === name)
+}

@@ -1,0 +1,45 @@
+import type { SimFile } from '../host/files'
+import type { Rng } from '../sim/rng'
+import type { Program } from '../host/program'
+import type { ParamSpec, ParamValues } from '../util/params'
+
+/** A file a workload needs; created with this size unless the spec's `files` defines it. */
+export interface FileNeed {
+  name: string
+  size: number
+}
+
+/** What a workload gets when its processes are built. */
+export interface WorkloadEnv {
+  /** The process name from the spec (instances of a multi-process workload add `/i`). */
+  readonly name: string
+  file(name: string): SimFile
+  /** Bytes on the whole device. */
+  readonly deviceBytes: number
+  /** A random stream for setting up (derived from the run's seed and the label). */
+  rng(label: string): Rng
+}
+
+export interface ProcessInstance {
+  /** Appended to the spec's process name when a workload runs several (`/0`, `/1` …). */
+  suffix: string
+  program: Program
+}
+
+/**
+ * One registry entry per workload, in its own file: parameters as data, the files it needs, and
+ * a factory for its processes. `openEnded` says whether it runs until the experiment stops.
+ */
+export interface WorkloadType {
+  readonly name: string
+  readonly summary: string
+  readonly params: readonly ParamSpec[]
+  files(p: ParamValues, processName: string): FileNeed[]
+  openEnded(p: ParamValues): boolean
+  create(p: ParamValues, env: WorkloadEnv): ProcessInstance[]
+  /** Cross-parameter checks (returns problems as [param, message]). */
+  check?(p: ParamValues): [string, string][]
+}
+
+/** Round a byte count down to whole blocks of `bs`. */
+export const blocksIn = (bytes: number, bs: number): number => Math.floor(bytes / bs)

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import { READ, WRITE } from '../../src/shared/block/types'
+import { noop } from '../../src/shared/schedulers/noop'
+import { deadline } from '../../src/shared/schedulers/deadline'
+import { ctx, makeRig } from '../helpers/rig'
+
+describe('block layer merging', () => {
+  it('back-merges a bio that starts where a queued request ends', () => {
+    const r = makeRig(noop)
+    r.submit(1000, 8)
+    r.submit(1008, 8)
+    r.submit(1016, 8)
+    r.engine.run()
+    expect(r.dispatches).toHaveLength(1)
+    expect(r.dispatches[0]).toMatchObject({ sector: 1000, nsect: 24 })
+    expect(r.done.map((b) => b.sector)).toEqual([1000, 1008, 1016])
+  })
+
+  it('front-merges only where the scheduler allows it', () => {
+    const withFront = makeRig(deadline)
+    withFront.submit(1008, 8)
+    withFront.submit(1000, 8)
+    withFront.engine.run()
+    expect(withFront.dispatches.map((d) => [d.sector, d.nsect])).toEqual([[1000, 16]])
+
+    const without = makeRig(deadline, { front_merges: false })
+    without.submit(1008, 8)
+    without.submit(1000, 8)
+    without.engine.run()
+    expect(without.dispatches).toHaveLength(2)
+  })
+
+  it('joins two requests when a bio fills the gap between them, keeping the earlier deadline', () => {
+    const r = makeRig(deadline)
+    r.submit(1000, 8)
+    r.engine.run(1) // first one dispatched to the (idle) device
+    r.submit(2000, 8)
+    r.submit(2016, 8)
+    r.submit(2008, 8) // back-merges into 2000 and then touches 2016
+    r.engine.run()
+    expect(r.dispatches.map((d) => [d.sector, d.nsect])).toEqual([
+      [1000, 8],
+      [2000, 24],
+    ])
+    expect(r.done).toHaveLength(4)
+  })
+
+  it('never merges reads with writes or past the maximum transfer', () => {
+    const r = makeRig(noop, {}, { maxTransferKiB: 8 })
+    r.submit(1000, 8, READ)
+    r.submit(1008, 8, WRITE)
+    r.submit(1016, 8, WRITE)
+    r.submit(1024, 8, WRITE) // would make 24 sectors > 16
+    r.engine.run()
+    expect(r.dispatches.map((d) => [d.sector, d.nsect, d.op])).toEqual([
+      [1000, 8, READ],
+      [1008, 16, WRITE],
+      [1024, 8, WRITE],
+    ])
+  })
+
+  it('rejects a bio larger than the maximum transfer', () => {
+    const r = makeRig(noop, {}, { maxTransferKiB: 64 })
+    expect(() => r.submit(0, 256)).toThrow(/split/)
+  })
+})
+
+describe('nr_requests', () => {
+  it('puts a submitter to sleep when no request slot is free and wakes it when one is', () => {
+    const r = makeRig(noop, {}, { queueDepth: 1, completionUs: 1000 }, 4)
+    const accepted: boolean[] = []
+    for (let i = 0; i < 6; i++) accepted.push(r.submit(i * 100, 8, WRITE, ctx(1), false))
+    // 4 slots: the fifth and sixth must wait
+    expect(accepted).toEqual([true, true, true, true, false, false])
+    expect(r.queue.waiting(WRITE)).toBe(2)
+    // reads have their own pool on the legacy layer
+    expect(r.submit(50_000, 8, READ)).toBe(true)
+    r.engine.run()
+    expect(r.waiter.granted).toBe(2)
+    expect(r.done).toHaveLength(7)
+  })
+
+  it('shares one pool between reads and writes on blk-mq', () => {
+    const mq = { ...noop, layer: 'mq' as const }
+    const r = makeRig(mq, {}, { queueDepth: 1 }, 2)
+    expect(r.submit(0, 8, WRITE)).toBe(true)
+    expect(r.submit(100, 8, WRITE)).toBe(true)
+    expect(r.submit(200, 8, READ)).toBe(false)
+  })
+
+  it('hands a freed slot to the first waiter in order', () => {
+    const r = makeRig(noop, {}, { queueDepth: 1, completionUs: 100 }, 1)
+    r.submit(0, 8, WRITE)
+    r.submit(100, 8, WRITE)
+    r.submit(200, 8, WRITE)
+    r.engine.run()
+    expect(r.dispatches.map((d) => d.sector)).toEqual([0, 100, 200])
+  })
+})
+
+describe('device queue depth', () => {
+  it('keeps at most queueDepth requests at the device', () => {
+    const r = makeRig(noop, {}, { queueDepth: 4, completionUs: 100 })
+    for (let i = 0; i < 20; i++) r.submit(i * 1000, 8)
+    r.engine.run()
+    // dispatch times come in waves of four, 100 µs apart
+    const waves = new Map<number, number>()
+    for (const d of r.dispatches) waves.set(d.t, (waves.get(d.t) ?? 0) + 1)
+    expect([...waves.values()]).toEqual([4, 4, 4, 4, 4])
+  })
+})

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest'
+import { Engine, Timer } from '../../src/shared/sim/engine'
+import type { Handler } from '../../src/shared/sim/engine'
+import { Rng } from '../../src/shared/sim/rng'
+
+/** A handler that logs (time, kind) pairs — the SimPy way of testing an engine. */
+function logger(engine: Engine): Handler & { log: [number, number][] } {
+  const log: [number, number][] = []
+  return { log, onEvent: (kind) => void log.push([engine.now, kind]) }
+}
+
+describe('engine', () => {
+  it('runs events in time order, equal times in scheduling order', () => {
+    const e = new Engine()
+    const h = logger(e)
+    e.at(30, h, 1)
+    e.at(10, h, 2)
+    e.at(10, h, 3)
+    e.at(20, h, 4)
+    e.at(10, h, 5)
+    e.run()
+    expect(h.log).toEqual([
+      [10, 2],
+      [10, 3],
+      [10, 5],
+      [20, 4],
+      [30, 1],
+    ])
+  })
+
+  it('keeps the order for many equal-time events scheduled from handlers', () => {
+    const e = new Engine()
+    const log: number[] = []
+    const h: Handler = {
+      onEvent: (k) => {
+        log.push(k)
+        if (k < 100) e.at(e.now, h, k + 100)
+      },
+    }
+    for (let i = 0; i < 50; i++) e.at(5, h, i)
+    e.run()
+    expect(log).toEqual([
+      ...Array.from({ length: 50 }, (_, i) => i),
+      ...Array.from({ length: 50 }, (_, i) => i + 100),
+    ])
+  })
+
+  it('never schedules in the past', () => {
+    const e = new Engine()
+    const h = logger(e)
+    e.at(10, h, 0)
+    e.run()
+    expect(() => e.at(5, h, 1)).toThrow(/past/)
+  })
+
+  it('cancels events, and a stale cancel does not hit a reused event', () => {
+    const e = new Engine()
+    const h = logger(e)
+    const t = e.at(10, h, 1)
+    const seq = t.seq
+    e.cancel(t, seq)
+    e.run()
+    expect(h.log).toEqual([])
+    const t2 = e.at(20, h, 2) // reuses the pooled event object
+    e.cancel(t, seq) // the old ticket must not cancel the new event
+    e.run()
+    expect(h.log).toEqual([[20, 2]])
+    expect(t2).toBe(t)
+  })
+
+  it('runs until a time and stops on request', () => {
+    const e = new Engine()
+    const h = logger(e)
+    for (let i = 1; i <= 10; i++) e.at(i * 10, h, i)
+    e.run(45)
+    expect(h.log.map((x) => x[1])).toEqual([1, 2, 3, 4])
+    expect(e.now).toBe(45)
+    const stopper: Handler = { onEvent: () => e.stop() }
+    e.at(62, stopper, 0)
+    e.run()
+    expect(h.log.map((x) => x[1])).toEqual([1, 2, 3, 4, 5, 6])
+    expect(e.now).toBe(62)
+  })
+
+  it('timers re-arm, clear and report their due time', () => {
+    const e = new Engine()
+    const log: number[] = []
+    const h: Handler = {
+      onEvent: () => {
+        timer.fired()
+        log.push(e.now)
+      },
+    }
+    const timer = new Timer(e, h, 0)
+    timer.set(100)
+    timer.set(50) // re-arm replaces
+    expect(timer.when).toBe(50)
+    e.run()
+    expect(log).toEqual([50])
+    expect(timer.pending).toBe(false)
+    timer.set(200)
+    timer.clear()
+    e.run()
+    expect(log).toEqual([50])
+  })
+})
+
+describe('rng', () => {
+  it('is reproducible from a seed and differs between seeds', () => {
+    const a = new Rng(42)
+    const b = new Rng(42)
+    const c = new Rng(43)
+    const xa = Array.from({ length: 5 }, () => a.u32())
+    expect(Array.from({ length: 5 }, () => b.u32())).toEqual(xa)
+    expect(Array.from({ length: 5 }, () => c.u32())).not.toEqual(xa)
+  })
+
+  it('forks streams that do not depend on draws made before', () => {
+    const a = new Rng(7)
+    const b = new Rng(7)
+    b.u32()
+    b.u32()
+    expect(a.fork('x').u32()).toBe(b.fork('x').u32())
+    expect(a.fork('x').u32()).not.toBe(a.fork('y').u32())
+  })
+
+  it('draws uniformly', () => {
+    const r = new Rng(1)
+    const bins = new Array(10).fill(0)
+    for (let i = 0; i < 100_000; i++) bins[r.int(10)]++
+    for (const b of bins) expect(Math.abs(b - 10_000)).toBeLessThan(500)
+    let sum = 0
+    for (let i = 0; i < 100_000; i++) sum += r.next()
+    expect(sum / 100_000).toBeCloseTo(0.5, 2)
+  })
+})
