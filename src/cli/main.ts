@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { listText, catalogue } from './commands/list'
+import { listText } from './commands/list'
+import { catalogue } from '../shared/catalogue'
 import { runCommand } from './commands/run'
 import { InputError } from './spec-file'
 

@@ -6,35 +6,6 @@ import { hostParams, hostPresets } from '../../shared/host/params'
 import type { ParamSpec } from '../../shared/util/params'
 import { renderTable } from '../table'
 
-/** The catalogue as one document: what `list --json` prints and the UI shows. */
-export function catalogue() {
-  return {
-    schema: 'iosched-lab/catalogue@1',
-    schedulers: schedulers.map((s) => ({
-      name: s.name,
-      aliases: s.aliases,
-      era: s.era,
-      layer: s.layer,
-      summary: s.summary,
-      explanation: s.explanation,
-      usesIoPriority: s.usesIoPriority,
-      tunables: s.tunables,
-    })),
-    devices: {
-      models: deviceModels.map((m) => ({ name: m.name, params: m.params })),
-      presets: devicePresets.map((p) => ({
-        name: p.name,
-        model: p.model,
-        description: p.description,
-        values: p.values,
-        sources: p.sources,
-      })),
-    },
-    hosts: { params: hostParams, presets: hostPresets },
-    workloads: workloads.map((w) => ({ name: w.name, summary: w.summary, params: w.params })),
-  }
-}
-
 const paramRows = (ps: readonly ParamSpec[]): string[][] =>
   ps.map((p) => [p.name, String(p.default), p.unit, range(p), p.meaning])
 

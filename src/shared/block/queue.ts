@@ -6,6 +6,7 @@ import type { CompletionSink, Device } from '../devices/device'
 import type { IoScheduler, SchedulerContext, SchedulerLayer } from '../schedulers/scheduler'
 import { Idle } from '../schedulers/scheduler'
 import { Bio, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
+import { SectorHash } from './sector-hash'
 import type { DeviceInfo, Op } from './types'
 
 /** Told when a bio that had to wait for a free request slot has been queued. */
@@ -59,8 +60,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   completedCount = 0
   private readonly inFlightDir = [0, 0]
   private readonly allocated = [0, 0]
-  private readonly backHash = new Map<number, Request>()
-  private readonly frontHash = new Map<number, Request>()
+  private readonly backHash = new SectorHash()
+  private readonly frontHash = new SectorHash()
   private readonly waiters = [new WaitList(), new WaitList()]
   private readonly rqPool: Request[] = []
   private readonly bioPool: Bio[] = []
@@ -204,7 +205,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       b = next
     }
     this.release(rq)
-    this.kick()
+    // A slot at the device is free: dispatch more if the scheduler holds anything.
+    if (this.sched.hasWork()) this.kick()
   }
 
   // --- merging ---
@@ -330,18 +332,16 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   // --- hashes (one entry per key; a colliding request simply is not found, as a missed merge) ---
 
   private hashStart(rq: Request): void {
-    if (!this.frontHash.has(rq.sector)) this.frontHash.set(rq.sector, rq)
+    this.frontHash.add(rq.sector, rq)
   }
   private hashEnd(rq: Request): void {
-    const e = rq.sector + rq.nsect
-    if (!this.backHash.has(e)) this.backHash.set(e, rq)
+    this.backHash.add(rq.sector + rq.nsect, rq)
   }
   private unhashStart(rq: Request): void {
-    if (this.frontHash.get(rq.sector) === rq) this.frontHash.delete(rq.sector)
+    this.frontHash.remove(rq.sector, rq)
   }
   private unhashEnd(rq: Request): void {
-    const e = rq.sector + rq.nsect
-    if (this.backHash.get(e) === rq) this.backHash.delete(e)
+    this.backHash.remove(rq.sector + rq.nsect, rq)
   }
   private unhash(rq: Request): void {
     this.unhashStart(rq)

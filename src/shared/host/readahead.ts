@@ -69,7 +69,8 @@ export function ondemand(
       return readit(ra, max, offset)
     }
     if (req > max) initial = true
-    else if (offset - ra.prevPage <= 1) initial = true
+    else if (offset - ra.prevPage >= 0 && offset - ra.prevPage <= 1)
+      initial = true // unsigned in the kernel
     else return { start: offset, size: req, marker: -1 } // small random read: read as is
   }
   ra.start = offset

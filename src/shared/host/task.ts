@@ -177,7 +177,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   aioWait(min: number): void {
     this.aioMin = Math.max(1, Math.min(min, this.aioInFlight))
     this.k = K_AIO_WAIT
-    this.burst(this.kernel.h.syscall)
+    if (this.aioDone >= this.aioMin) this.burst(this.kernel.h.syscall)
+    else this.block() // io_getevents sleeps at once; its cost is charged when it returns (wake)
   }
 
   exit(): void {
@@ -258,11 +259,11 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   /** Woken (I/O done, slot granted, timer): become runnable and continue with `k`. */
-  wake(k: number): void {
+  wake(k: number, cost: SimTime = 0): void {
     if (this.state === TASK_DONE) return
     this.k = k
     this.state = TASK_RUN
-    this.kernel.cpu.run(this, 0)
+    this.kernel.cpu.run(this, cost)
   }
 
   get blockedOn(): number {

@@ -1,0 +1,35 @@
+import { schedulers } from './schedulers/registry'
+import { workloads } from './workloads/registry'
+import { DEVICE_MODELS } from './devices/registry'
+import { DEVICE_PRESETS } from './devices/presets'
+import { hostParams, hostPresets } from './host/params'
+
+/**
+ * Everything the lab can model, as one serialisable document: schedulers with their era,
+ * explanation and tunables; device models and presets (each value with its source); host
+ * parameters and presets; workloads with their parameters. The CLI's `list --json` prints it and
+ * the UI renders it — both from the same data.
+ */
+export function catalogue() {
+  return {
+    schema: 'iosched-lab/catalogue@1' as const,
+    schedulers: schedulers.map((s) => ({
+      name: s.name,
+      aliases: s.aliases,
+      era: s.era,
+      layer: s.layer,
+      summary: s.summary,
+      explanation: s.explanation,
+      usesIoPriority: s.usesIoPriority,
+      tunables: s.tunables,
+    })),
+    devices: {
+      models: DEVICE_MODELS.map((m) => ({ name: m.name, summary: m.summary, params: m.params })),
+      presets: DEVICE_PRESETS.map((p) => ({ ...p })),
+    },
+    hosts: { params: hostParams, presets: hostPresets },
+    workloads: workloads.map((w) => ({ name: w.name, summary: w.summary, params: w.params })),
+  }
+}
+
+export type Catalogue = ReturnType<typeof catalogue>
