@@ -36,7 +36,16 @@ export default tseslint.config(
     languageOptions: { parserOptions: { parser: tseslint.parser } },
   },
   {
-    files: ['bin/**', 'scripts/**', '*.config.*', 'src/main/**', 'src/cli/**', 'src/preload/**', 'test/**', 'bench/**'],
+    files: [
+      'bin/**',
+      'scripts/**',
+      '*.config.*',
+      'src/main/**',
+      'src/cli/**',
+      'src/preload/**',
+      'test/**',
+      'bench/**',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {
