@@ -1,0 +1,348 @@
+import { READ, SECTOR, type DeviceInfo, type Request } from '../block/types'
+import type { Engine, Handler } from '../sim/engine'
+import type { SimTime } from '../sim/time'
+import type { CompletionSink, Device } from './device'
+
+/**
+ * The flash family (reference §10): CompactFlash, eMMC, SATA SSD, NVMe — one model, different
+ * numbers. A request is split into pages striped over the parallel units (channels × dies). Each
+ * unit and each channel is a resource with a busy-until time; a request's completion is computed
+ * at `start` in closed form (when its last page is done, plus the host transfer, bounded by the
+ * host link's bandwidth), so it costs a handful of arithmetic operations per unit touched and ONE
+ * engine event. No allocation per request: all state is in typed arrays.
+ *
+ * Reads: pages live where LBA striping puts them (page p on unit p mod units); a unit reads its
+ * pages back to back (the first takes tR, then cache-read overlaps the channel transfer).
+ * Writes: the data streams in over the host link; the FTL writes out of place, so pages go to
+ * units in round-robin order. A write that covers its FTL mapping unit only partly is a
+ * read-modify-write of that unit (read the old pages, program the whole unit, and for a
+ * block-mapped FTL such as a CompactFlash card's, erase the old block); mapping units smaller than
+ * a page are packed (a 4 KiB write costs half an 8 KiB page program). Garbage collection, when
+ * enabled, makes each programmed page also pay for moving valid pages and erasing once free space
+ * falls below the threshold; its cost follows the greedy-GC approximation from the
+ * over-provisioning, discounted for sequential writes (whose victim blocks hold little valid data).
+ * Optional: a DRAM write buffer (a write completes once buffered; programs go on behind it) and an
+ * SLC-mode cache (fast programs until full, folded back while idle).
+ *
+ * Not modelled: flush/FUA (the block layer has no such request yet), reads served from the write
+ * buffer, read disturb, wear levelling, per-plane multi-plane operations (fold planes into
+ * `diesPerChannel`).
+ */
+export interface FlashConfig {
+  readonly name: string
+  readonly capacitySectors: number
+  readonly channels: number
+  readonly diesPerChannel: number
+  readonly pageKiB: number
+  readonly readUs: number
+  readonly programUs: number
+  readonly eraseUs: number
+  /** Per-channel data rate between controller and dies (effective, incl. ECC), MB/s. */
+  readonly channelMBps: number
+  /** Host interface rate, MB/s. */
+  readonly hostMBps: number
+  /** Controller/protocol latency per command, µs. */
+  readonly commandOverheadUs: number
+  /** Host link occupancy per command beyond its data (command/status frames), µs. */
+  readonly linkCommandUs: number
+  /** FTL mapping unit: writes that only partly cover one are read-modify-write; = page for page mapping. */
+  readonly mapUnitKiB: number
+  readonly pagesPerBlock: number
+  readonly gc: boolean
+  readonly overProvisioningPct: number
+  readonly gcThresholdPct: number
+  readonly initialFreePct: number
+  /** DRAM write buffer: a write is acknowledged once buffered, programmed behind; 0 = none. */
+  readonly writeBufferKiB: number
+  /** Fast (SLC-mode) write cache; 0 = none. */
+  readonly slcCacheMiB: number
+  readonly slcProgramUs: number
+  readonly queueDepth: number
+  readonly maxTransferKiB: number
+}
+
+const EV_DONE = 0
+
+export class Flash implements Device, Handler {
+  readonly info: DeviceInfo
+  inFlight = 0
+
+  private readonly units: number
+  private readonly channels: number
+  private readonly unitFree: Float64Array
+  private readonly chanFree: Float64Array
+  private readonly sectorsPerPage: number
+  private readonly mapSectors: number
+  private readonly pagesPerMap: number
+  private readonly tR: number
+  private readonly tProg: number
+  private readonly tErase: number
+  private readonly chNsPerByte: number
+  private readonly hostNsPerByte: number
+  private readonly overhead: number
+  /** Host link time per command beyond its data (protocol framing). */
+  private readonly linkCmd: number
+  private readonly pagesPerBlock: number
+  /** Channel time for one full page. */
+  private readonly tXPage: number
+  private hostFree: SimTime = 0
+  /** Round-robin write frontier (unit of the next programmed page). */
+  private writeUnit = 0
+
+  // Garbage collection state, in pages.
+  private readonly gcOn: boolean
+  private freePages: number
+  private readonly gcThresholdPages: number
+  /** Valid fraction of a GC victim under uniformly random overwrites (greedy GC). */
+  private readonly gcValid: number
+  /** Share of recent writes that continued the previous one (their victims hold little valid data). */
+  private seqShare = 0
+  private lastWriteEnd = -1
+  /** Extra ns of GC work per programmed page while collecting (exposed for tests). */
+  gcPerPageNs = 0
+
+  // DRAM write buffer: a FIFO ring of (program end, pages) for writes not yet on the flash.
+  private readonly bufCap: number
+  private readonly bufEnd: Float64Array
+  private readonly bufPages: Float64Array
+  private bufHead = 0
+  private bufLen = 0
+  private bufUsed = 0
+
+  // SLC-mode cache, in pages.
+  private readonly slcCap: number
+  private slcUsed = 0
+  private readonly tSlc: number
+  private idleSince: SimTime = 0
+
+  constructor(
+    cfg: FlashConfig,
+    private readonly engine: Engine,
+    private readonly sink: CompletionSink,
+  ) {
+    this.units = cfg.channels * cfg.diesPerChannel
+    this.channels = cfg.channels
+    this.unitFree = new Float64Array(this.units)
+    this.chanFree = new Float64Array(this.channels)
+    this.sectorsPerPage = Math.max(1, Math.round((cfg.pageKiB * 1024) / SECTOR))
+    const spp = this.sectorsPerPage
+    const mapS = Math.max(1, Math.round((cfg.mapUnitKiB * 1024) / SECTOR))
+    this.mapSectors = mapS >= spp ? Math.round(mapS / spp) * spp : mapS
+    this.pagesPerMap = this.mapSectors / spp
+    this.tR = cfg.readUs * 1000
+    this.tProg = cfg.programUs * 1000
+    this.tErase = cfg.eraseUs * 1000
+    this.tSlc = cfg.slcProgramUs * 1000
+    this.chNsPerByte = 1000 / cfg.channelMBps
+    this.hostNsPerByte = 1000 / cfg.hostMBps
+    this.overhead = Math.round(cfg.commandOverheadUs * 1000)
+    this.linkCmd = cfg.linkCommandUs * 1000
+    this.gcOn = cfg.gc
+    const userPages = Math.floor(cfg.capacitySectors / spp)
+    const physPages = userPages * (1 + cfg.overProvisioningPct / 100)
+    this.freePages = (physPages * cfg.initialFreePct) / 100
+    this.gcThresholdPages = (physPages * cfg.gcThresholdPct) / 100
+    this.gcValid = greedyVictimValidFraction(cfg.overProvisioningPct / 100)
+    this.bufCap = Math.floor((cfg.writeBufferKiB * 1024) / (spp * SECTOR))
+    // Ring entries: one per buffered write, each at least one mapping unit.
+    const ring = this.bufCap > 0 ? Math.ceil(this.bufCap / Math.min(1, this.pagesPerMap)) + 1 : 0
+    this.bufEnd = new Float64Array(ring)
+    this.bufPages = new Float64Array(ring)
+    this.slcCap = Math.round((cfg.slcCacheMiB * 1024 * 1024) / (spp * SECTOR))
+    this.info = {
+      name: cfg.name,
+      capacitySectors: cfg.capacitySectors,
+      rotational: false,
+      queueDepth: cfg.queueDepth,
+      maxTransferSectors: Math.round((cfg.maxTransferKiB * 1024) / SECTOR),
+    }
+    this.pagesPerBlock = cfg.pagesPerBlock
+    this.tXPage = spp * SECTOR * this.chNsPerByte
+  }
+
+  start(rq: Request, now: SimTime): void {
+    if (this.inFlight >= this.info.queueDepth) throw new Error(`${this.info.name}: queue depth exceeded`)
+    if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
+      throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
+    if (this.inFlight++ === 0 && this.slcUsed > 0) this.drainSlc(now)
+    const done = Math.round(
+      rq.op === READ ? this.read(rq, now + this.overhead) : this.write(rq, now + this.overhead),
+    )
+    if (!(done >= now)) throw new Error(`${this.info.name}: bad completion time ${done} at ${now}`)
+    this.engine.at(done, this, EV_DONE, rq)
+  }
+
+  onEvent(_kind: number, data: unknown): void {
+    const now = this.engine.now
+    if (--this.inFlight === 0) this.idleSince = now
+    this.sink.deviceCompleted(data as Request, now)
+  }
+
+  private read(rq: Request, t: SimTime): number {
+    const spp = this.sectorsPerPage
+    const U = this.units
+    const p0 = Math.floor(rq.sector / spp)
+    const np = Math.floor((rq.end - 1) / spp) - p0 + 1
+    const bytes = rq.nsect * SECTOR
+    const tX = (bytes / np) * this.chNsPerByte
+    let last = t
+    if (np <= U) {
+      for (let i = 0; i < np; i++) last = Math.max(last, this.readOn((p0 + i) % U, 1, t, tX))
+    } else {
+      const base = Math.floor(np / U)
+      const extra = np - base * U
+      for (let i = 0; i < U; i++)
+        last = Math.max(last, this.readOn((p0 + i) % U, base + (i < extra ? 1 : 0), t, tX))
+    }
+    // Host link: data flows as pages arrive; the link's bandwidth is reserved in start order.
+    const xfer = bytes * this.hostNsPerByte + this.linkCmd
+    this.hostFree = Math.max(this.hostFree, t + this.tR) + xfer
+    return Math.max(last + xfer / np, this.hostFree)
+  }
+
+  /** Unit u reads k pages from time t; returns when its last page has crossed the channel. */
+  private readOn(u: number, k: number, t: SimTime, tX: number): number {
+    const c = u % this.channels
+    const s = Math.max(t, this.unitFree[u])
+    const xs = Math.max(s + this.tR, this.chanFree[c])
+    this.chanFree[c] = xs + k * tX
+    const end = Math.max(xs + k * tX, s + k * this.tR + tX)
+    this.unitFree[u] = end
+    return end
+  }
+
+  private write(rq: Request, t: SimTime): number {
+    const spp = this.sectorsPerPage
+    const ms = this.mapSectors
+    const U = this.units
+    const s = rq.sector
+    const e = rq.end
+    // Pages programmed: whole mapping units (a fraction of a page when units are smaller than
+    // pages: small writes are packed); pages read back: the partly overwritten ones.
+    const m0 = Math.floor(s / ms)
+    const maps = Math.floor((e - 1) / ms) - m0 + 1
+    const np = maps * this.pagesPerMap
+    const readBack = Math.ceil((s - m0 * ms) / spp) + Math.ceil(((m0 + maps) * ms - e) / spp)
+    const erases = ms > spp ? maps : 0
+    const tProg = this.programTime(np, s, e)
+    // The data streams in over the host link; page i is in the controller at hs + (i+1)·hostPage.
+    const xfer = rq.nsect * SECTOR * this.hostNsPerByte + this.linkCmd
+    const hs = Math.max(this.hostFree, t)
+    this.hostFree = hs + xfer
+    const first = this.writeUnit
+    let last = this.hostFree
+    if (np <= U) {
+      const n = Math.ceil(np)
+      const k = np / n
+      const rb = readBack / n
+      const er = erases / n
+      const hostUnit = xfer / n
+      for (let i = 0; i < n; i++)
+        last = Math.max(last, this.programOn((first + i) % U, k, rb, er, hs + (i + 1) * hostUnit, 0, tProg))
+      this.writeUnit = (first + n) % U
+    } else {
+      const hostPage = xfer / np
+      // Whole pages round-robin; with packing, a leftover fraction of a page on the next unit.
+      const base = Math.floor(np / U)
+      const extra = Math.floor(np - base * U)
+      const frac = np - base * U - extra
+      const gap = U * hostPage
+      for (let i = 0; i < U; i++) {
+        const k = base + (i < extra ? 1 : i === extra ? frac : 0)
+        const share = k / np
+        const ready = hs + (i + 1) * hostPage
+        last = Math.max(
+          last,
+          this.programOn((first + i) % U, k, readBack * share, erases * share, ready, gap, tProg),
+        )
+      }
+      this.writeUnit = (first + extra + (frac > 0 ? 1 : 0)) % U
+    }
+    return this.bufCap > 0 && np <= this.bufCap ? this.buffered(t, this.hostFree, last, np) : last
+  }
+
+  /**
+   * With a write buffer: the write is acknowledged when its data is in (`dataIn`) and there is room,
+   * i.e. once enough older buffered writes are on the flash; it leaves the buffer at `programmed`.
+   */
+  private buffered(t: SimTime, dataIn: number, programmed: number, np: number): number {
+    const cap = this.bufEnd.length
+    while (this.bufLen > 0 && this.bufEnd[this.bufHead] <= t) this.popBuffer(cap)
+    let ack = dataIn
+    while (this.bufLen > 0 && (this.bufUsed + np > this.bufCap || this.bufLen === cap)) {
+      ack = Math.max(ack, this.bufEnd[this.bufHead])
+      this.popBuffer(cap)
+    }
+    const tail = (this.bufHead + this.bufLen) % cap
+    this.bufEnd[tail] = programmed
+    this.bufPages[tail] = np
+    this.bufLen++
+    this.bufUsed += np
+    return ack
+  }
+
+  private popBuffer(cap: number): void {
+    this.bufUsed -= this.bufPages[this.bufHead]
+    this.bufHead = (this.bufHead + 1) % cap
+    if (--this.bufLen === 0) this.bufUsed = 0 // no float residue
+  }
+
+  /**
+   * Unit u programs k pages, the first in the controller at `ready`, the next every `gap`: read
+   * back `rb` old pages (on-die), take each page over the channel, program it (cache-program
+   * overlaps the next page's transfer), plus `er` block erases.
+   */
+  private programOn(
+    u: number,
+    k: number,
+    rb: number,
+    er: number,
+    ready: number,
+    gap: number,
+    tProg: number,
+  ): number {
+    const c = u % this.channels
+    const tX = this.tXPage
+    const s = Math.max(ready, this.unitFree[u]) + rb * this.tR
+    const xs = Math.max(s, this.chanFree[c])
+    this.chanFree[c] = xs + k * tX
+    const end = xs + tX + (k - 1) * Math.max(tProg, tX, gap) + tProg + er * this.tErase
+    this.unitFree[u] = end
+    return end
+  }
+
+  /** Program time per page for this write: SLC cache or native, plus GC work when collecting. */
+  private programTime(np: number, s: number, e: number): number {
+    let tp = this.tProg
+    if (this.slcCap > 0 && this.slcUsed + np <= this.slcCap) {
+      this.slcUsed += np
+      tp = this.tSlc
+    }
+    if (!this.gcOn) return tp
+    this.seqShare = 0.9 * this.seqShare + (s === this.lastWriteEnd ? 0.1 : 0)
+    this.lastWriteEnd = e
+    this.freePages -= np
+    if (this.freePages >= this.gcThresholdPages) return tp
+    this.freePages += np // collected back as fast as it is consumed: the steady state
+    const v = this.gcValid * (1 - this.seqShare)
+    this.gcPerPageNs = (v / (1 - v)) * (this.tR + this.tProg) + this.tErase / ((1 - v) * this.pagesPerBlock)
+    return tp + this.gcPerPageNs
+  }
+
+  /** While idle, the SLC cache is folded into native cells on all units in parallel. */
+  private drainSlc(now: SimTime): void {
+    const drained = ((now - this.idleSince) * this.units) / this.tProg
+    this.slcUsed = Math.max(0, this.slcUsed - drained)
+  }
+}
+
+/**
+ * Valid fraction of the victim block under greedy garbage collection with uniformly random
+ * overwrites, from the common approximation write amplification ≈ (1 + op) / (2·op)
+ * (op = over-provisioning as a fraction of user space): v = 1 − 1/WA.
+ */
+export function greedyVictimValidFraction(op: number): number {
+  if (op <= 0) return 0.99
+  const wa = (1 + op) / (2 * op)
+  return Math.min(0.99, Math.max(0, 1 - 1 / wa))
+}

@@ -1,0 +1,212 @@
+import type { SimTime } from '../sim/time'
+import type { HddMechanics } from './hdd-mechanics'
+
+/**
+ * The drive's read buffer: a few segments, each holding a contiguous run of LBAs, and at most one
+ * active prefetch stream. After a read from the media the drive keeps reading ahead into that
+ * read's segment (a ring of `segSectors`) until it is a full segment ahead of what the host has
+ * asked for, or until another command needs the mechanism. Nothing here is evaluated eagerly:
+ * the stream is a start point (time, LBA) and a limit, and where it has got to at time t is
+ * computed by walking the media from that point (`HddMechanics.walk`), so a prefetch costs no
+ * events at all.
+ */
+export class SegmentCache {
+  private readonly lo: Float64Array
+  private readonly hi: Float64Array
+  private readonly used: Float64Array
+  private stamp = 0
+
+  /** Segment the stream fills, or −1 when no prefetch is running. */
+  streamSeg = -1
+  /** Exact point the stream can be walked from: the head is at `streamLba`'s start at `streamT`. */
+  private streamT: SimTime = 0
+  private streamLba = 0
+  /** The stream stops when it reaches this LBA (a segment ahead of the host's last request). */
+  private limit = 0
+
+  constructor(
+    private readonly mech: HddMechanics,
+    readonly count: number,
+    readonly segSectors: number,
+  ) {
+    this.lo = new Float64Array(count)
+    this.hi = new Float64Array(count)
+    this.used = new Float64Array(count)
+  }
+
+  /** The LBA the prefetch has reached at time t (re-anchors the stream so walks stay short). */
+  streamPos(t: SimTime): number {
+    const m = this.mech
+    m.walk(this.streamLba, this.limit - this.streamLba, this.streamT, t)
+    const pos = m.walkLba
+    if (m.anchorT <= t) {
+      this.streamT = m.anchorT
+      this.streamLba = m.anchorLba
+    }
+    return pos
+  }
+
+  /** Stop prefetching at time t: the segment keeps what was read. Returns the head's LBA, or −1. */
+  abort(t: SimTime): number {
+    const seg = this.streamSeg
+    if (seg < 0) return -1
+    const pos = this.streamPos(t)
+    this.hi[seg] = pos
+    this.lo[seg] = Math.max(this.lo[seg], pos - this.segSectors)
+    this.streamSeg = -1
+    return Math.max(0, pos - 1)
+  }
+
+  /**
+   * Can the stream serve [s, e)? −1 if not; else the time at which the stream has read all of
+   * it (≤ t when it already has).
+   */
+  private streamReach(s: number, e: number, t: SimTime): number {
+    const seg = this.streamSeg
+    if (seg < 0 || s < this.lo[seg] || s > this.limit) return -1
+    const pos = this.streamPos(t)
+    if (s < Math.max(this.lo[seg], pos - this.segSectors)) return -1
+    if (e <= pos) return t
+    if (pos >= this.limit) return -2 // stopped at its limit: must restart
+    return this.mech.walk(this.streamLba, e - this.streamLba, this.streamT)
+  }
+
+  /**
+   * A read of [s, e) arriving at `now` (the drive ready to act at `tCmd`): returns the time the
+   * data is all in the buffer (≤ now for a plain hit, later when it waits for the prefetch
+   * stream), or −1 for a miss. A read served by the stream pushes the stream's limit on.
+   */
+  read(s: number, e: number, now: SimTime, tCmd: SimTime): number {
+    let reach = this.streamReach(s, e, now)
+    if (reach !== -1) {
+      const seg = this.streamSeg
+      if (reach === -2) {
+        // The prefetch had stopped a segment ahead; resume where it stopped (a rotational wait).
+        this.streamT = tCmd
+        this.streamLba = this.limit
+      }
+      this.limit = Math.min(this.mech.capacitySectors, Math.max(this.limit, e + this.segSectors))
+      if (reach === -2) reach = this.mech.walk(this.streamLba, e - this.streamLba, this.streamT)
+      this.used[seg] = ++this.stamp
+      return reach
+    }
+    for (let i = 0; i < this.count; i++) {
+      if (i !== this.streamSeg && s >= this.lo[i] && e <= this.hi[i]) {
+        this.used[i] = ++this.stamp
+        return now
+      }
+    }
+    return -1
+  }
+
+  /**
+   * Positioning cost of a read for shortest-positioning-time ordering — the wait until its first
+   * sector is in the buffer, like a media access's seek + rotation — or −1 on a miss.
+   */
+  cost(s: number, e: number, t: SimTime): number {
+    const reach = this.streamReach(s, Math.min(e, s + 1), t)
+    if (reach >= 0) return reach - t
+    if (reach === -2) return this.mech.revNs / 2
+    for (let i = 0; i < this.count; i++)
+      if (i !== this.streamSeg && s >= this.lo[i] && e <= this.hi[i]) return 0
+    return -1
+  }
+
+  /**
+   * A media read of [s, e) has just finished; (anchorT, anchorLba) is an exact point of it. Start
+   * prefetching from there into the least recently used segment.
+   */
+  startStream(s: number, e: number, anchorT: SimTime, anchorLba: number): void {
+    if (this.count === 0) return
+    this.invalidate(s, e + this.segSectors)
+    let seg = 0
+    for (let i = 1; i < this.count; i++) if (this.used[i] < this.used[seg]) seg = i
+    this.lo[seg] = s
+    this.hi[seg] = e
+    this.used[seg] = ++this.stamp
+    this.streamSeg = seg
+    this.streamT = anchorT
+    this.streamLba = anchorLba
+    this.limit = Math.min(this.mech.capacitySectors, e + this.segSectors)
+  }
+
+  /** Drop every segment that overlaps [s, e) (a write made it stale). Call with no stream running. */
+  invalidate(s: number, e: number): void {
+    for (let i = 0; i < this.count; i++) {
+      if (s < this.hi[i] && e > this.lo[i]) {
+        this.lo[i] = 0
+        this.hi[i] = 0
+      }
+    }
+  }
+}
+
+/**
+ * The write-back cache: dirty extents in arrival order (a write that continues the newest extent
+ * extends it). `used` counts dirty sectors including a chunk being destaged, whose room frees only
+ * when it is on the media.
+ */
+export class WriteCache {
+  used = 0
+  private starts: number[] = []
+  private ends: number[] = []
+  /** The chunk chosen by `take`. */
+  chunkStart = 0
+  chunkSectors = 0
+
+  constructor(readonly capSectors: number) {}
+
+  get extents(): number {
+    return this.starts.length
+  }
+
+  fits(n: number): boolean {
+    return this.used + n <= this.capSectors
+  }
+
+  add(s: number, e: number): void {
+    this.used += e - s
+    const last = this.starts.length - 1
+    if (last >= 0 && this.ends[last] === s) this.ends[last] = e
+    else {
+      this.starts.push(s)
+      this.ends.push(e)
+    }
+  }
+
+  /**
+   * Choose the next chunk to destage: among the oldest `window` extents, the one with the
+   * shortest positioning time from the head (the drive reorders its cache), at most `maxSectors`.
+   */
+  take(mech: HddMechanics, fromLba: number, t: SimTime, maxSectors: number, window = 16): void {
+    let best = 0
+    const n = Math.min(this.starts.length, window)
+    if (n > 1) {
+      let bestCost = Infinity
+      mech.locate(fromLba)
+      const c0 = mech.cyl
+      const h0 = mech.head
+      for (let i = 0; i < n; i++) {
+        const c = mech.positioningFrom(c0, h0, this.starts[i], true, t)
+        if (c < bestCost) {
+          bestCost = c
+          best = i
+        }
+      }
+    }
+    const s = this.starts[best]
+    const len = Math.min(this.ends[best] - s, maxSectors)
+    this.starts[best] = s + len
+    if (this.starts[best] >= this.ends[best]) {
+      this.starts.splice(best, 1)
+      this.ends.splice(best, 1)
+    }
+    this.chunkStart = s
+    this.chunkSectors = len
+  }
+
+  /** A destaged chunk is on the media: its room is free again. */
+  release(n: number): void {
+    this.used -= n
+  }
+}

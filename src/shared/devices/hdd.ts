@@ -1,0 +1,263 @@
+import { READ, SECTOR, WRITE, type DeviceInfo, type Request } from '../block/types'
+import type { Engine, Handler } from '../sim/engine'
+import type { SimTime } from '../sim/time'
+import type { CompletionSink, Device } from './device'
+import { SegmentCache, WriteCache } from './hdd-cache'
+import { HddMechanics, type HddMechanicsConfig } from './hdd-mechanics'
+
+/**
+ * A rotating disk (reference §9): service = command overhead + seek + rotational latency +
+ * transfer + head/track switches, with a read-ahead segment cache, an optional write-back cache
+ * and optional command queueing (NCQ/TCQ) with shortest-positioning-time-first.
+ *
+ * One actuator: the drive works on one command at a time (`current`). A command that needs the
+ * media waits for the mechanism (`mechFreeAt`: the end of the current media access or destage
+ * chunk); cache hits and cached writes need only the interface. Between commands the mechanism
+ * prefetches (SegmentCache) or destages dirty data (WriteCache). One engine event per command,
+ * plus one per destage chunk.
+ *
+ * Choices worth knowing: destaging starts as soon as the mechanism is idle (no idle delay), so a
+ * read right after a burst of cached writes waits for the chunk in progress; a cached write aborts
+ * prefetching; reads of data still dirty in the write cache are served from the media; there is
+ * no flush/FUA. Write settle applies to seeks, not to track switches inside a transfer.
+ */
+export interface HddConfig extends HddMechanicsConfig {
+  readonly name: string
+  /** Controller time to take a command (ms); overlapped with the previous command when queued. */
+  readonly commandOverheadMs: number
+  /** Host interface (bus) rate for data from/to the buffer, MB/s (10^6 B/s). */
+  readonly interfaceMBps: number
+  readonly segmentCount: number
+  readonly segmentKiB: number
+  /** Write-back cache size; 0 = write-through. */
+  readonly writeCacheKiB: number
+  /** Largest run destaged in one go. */
+  readonly destageChunkKiB: number
+  readonly queueDepth: number
+  readonly maxTransferKiB: number
+  /** With queueDepth > 1: a command older than this is served next regardless of position (ms). */
+  readonly ncqAgingMs: number
+}
+
+const EV_DONE = 0
+const EV_DESTAGE = 1
+
+export class Hdd implements Device, Handler {
+  readonly info: DeviceInfo
+  readonly mech: HddMechanics
+  readonly cache: SegmentCache
+  readonly writeCache: WriteCache
+  inFlight = 0
+
+  private readonly overheadNs: number
+  private readonly ifaceNsPerSector: number
+  private readonly agingNs: number
+  private readonly destageMax: number
+  private readonly queue: Request[] = []
+  /** The command being worked on; its completion event is scheduled (or it waits for cache room). */
+  private current: Request | null = null
+  private currentUsesMech = false
+  /** A write waiting for room in the write cache, and when it could have gone in. */
+  private waitingWrite: Request | null = null
+  private waitingSince: SimTime = 0
+  /** The mechanism is busy (media access or destage chunk) until then. */
+  private mechFreeAt: SimTime = 0
+  /** An LBA on the track the head is on (after the last media access). */
+  private headLba = 0
+  /** Sectors of the destage chunk in progress (0 = none). */
+  private destaging = 0
+
+  constructor(
+    cfg: HddConfig,
+    private readonly engine: Engine,
+    private readonly sink: CompletionSink,
+  ) {
+    this.mech = new HddMechanics(cfg)
+    this.cache = new SegmentCache(this.mech, cfg.segmentCount, Math.round((cfg.segmentKiB * 1024) / SECTOR))
+    this.writeCache = new WriteCache(Math.round((cfg.writeCacheKiB * 1024) / SECTOR))
+    this.overheadNs = Math.round(cfg.commandOverheadMs * 1e6)
+    this.ifaceNsPerSector = (SECTOR * 1e3) / cfg.interfaceMBps
+    this.agingNs = Math.round(cfg.ncqAgingMs * 1e6)
+    this.destageMax = Math.max(1, Math.round((cfg.destageChunkKiB * 1024) / SECTOR))
+    this.info = {
+      name: cfg.name,
+      capacitySectors: this.mech.capacitySectors,
+      rotational: true,
+      queueDepth: cfg.queueDepth,
+      maxTransferSectors: Math.round((cfg.maxTransferKiB * 1024) / SECTOR),
+    }
+  }
+
+  /** When the mechanism finishes its current media access or destage chunk (for tests and the UI). */
+  get mechanismBusyUntil(): SimTime {
+    return this.mechFreeAt
+  }
+
+  /** Dirty sectors in the write cache, including a chunk being destaged. */
+  get dirtySectors(): number {
+    return this.writeCache.used
+  }
+
+  start(rq: Request, now: SimTime): void {
+    if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
+      throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the disk`)
+    if (this.inFlight >= this.info.queueDepth) throw new Error(`${this.info.name}: queue depth exceeded`)
+    this.inFlight++
+    rq.devInt = now // arrival, for command overhead overlap and NCQ aging
+    if (this.current === null) this.serve(rq, now)
+    else this.queue.push(rq)
+  }
+
+  onEvent(kind: number, data: unknown): void {
+    const now = this.engine.now
+    if (kind === EV_DONE) {
+      const rq = data as Request
+      this.current = null
+      this.currentUsesMech = false
+      this.inFlight--
+      // Pick among the commands already queued before the host hears of this completion (a drive
+      // starts its next seek at once); a command the host sends in reply queues behind it.
+      if (this.queue.length > 0) this.serve(this.pick(now), now)
+      this.sink.deviceCompleted(rq, now)
+      this.next(now)
+    } else {
+      this.writeCache.release(this.destaging)
+      this.destaging = 0
+      this.afterDestage(now)
+    }
+  }
+
+  /** Work on `rq` now: schedule its completion (or park it until the write cache has room). */
+  private serve(rq: Request, now: SimTime): void {
+    this.current = rq
+    const s = rq.sector
+    const e = rq.end
+    // Command overhead; a queued command's was handled while the previous one ran.
+    const tCmd = Math.max(now, rq.devInt + this.overheadNs)
+    const xfer = Math.round(rq.nsect * this.ifaceNsPerSector)
+    if (rq.op === READ) {
+      const ready = this.cache.read(s, e, now, tCmd)
+      if (ready >= 0) {
+        this.done(rq, Math.max(tCmd + xfer, Math.round(ready + this.ifaceNsPerSector)))
+        return
+      }
+      this.stopPrefetch(now)
+      const end = this.access(s, rq.nsect, false, Math.max(tCmd, this.mechFreeAt))
+      this.cache.startStream(s, e, this.mech.anchorT, this.mech.anchorLba)
+      this.currentUsesMech = true
+      this.done(rq, end)
+      return
+    }
+    this.stopPrefetch(now)
+    this.cache.invalidate(s, e)
+    const wc = this.writeCache
+    if (wc.capSectors > 0 && rq.nsect <= wc.capSectors) {
+      if (wc.fits(rq.nsect)) {
+        wc.add(s, e)
+        this.done(rq, tCmd + xfer)
+        if (this.destaging === 0 && this.mechFreeAt <= now) this.startDestage(now)
+      } else {
+        this.waitingWrite = rq
+        this.waitingSince = tCmd
+        if (this.destaging === 0) this.startDestage(now)
+      }
+      return
+    }
+    this.currentUsesMech = true
+    this.done(rq, this.access(s, rq.nsect, true, Math.max(tCmd, this.mechFreeAt)))
+  }
+
+  private done(rq: Request, at: SimTime): void {
+    this.engine.at(at, this, EV_DONE, rq)
+  }
+
+  /** A media access from the current head position starting at t0; returns when it ends. */
+  private access(lba: number, n: number, write: boolean, t0: SimTime): SimTime {
+    const m = this.mech
+    const end = m.walk(lba, n, t0 + m.moveNs(this.headLba, lba, write))
+    this.mechFreeAt = end
+    this.headLba = lba + n - 1
+    return end
+  }
+
+  private stopPrefetch(now: SimTime): void {
+    const pos = this.cache.abort(now)
+    if (pos >= 0) this.headLba = pos
+  }
+
+  /** The previous command completed: take the next one, or destage while idle. */
+  private next(now: SimTime): void {
+    if (this.current !== null) return
+    if (this.queue.length > 0) {
+      this.serve(this.pick(now), now)
+      return
+    }
+    if (this.destaging === 0 && this.writeCache.used > 0) this.startDestage(now)
+  }
+
+  private afterDestage(now: SimTime): void {
+    const rq = this.waitingWrite
+    if (rq !== null) {
+      if (!this.writeCache.fits(rq.nsect)) {
+        this.startDestage(now)
+        return
+      }
+      this.waitingWrite = null
+      this.writeCache.add(rq.sector, rq.end)
+      this.done(rq, Math.max(now, this.waitingSince) + Math.round(rq.nsect * this.ifaceNsPerSector))
+    }
+    if (this.writeCache.used > 0 && !this.currentUsesMech) this.startDestage(now)
+  }
+
+  /** Write the next dirty chunk to the media (the mechanism is free or about to be). */
+  private startDestage(now: SimTime): void {
+    const wc = this.writeCache
+    if (wc.extents === 0) return
+    this.stopPrefetch(now)
+    const t0 = Math.max(now, this.mechFreeAt)
+    wc.take(this.mech, this.headLba, t0, this.destageMax)
+    this.destaging = wc.chunkSectors
+    const end = this.access(wc.chunkStart, wc.chunkSectors, true, t0)
+    this.engine.at(end, this, EV_DESTAGE)
+  }
+
+  /**
+   * Next queued command. Depth 1: FIFO. Deeper: shortest positioning time first from where the
+   * head will be (cache hits and cached writes cost nothing), unless one has waited too long.
+   */
+  private pick(now: SimTime): Request {
+    const q = this.queue
+    if (q.length === 1 || this.info.queueDepth === 1) return q.shift() as Request
+    const t = Math.max(now, this.mechFreeAt)
+    const oldest = now - this.agingNs
+    const wc = this.writeCache
+    const m = this.mech
+    m.locate(this.cache.streamSeg >= 0 ? Math.max(0, this.cache.streamPos(t) - 1) : this.headLba)
+    const c0 = m.cyl
+    const h0 = m.head
+    let best = 0
+    let bestCost = Infinity
+    for (let i = 0; i < q.length; i++) {
+      const rq = q[i]
+      let cost: number
+      if (rq.devInt < oldest)
+        cost = rq.devInt - now - 1e15 // aged: oldest first
+      else if (rq.op === WRITE && wc.capSectors >= rq.nsect)
+        cost = 0 // goes to the cache, in order
+      else {
+        cost = rq.op === READ ? this.cache.cost(rq.sector, rq.end, t) : -1
+        if (cost < 0) {
+          const t0 = Math.max(t, rq.devInt + this.overheadNs)
+          cost = t0 - t + m.positioningFrom(c0, h0, rq.sector, rq.op === WRITE, t0)
+        }
+      }
+      if (cost < bestCost) {
+        bestCost = cost
+        best = i
+      }
+    }
+    const rq = q[best]
+    q.splice(best, 1)
+    return rq
+  }
+}

@@ -1,0 +1,107 @@
+import { resolveParams, type ParamIssue, type ParamSpec, type ParamValues } from '../util/params'
+import type { Device, DeviceContext } from './device'
+import { Flash } from './flash'
+import { FLASH_PARAMS, flashConfig } from './flash-params'
+import { Hdd } from './hdd'
+import { HDD_PARAMS, hddConfig } from './hdd-params'
+import { DEVICE_PRESETS, type DevicePreset } from './presets'
+
+/**
+ * Device models as data: a name, its parameters (default, unit, meaning, range), and a factory.
+ * A new model is one file plus one entry here; presets (presets.ts) are named value sets for a
+ * model, each value with its source.
+ */
+export interface DeviceModel {
+  readonly name: string
+  readonly summary: string
+  readonly params: readonly ParamSpec[]
+  /** Checks beyond single values (table syntax, cross-parameter constraints). */
+  check(values: ParamValues, path: string, issues: ParamIssue[]): void
+  create(values: ParamValues, ctx: DeviceContext, name?: string): Device
+}
+
+export const DEVICE_MODELS: readonly DeviceModel[] = [
+  {
+    name: 'hdd',
+    summary:
+      'Rotating disk: zoned geometry, seek curve, real rotational position, track skew, read-ahead segments, optional write-back cache and NCQ.',
+    params: HDD_PARAMS,
+    check(values, path, issues) {
+      hddConfig(values, 'check', issues, path)
+      if ((values.innerSectorsPerTrack as number) > (values.outerSectorsPerTrack as number))
+        issues.push({ path: `${path}.innerSectorsPerTrack`, message: 'must not exceed outerSectorsPerTrack' })
+    },
+    create: (values, ctx, name = 'hdd') => new Hdd(hddConfig(values, name), ctx.engine, ctx.sink),
+  },
+  {
+    name: 'flash',
+    summary:
+      'Flash device (CompactFlash, eMMC, SATA SSD, NVMe): pages striped over channels × dies, read-modify-write of partly written mapping units, garbage collection, optional SLC cache.',
+    params: FLASH_PARAMS,
+    check(values, path, issues) {
+      const map = values.mapUnitKiB as number
+      const page = values.pageKiB as number
+      if (map > page && Math.abs(map / page - Math.round(map / page)) > 1e-9)
+        issues.push({
+          path: `${path}.mapUnitKiB`,
+          message: `a mapping unit larger than a page must be a multiple of pageKiB (${page})`,
+        })
+      if ((values.gcThresholdPct as number) >= 100)
+        issues.push({ path: `${path}.gcThresholdPct`, message: 'must be below 100' })
+    },
+    create: (values, ctx, name = 'flash') => new Flash(flashConfig(values, name), ctx.engine, ctx.sink),
+  },
+]
+
+export function findDeviceModel(name: string): DeviceModel | undefined {
+  return DEVICE_MODELS.find((m) => m.name === name)
+}
+
+export function findDevicePreset(name: string): DevicePreset | undefined {
+  return DEVICE_PRESETS.find((p) => p.name === name)
+}
+
+export interface ResolvedDevice {
+  readonly preset: string
+  readonly model: string
+  readonly values: ParamValues
+}
+
+/**
+ * A preset plus overrides → the model and its complete, validated values. `path` is where the
+ * device section sits in the caller's document (e.g. `device`): issues name `device.preset` or
+ * `device.overrides.<param>`. Returns undefined when the preset is unknown.
+ */
+export function resolveDevice(
+  preset: string,
+  overrides: unknown,
+  path: string,
+  issues: ParamIssue[],
+): ResolvedDevice | undefined {
+  const p = findDevicePreset(preset)
+  const at = (k: string): string => (path ? `${path}.${k}` : k)
+  if (!p) {
+    const known = DEVICE_PRESETS.map((x) => x.name).join(', ')
+    issues.push({
+      path: at('preset'),
+      message: `unknown device preset ${JSON.stringify(preset)}; known presets: ${known}`,
+    })
+    return undefined
+  }
+  const model = findDeviceModel(p.model)
+  if (!model) throw new Error(`device preset ${p.name} names unknown model ${p.model}`)
+  const before = issues.length
+  const values = resolveParams(model.params, overrides, at('overrides'), issues, p.values)
+  if (issues.length === before) model.check(values, at('overrides'), issues)
+  return { preset: p.name, model: model.name, values }
+}
+
+/** Build a device from resolved values. Throws on an unknown model. */
+export function createDevice(model: string, values: ParamValues, ctx: DeviceContext, name?: string): Device {
+  const m = findDeviceModel(model)
+  if (!m)
+    throw new Error(
+      `unknown device model ${JSON.stringify(model)}; known: ${DEVICE_MODELS.map((x) => x.name).join(', ')}`,
+    )
+  return m.create(values, ctx, name ?? model)
+}
