@@ -83,7 +83,7 @@ export class Request {
   /** Free slot for a scheduler's per-request state (its queue, its domain…). */
   sched: unknown = null
   schedInt = 0
-  /** For the device's own use (NCQ queue position, internal timings). */
+  /** For the device's own use (arrival time, decoded position …). */
   devInt = 0
   /** Life cycle, checked by the block layer's invariants. */
   state: RequestState = RQ_FREE

@@ -15,6 +15,9 @@ export class SegmentCache {
   private readonly hi: Float64Array
   private readonly used: Float64Array
   private stamp = 0
+  private readonly ixLo: Float64Array
+  private readonly ixHi: Float64Array
+  private ixCount = 0
 
   /** Segment the stream fills, or −1 when no prefetch is running. */
   streamSeg = -1
@@ -32,6 +35,8 @@ export class SegmentCache {
     this.lo = new Float64Array(count)
     this.hi = new Float64Array(count)
     this.used = new Float64Array(count)
+    this.ixLo = new Float64Array(count)
+    this.ixHi = new Float64Array(count)
   }
 
   /** The LBA the prefetch has reached at time t (re-anchors the stream so walks stay short). */
@@ -107,9 +112,61 @@ export class SegmentCache {
     const reach = this.streamReach(s, Math.min(e, s + 1), t)
     if (reach >= 0) return reach - t
     if (reach === -2) return this.mech.revNs / 2
-    for (let i = 0; i < this.count; i++)
-      if (i !== this.streamSeg && s >= this.lo[i] && e <= this.hi[i]) return 0
-    return -1
+    return this.holds(s, e) ? 0 : -1
+  }
+
+  /** First and last LBA a read may start at to be served by the prefetch stream (empty: 1 > 0). */
+  get streamFrom(): number {
+    return this.streamSeg < 0 ? 1 : this.lo[this.streamSeg]
+  }
+  get streamTo(): number {
+    return this.streamSeg < 0 ? 0 : this.limit
+  }
+
+  /**
+   * Index the segments other than the stream's by start, for many `holdsIndexed` look-ups in a
+   * row (the NCQ picker asks for every queued command). Segments never overlap (a new one
+   * invalidates what it covers), so only the last segment starting at or before s can hold s.
+   */
+  index(): void {
+    const n = this.count
+    let k = 0
+    for (let i = 0; i < n; i++) {
+      if (i === this.streamSeg || this.hi[i] <= this.lo[i]) continue
+      const lo = this.lo[i]
+      const hi = this.hi[i]
+      let j = k++
+      while (j > 0 && this.ixLo[j - 1] > lo) {
+        this.ixLo[j] = this.ixLo[j - 1]
+        this.ixHi[j] = this.ixHi[j - 1]
+        j--
+      }
+      this.ixLo[j] = lo
+      this.ixHi[j] = hi
+    }
+    this.ixCount = k
+  }
+
+  /** As `holds`, through the index `index()` built. */
+  holdsIndexed(s: number, e: number): boolean {
+    const lo = this.ixLo
+    let a = 0
+    let b = this.ixCount
+    while (a < b) {
+      const mid = (a + b) >> 1
+      if (lo[mid] <= s) a = mid + 1
+      else b = mid
+    }
+    return a > 0 && e <= this.ixHi[a - 1]
+  }
+
+  /** A segment other than the stream's holds all of [s, e). */
+  holds(s: number, e: number): boolean {
+    const lo = this.lo
+    const hi = this.hi
+    const skip = this.streamSeg
+    for (let i = 0, n = this.count; i < n; i++) if (s >= lo[i] && e <= hi[i] && i !== skip) return true
+    return false
   }
 
   /**

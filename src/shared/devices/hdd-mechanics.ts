@@ -59,6 +59,8 @@ export class HddMechanics {
   readonly cylSwitchNs: SimTime
   readonly writeSettleNs: SimTime
   readonly seekCurve: SeekCurve
+  /** Seek time in ns by cylinder distance, precomputed: the NCQ picker ranks many candidates. */
+  private readonly seekTable: Float64Array
   private readonly zFirstLba: Float64Array
   private readonly zFirstCyl: Float64Array
   private readonly zCyls: Float64Array
@@ -133,6 +135,9 @@ export class HddMechanics {
       cyl += z.cylinders
     }
     this.capacitySectors = lba
+    this.seekTable = new Float64Array(this.cylinders + 1)
+    for (let d = 1; d <= this.cylinders; d++)
+      this.seekTable[d] = Math.round(seekTimeMs(cfg.seek, d, this.cylinders) * 1e6)
   }
 
   /** Sets zone, cyl, head, sect for `lba`. */
@@ -190,7 +195,7 @@ export class HddMechanics {
 
   /** Seek time in ns for a move of `d` cylinders (0 for none). */
   seekNs(d: number): number {
-    return d === 0 ? 0 : Math.round(seekTimeMs(this.seekCurve, d, this.cylinders) * 1e6)
+    return this.seekTable[Math.min(d, this.cylinders)]
   }
 
   /**
@@ -214,6 +219,34 @@ export class HddMechanics {
   positioningNs(fromLba: number, lba: number, write: boolean, t: SimTime): number {
     this.locate(fromLba)
     return this.positioningFrom(this.cyl, this.head, lba, write, t)
+  }
+
+  /**
+   * The rotational offset of the located sector (after `locate`): with cylinder and head, what
+   * `positioningTo` needs — computed once per command rather than once per ranking.
+   */
+  get locatedAngleNs(): number {
+    return this.angleOf(this.zone, this.cyl, this.head, this.sect)
+  }
+
+  /** Head movement from (c0, h0) to a decoded target (cyl, head): seek (+ settle), head switch or 0. */
+  moveTo(c0: number, h0: number, cyl: number, head: number, write: boolean): number {
+    const d = cyl > c0 ? cyl - c0 : c0 - cyl
+    return d > 0 ? this.seekTable[d] + (write ? this.writeSettleNs : 0) : head !== h0 ? this.headSwitchNs : 0
+  }
+
+  /**
+   * Rotational wait for a sector at rotational offset `angle`, reached `delta` ns after a moment
+   * whose phase (time mod revolution) is `phase`. Phases instead of absolute times keep this free
+   * of floating-point modulo, which is slow: the NCQ picker calls it for many queued commands.
+   */
+  rotationTo(angle: number, phase: number, delta: number): number {
+    const rev = this.revNs
+    let at = phase + delta
+    while (at >= rev) at -= rev
+    let wait = angle - at
+    if (wait < 0) wait += rev
+    return wait > rev - ROT_TOLERANCE_NS ? 0 : wait
   }
 
   /** As positioningNs, from cylinder c0, head h0: for ranking many candidates from one place. */

@@ -53,7 +53,7 @@ export class Hdd implements Device, Handler {
   private readonly ifaceNsPerSector: number
   private readonly agingNs: number
   private readonly destageMax: number
-  private readonly queue: Request[] = []
+  private readonly queue: NcqQueue
   /** The command being worked on; its completion event is scheduled (or it waits for cache room). */
   private current: Request | null = null
   private currentUsesMech = false
@@ -79,6 +79,7 @@ export class Hdd implements Device, Handler {
     this.ifaceNsPerSector = (SECTOR * 1e3) / cfg.interfaceMBps
     this.agingNs = Math.round(cfg.ncqAgingMs * 1e6)
     this.destageMax = Math.max(1, Math.round((cfg.destageChunkKiB * 1024) / SECTOR))
+    this.queue = new NcqQueue(cfg.queueDepth)
     this.info = {
       name: cfg.name,
       capacitySectors: this.mech.capacitySectors,
@@ -105,7 +106,7 @@ export class Hdd implements Device, Handler {
     this.inFlight++
     rq.devInt = now // arrival, for command overhead overlap and NCQ aging
     if (this.current === null) this.serve(rq, now)
-    else this.queue.push(rq)
+    else this.queue.push(rq, now, this.mech)
   }
 
   onEvent(kind: number, data: unknown): void {
@@ -227,28 +228,48 @@ export class Hdd implements Device, Handler {
    */
   private pick(now: SimTime): Request {
     const q = this.queue
-    if (q.length === 1 || this.info.queueDepth === 1) return q.shift() as Request
+    const n = q.length
+    if (n === 1 || this.info.queueDepth === 1) return q.take(0)
     const t = Math.max(now, this.mechFreeAt)
     const oldest = now - this.agingNs
-    const wc = this.writeCache
     const m = this.mech
     m.locate(this.cache.streamSeg >= 0 ? Math.max(0, this.cache.streamPos(t) - 1) : this.headLba)
     const c0 = m.cyl
     const h0 = m.head
+    const phase = t % m.revNs
+    const cache = this.cache
+    const sFrom = cache.streamFrom
+    const sTo = cache.streamTo
+    const overhead = this.overheadNs
+    const wcCap = this.writeCache.capSectors
+    cache.index()
+    // The queue keeps each command's decoded position in typed arrays: this loop touches no objects.
+    const { sector, nsect, write, arrival, cyl, head, angle } = q
     let best = 0
     let bestCost = Infinity
-    for (let i = 0; i < q.length; i++) {
-      const rq = q[i]
+    for (let i = 0; i < n; i++) {
       let cost: number
-      if (rq.devInt < oldest)
-        cost = rq.devInt - now - 1e15 // aged: oldest first
-      else if (rq.op === WRITE && wc.capSectors >= rq.nsect)
+      const arr = arrival[i]
+      if (arr < oldest)
+        cost = arr - now - 1e15 // aged: oldest first
+      else if (write[i] === 1 && wcCap >= nsect[i])
         cost = 0 // goes to the cache, in order
       else {
-        cost = rq.op === READ ? this.cache.cost(rq.sector, rq.end, t) : -1
+        const s = sector[i]
+        // a read the prefetch stream may serve (rare: exact), one in a segment (free), else media
+        cost =
+          write[i] === 1
+            ? -1
+            : s >= sFrom && s <= sTo
+              ? cache.cost(s, s + nsect[i], t)
+              : cache.holdsIndexed(s, s + nsect[i])
+                ? 0
+                : -1
         if (cost < 0) {
-          const t0 = Math.max(t, rq.devInt + this.overheadNs)
-          cost = t0 - t + m.positioningFrom(c0, h0, rq.sector, rq.op === WRITE, t0)
+          const wait = arr + overhead > t ? arr + overhead - t : 0
+          // lower bound first: the move alone; the rotational wait only if it can still win
+          const move = wait + m.moveTo(c0, h0, cyl[i], head[i], write[i] === 1)
+          cost = move >= bestCost ? move : move + m.rotationTo(angle[i], phase, move)
         }
       }
       if (cost < bestCost) {
@@ -256,8 +277,64 @@ export class Hdd implements Device, Handler {
         best = i
       }
     }
-    const rq = q[best]
-    q.splice(best, 1)
+    return q.take(best)
+  }
+}
+
+/**
+ * The drive's command queue, with each command's target decoded on arrival (cylinder, head,
+ * rotational offset) into typed arrays, so ranking the queue at every pick is a tight loop.
+ */
+class NcqQueue {
+  length = 0
+  private readonly rqs: (Request | null)[]
+  readonly sector: Float64Array
+  readonly nsect: Float64Array
+  readonly write: Uint8Array
+  readonly arrival: Float64Array
+  readonly cyl: Int32Array
+  readonly head: Int32Array
+  readonly angle: Int32Array
+
+  constructor(depth: number) {
+    this.rqs = new Array<Request | null>(depth).fill(null)
+    this.sector = new Float64Array(depth)
+    this.nsect = new Float64Array(depth)
+    this.write = new Uint8Array(depth)
+    this.arrival = new Float64Array(depth)
+    this.cyl = new Int32Array(depth)
+    this.head = new Int32Array(depth)
+    this.angle = new Int32Array(depth)
+  }
+
+  push(rq: Request, now: SimTime, m: HddMechanics): void {
+    const i = this.length++
+    this.rqs[i] = rq
+    this.sector[i] = rq.sector
+    this.nsect[i] = rq.nsect
+    this.write[i] = rq.op === WRITE ? 1 : 0
+    this.arrival[i] = now
+    m.locate(rq.sector)
+    this.cyl[i] = m.cyl
+    this.head[i] = m.head
+    this.angle[i] = m.locatedAngleNs
+  }
+
+  /** Remove entry i; the last entry takes its place (ranking does not depend on queue order). */
+  take(i: number): Request {
+    const rq = this.rqs[i]!
+    const n = --this.length
+    if (i < n) {
+      this.rqs[i] = this.rqs[n]
+      this.sector[i] = this.sector[n]
+      this.nsect[i] = this.nsect[n]
+      this.write[i] = this.write[n]
+      this.arrival[i] = this.arrival[n]
+      this.cyl[i] = this.cyl[n]
+      this.head[i] = this.head[n]
+      this.angle[i] = this.angle[n]
+    }
+    this.rqs[n] = null
     return rq
   }
 }
