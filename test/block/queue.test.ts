@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { READ, WRITE } from '../../src/shared/block/types'
+import type { Request } from '../../src/shared/block/types'
 import { noop } from '../../src/shared/schedulers/noop'
 import { deadline } from '../../src/shared/schedulers/deadline'
 import { ctx, makeRig } from '../helpers/rig'
+import { RequestFifo } from '../../src/shared/block/fifo'
+import { Idle } from '../../src/shared/schedulers/scheduler'
+import type { SchedulerType } from '../../src/shared/schedulers/scheduler'
+import { MS } from '../../src/shared/sim/time'
 
 describe('block layer merging', () => {
   it('back-merges a bio that starts where a queued request ends', () => {
@@ -107,5 +112,76 @@ describe('device queue depth', () => {
     const waves = new Map<number, number>()
     for (const d of r.dispatches) waves.set(d.t, (waves.get(d.t) ?? 0) + 1)
     expect([...waves.values()]).toEqual([4, 4, 4, 4, 4])
+  })
+})
+
+describe('a scheduler that deliberately idles', () => {
+  // A one-queue scheduler that, after each completion, keeps the device idle for 5 ms unless a
+  // request from the same process arrives — the shape of anticipation, to test the block layer.
+  const idler: SchedulerType = {
+    name: 'idler',
+    aliases: [],
+    era: 'test',
+    layer: 'legacy',
+    summary: '',
+    explanation: '',
+    tunables: [],
+    usesIoPriority: false,
+    create: (_t, ctx) => {
+      const fifo = new RequestFifo()
+      const idle = new Idle()
+      let waitFor = -1
+      let until = 0
+      return {
+        frontMerges: false,
+        insert: (rq) => fifo.push(rq),
+        hasWork: () => fifo.size > 0,
+        completed: (rq, now) => {
+          waitFor = rq.ctx.pid
+          until = now + 5 * MS
+        },
+        dispatch: (now) => {
+          if (fifo.head === null) return undefined
+          for (let rq: Request | null = fifo.head; rq !== null; rq = rq.fifoNext) {
+            if (rq.ctx.pid === waitFor) {
+              fifo.remove(rq)
+              return rq
+            }
+          }
+          if (now < until && ctx.inFlight() === 0) {
+            idle.until = until
+            return idle
+          }
+          return fifo.shift()!
+        },
+      }
+    },
+  }
+
+  it('leaves the device idle until the time the scheduler names, then dispatches', () => {
+    const r = makeRig(idler, {}, { queueDepth: 1, completionUs: 1000 })
+    r.submit(0, 8, READ, ctx(1))
+    r.engine.run(2 * MS) // completes at 1 ms: idling for pid 1 until 6 ms
+    r.submit(100_000, 8, READ, ctx(2))
+    r.engine.run()
+    expect(r.dispatches.map((d) => [d.pid, d.t / MS])).toEqual([
+      [1, 0],
+      [2, 6],
+    ])
+  })
+
+  it('re-runs dispatch early when a request arrives during the idle period', () => {
+    const r = makeRig(idler, {}, { queueDepth: 1, completionUs: 1000 })
+    r.submit(0, 8, READ, ctx(1))
+    r.engine.run(2 * MS)
+    r.submit(100_000, 8, READ, ctx(2)) // idles for pid 1 …
+    r.engine.run(3 * MS)
+    r.submit(8, 8, READ, ctx(1)) // … which arrives at 3 ms: dispatched at once, ahead of pid 2
+    r.engine.run()
+    expect(r.dispatches.map((d) => [d.pid, d.t / MS])).toEqual([
+      [1, 0],
+      [1, 3],
+      [2, 9], // after pid 1's second completion at 4 ms the idler waits again, until 9 ms
+    ])
   })
 })

@@ -5,6 +5,7 @@ import { FLASH_PARAMS, flashConfig } from './flash-params'
 import { Hdd } from './hdd'
 import { HDD_PARAMS, hddConfig } from './hdd-params'
 import { DEVICE_PRESETS, type DevicePreset } from './presets'
+import { NullBlk, nullblkParams } from './nullblk'
 
 /**
  * Device models as data: a name, its parameters (default, unit, meaning, range), and a factory.
@@ -50,6 +51,14 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
         issues.push({ path: `${path}.gcThresholdPct`, message: 'must be below 100' })
     },
     create: (values, ctx, name = 'flash') => new Flash(flashConfig(values, name), ctx.engine, ctx.sink),
+  },
+  {
+    name: 'nullblk',
+    summary:
+      'Linux null_blk: a fixed completion time per command (plus an optional transfer rate), many at once.',
+    params: nullblkParams,
+    check() {},
+    create: (values, ctx, name = 'nullblk') => new NullBlk(values, ctx, name),
   },
 ]
 

@@ -49,7 +49,12 @@ export function simulate(
     rng.fork('block'),
   )
   queue.setDevice(
-    createDevice(spec.device.model, spec.device.values, { engine, sink: queue, rng: rng.fork('device') }),
+    createDevice(
+      spec.device.model,
+      spec.device.values,
+      { engine, sink: queue, rng: rng.fork('device') },
+      spec.device.preset,
+    ),
   )
   queue.setScheduler(type.create(entry.tunables, queue))
   const collector = new RunCollector()
