@@ -185,3 +185,23 @@ describe('a scheduler that deliberately idles', () => {
     ])
   })
 })
+
+describe('scheduler depth limits (limit_depth)', () => {
+  it('holds async writes to their share of the tags while sync reads pass them', () => {
+    const limited: SchedulerType = {
+      ...noop,
+      layer: 'mq',
+      create: (t, c) =>
+        Object.assign(noop.create(t, c), {
+          limitDepth: (op: number, sync: boolean) => (sync ? undefined : 3),
+        }),
+    }
+    const r = makeRig(limited, {}, { queueDepth: 1, completionUs: 100 }, 8)
+    const w = Array.from({ length: 5 }, (_, i) => r.submit(i * 1000, 8, WRITE, ctx(1), false))
+    expect(w).toEqual([true, true, true, false, false]) // 3 of 8 tags for async
+    expect(r.submit(90_000, 8, READ, ctx(2))).toBe(true) // a sync read passes the waiting writes
+    r.engine.run()
+    expect(r.waiter.granted).toBe(2)
+    expect(r.done).toHaveLength(6)
+  })
+})

@@ -126,7 +126,9 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     bio.submitted = now
     if (this.tryMerge(bio, now)) return true
     const d = this.shared ? 0 : bio.op
-    if (this.allocated[d] >= this.params.nrRequests || this.waiters[d].size > 0) {
+    // Waiters left after a release are those their depth limit holds back, so a bio that its own
+    // limit admits may pass them (a sync read past async writes under kyber or BFQ).
+    if (this.allocated[d] >= this.limitFor(bio)) {
       if (!waiter) throw new Error('no free request slot and no waiter to resume')
       this.waiters[d].push(bio, waiter)
       return false
@@ -134,6 +136,13 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.allocated[d]++
     this.insertNew(bio, now)
     return true
+  }
+
+  /** Slots a bio of its kind may hold: nr_requests, or less where the scheduler limits the depth. */
+  private limitFor(bio: Bio): number {
+    const nr = this.params.nrRequests
+    const l = this.sched.limitDepth?.(bio.op, bio.sync)
+    return l === undefined || l >= nr ? nr : Math.max(1, l)
   }
 
   /** Free request slots for a direction (for schedulers and tests). */
@@ -317,15 +326,18 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.bioHead = rq.bioTail = null
     rq.sched = null
     this.rqPool.push(rq)
+    this.allocated[d]--
+    // Hand the slot to the first waiter its depth limit admits (in arrival order).
     const w = this.waiters[d]
-    if (w.size > 0) {
-      const bio = w.peekBio()
-      const waiter = w.peekWaiter()
-      w.shift()
+    for (let i = 0; i < w.size; i++) {
+      const bio = w.bioAt(i)
+      if (this.allocated[d] >= this.limitFor(bio)) continue
+      const waiter = w.waiterAt(i)
+      w.removeAt(i)
+      this.allocated[d]++
       this.insertNew(bio, this.engine.now)
       this.engine.at(this.engine.now, this, EV_RESUME, waiter)
-    } else {
-      this.allocated[d]--
+      break
     }
   }
 
@@ -349,31 +361,31 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   }
 }
 
-/** FIFO of (bio, waiter) pairs waiting for a request slot. */
+/** (bio, waiter) pairs waiting for a request slot, in arrival order. */
 class WaitList {
-  private bios: Bio[] = []
-  private ws: SlotWaiter[] = []
-  private head = 0
+  private readonly bios: Bio[] = []
+  private readonly ws: SlotWaiter[] = []
 
   get size(): number {
-    return this.bios.length - this.head
+    return this.bios.length
   }
   push(b: Bio, w: SlotWaiter): void {
     this.bios.push(b)
     this.ws.push(w)
   }
-  peekBio(): Bio {
-    return this.bios[this.head]
+  bioAt(i: number): Bio {
+    return this.bios[i]
   }
-  peekWaiter(): SlotWaiter {
-    return this.ws[this.head]
+  waiterAt(i: number): SlotWaiter {
+    return this.ws[i]
   }
-  shift(): void {
-    this.head++
-    if (this.head > 1024 && this.head * 2 > this.bios.length) {
-      this.bios = this.bios.slice(this.head)
-      this.ws = this.ws.slice(this.head)
-      this.head = 0
+  removeAt(i: number): void {
+    if (i === 0) {
+      this.bios.shift()
+      this.ws.shift()
+    } else {
+      this.bios.splice(i, 1)
+      this.ws.splice(i, 1)
     }
   }
 }

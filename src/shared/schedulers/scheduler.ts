@@ -1,7 +1,7 @@
 import type { Engine } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { Rng } from '../sim/rng'
-import type { Bio, DeviceInfo, Request } from '../block/types'
+import type { Bio, DeviceInfo, Op, Request } from '../block/types'
 import type { ParamSpec, ParamValues } from '../util/params'
 
 /**
@@ -34,6 +34,11 @@ export interface IoScheduler {
   allowMerge?(rq: Request, bio: Bio): boolean
   /** Whether a bio may be front-merged at all (deadline's `front_merges`). */
   readonly frontMerges: boolean
+  /**
+   * limit_depth: the most request slots (of nr_requests) a request of this kind may hold, or
+   * undefined for no limit — kyber and BFQ keep async writes from taking every tag.
+   */
+  limitDepth?(op: Op, sync: boolean): number | undefined
   /** Process exited: drop per-process state, stop anticipating it. */
   contextExited?(pid: number, now: SimTime): void
 }
