@@ -95,6 +95,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     return this.params.hz
   }
 
+  get nrRequests(): number {
+    return this.params.nrRequests
+  }
+
   inFlight(op?: Op): number {
     return op === undefined ? this.inFlightDir[0] + this.inFlightDir[1] : this.inFlightDir[op]
   }

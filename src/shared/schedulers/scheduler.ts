@@ -49,6 +49,8 @@ export interface SchedulerContext {
   readonly deviceInfo: DeviceInfo
   /** Kernel tick rate, for schedulers that count in jiffies. */
   readonly hz: number
+  /** The queue's nr_requests (request slots or scheduler tags), for depth limits. */
+  readonly nrRequests: number
   readonly rng: Rng
   /** Requests the device holds right now, per direction [reads, writes]. */
   inFlight(op?: 0 | 1): number
