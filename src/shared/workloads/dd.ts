@@ -11,6 +11,7 @@ import type { WorkloadType } from './workload'
 class Dd implements Program {
   private i = 0
   private phase = 0
+  private synced = false
 
   constructor(
     private readonly f: SimFile,
@@ -20,12 +21,18 @@ class Dd implements Program {
     private readonly skip: number,
     private readonly direct: boolean,
     private readonly loop: boolean,
+    private readonly fsync: boolean,
   ) {}
 
   step(sys: Sys): void {
     if (this.i >= this.count) {
+      if (this.fsync && this.write && !this.synced) {
+        this.synced = true
+        return sys.fsync(this.f)
+      }
       if (!this.loop) return sys.exit()
       this.i = 0
+      this.synced = false
     }
     const off = (this.skip + this.i) * this.bs
     if (this.phase === 0) {
@@ -101,6 +108,13 @@ export const dd: WorkloadType = {
       meaning: 'O_DIRECT (iflag=direct / oflag=direct)',
     },
     {
+      name: 'fsync',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning: 'conv=fsync: write the data back and wait for it before finishing (each pass when looping)',
+    },
+    {
       name: 'loop',
       kind: 'bool',
       default: false,
@@ -130,6 +144,7 @@ export const dd: WorkloadType = {
         p.skip as number,
         p.direct as boolean,
         p.loop as boolean,
+        p.fsync as boolean,
       ),
     },
   ],

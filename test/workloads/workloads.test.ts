@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest'
+import { resolveSpec } from '../../src/shared/experiment/validate'
+import { simulate } from '../../src/shared/experiment/runner'
+import { WRITE } from '../../src/shared/block/types'
+
+const run = (
+  processes: unknown[],
+  extra: Record<string, unknown> = {},
+  device: unknown = { preset: 'nullblk' },
+) => simulate(resolveSpec({ device, workload: { processes, ...extra }, schedulers: ['noop'] }), 0, 0)
+const slowNull = { preset: 'nullblk', overrides: { completionUs: 1000 } }
+
+describe('dd', () => {
+  it('reads bs × count bytes and finishes', () => {
+    const r = run([{ name: 'd', type: 'dd', params: { bs: '64k', count: 100 } }])
+    expect(r.processes[0]).toMatchObject({ bytes: 6_553_600, ops: 100, finished: true })
+    expect(r.stoppedBy).toBe('processes')
+  })
+
+  it('loops until the experiment stops when asked to', () => {
+    const r = run([{ name: 'd', type: 'dd', params: { op: 'write', bs: '1M', count: 8, loop: true } }], {
+      stop: { maxSeconds: 2 },
+    })
+    expect(r.stoppedBy).toBe('time-limit')
+    expect(r.seconds).toBe(2)
+    expect(r.processes[0].finished).toBe(false)
+    expect(r.processes[0].bytes).toBeGreaterThan(16 * 2 ** 20)
+  })
+
+  it('with fsync, has every byte on the device when it finishes', () => {
+    const r = run([{ name: 'd', type: 'dd', params: { op: 'write', bs: '1M', count: 16, fsync: true } }])
+    expect(r.processes[0].finished).toBe(true)
+    expect(r.totals.writeBytes).toBe(16 * 2 ** 20)
+    const plain = run([{ name: 'd', type: 'dd', params: { op: 'write', bs: '1M', count: 16 } }])
+    expect(plain.totals.writeBytes).toBe(0) // still dirty in the cache
+  })
+
+  it('with O_DIRECT writes straight to the device in driver-sized requests', () => {
+    const r = run(
+      [{ name: 'd', type: 'dd', params: { op: 'write', bs: '1M', count: 4, direct: true } }],
+      {},
+      slowNull,
+    )
+    expect(r.totals.writeBytes).toBe(4 * 2 ** 20)
+    expect(r.totals.meanRequestKiB).toBe(512) // null_blk's max_sectors_kb
+  })
+
+  it('starts late when asked to', () => {
+    const r = run([{ name: 'd', type: 'dd', params: { bs: '4k', count: 10 }, startMs: 1500 }])
+    expect(r.processes[0].startSeconds).toBe(1.5)
+  })
+})
+
+describe('fio-like jobs', () => {
+  const fio = (params: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    run([{ name: 'f', type: 'fio', params: { size: '64M', direct: true, ...params } }], extra, slowNull)
+
+  it('keeps iodepth I/Os in flight with an asynchronous engine', () => {
+    const qd1 = fio({ rw: 'randread', bs: '4k', runtime: 1, time_based: true })
+    const qd8 = fio({
+      rw: 'randread',
+      bs: '4k',
+      runtime: 1,
+      time_based: true,
+      iodepth: 8,
+      ioengine: 'libaio',
+    })
+    expect(qd1.processes[0].ops).toBeGreaterThan(900)
+    expect(qd1.processes[0].ops).toBeLessThanOrEqual(1000) // 1 ms each, plus system calls
+    expect(qd8.processes[0].ops / qd1.processes[0].ops).toBeGreaterThan(7.5)
+    expect(qd8.processes[0].latencyMs.p50).toBeCloseTo(1, 1)
+  })
+
+  it('holds a rate limit and stalls for think time', () => {
+    const rated = fio({ rw: 'read', bs: '64k', rate: '2M', runtime: 3, time_based: true })
+    expect(rated.processes[0].MBps).toBeCloseTo((2 * 2 ** 20) / 1e6, 1)
+    const think = fio({ rw: 'randread', bs: '4k', thinktime: 1000, runtime: 1, time_based: true })
+    expect(think.processes[0].ops).toBeGreaterThan(450)
+    expect(think.processes[0].ops).toBeLessThan(520) // ≈ 1 / (1 ms service + 1 ms think)
+  })
+
+  it('covers every block once per pass in random order, and mixes reads and writes by rwmixread', () => {
+    const r = run([
+      { name: 'f', type: 'fio', params: { rw: 'randrw', rwmixread: 70, bs: '4k', size: '4M', direct: true } },
+    ])
+    const p = r.processes[0]
+    expect(p.ops).toBe(1024)
+    expect(p.readBytes / p.bytes).toBeGreaterThan(0.65)
+    expect(p.readBytes / p.bytes).toBeLessThan(0.75)
+    const sectors = new Set(r.dispatches.sector)
+    expect(sectors.size).toBe(1024) // each 4 KiB block exactly once
+  })
+
+  it('runs numjobs processes, each with its own file unless one is named', () => {
+    const r = run([
+      { name: 'f', type: 'fio', params: { rw: 'write', bs: '64k', size: '1M', numjobs: 3, direct: true } },
+    ])
+    expect(r.processes.map((p) => p.name)).toEqual(['f/0', 'f/1', 'f/2'])
+    const writes = r.dispatches.sector.filter((_, i) => r.dispatches.op[i] === WRITE)
+    expect(new Set(writes.map((s) => Math.floor(s / 2048))).size).toBeGreaterThanOrEqual(3)
+  })
+})
+
+describe('random reads', () => {
+  it('runs N processes, each doing its count of reads', () => {
+    const r = run([
+      { name: 'rr', type: 'random-read', params: { processes: 4, count: 50, size: '256M', direct: true } },
+    ])
+    expect(r.processes.map((p) => [p.name, p.ops])).toEqual([
+      ['rr/0', 50],
+      ['rr/1', 50],
+      ['rr/2', 50],
+      ['rr/3', 50],
+    ])
+  })
+
+  it('dirties a share of the blocks it reads', () => {
+    const r = run([
+      { name: 'rr', type: 'random-read', params: { count: 400, size: '256M', dirtyShare: 0.25 } },
+    ])
+    const p = r.processes[0]
+    expect(p.writeBytes / 4096).toBeGreaterThan(70)
+    expect(p.writeBytes / 4096).toBeLessThan(130)
+  })
+})
