@@ -1,67 +1,31 @@
-import { parseArgs } from 'node:util'
-import { listText } from './commands/list'
-import { catalogue } from '../shared/catalogue'
-import { runCommand } from './commands/run'
+import { commands } from './commands/index'
 import { InputError } from './spec-file'
 
-const USAGE = `usage: iosched-lab <command> [options]
-
-commands:
-  list [--json]                       schedulers, devices, hosts and workloads with their parameters
-  run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table
-        [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)
-  help                                this text
-`
+const usage = (): string =>
+  [
+    'usage: iosched-lab <command> [options]',
+    '',
+    'commands:',
+    ...commands.flatMap((c) => c.usage.map((u) => `  ${u}`)),
+    '  help                                this text',
+    '',
+  ].join('\n')
 
 /** The command line. Returns the exit status: 0 ok, 1 a run failed, 2 bad input. */
 export async function main(
   argv: string[],
-  out = (s: string) => process.stdout.write(s + '\n'),
-  err = (s: string) => process.stderr.write(s + '\n'),
+  out = (s: string) => void process.stdout.write(s + '\n'),
+  err = (s: string) => void process.stderr.write(s + '\n'),
 ): Promise<number> {
-  const [cmd, ...rest] = argv
+  const [name, ...rest] = argv
   try {
-    switch (cmd) {
-      case 'list': {
-        const { values } = parseArgs({
-          args: rest,
-          options: { json: { type: 'boolean' } },
-          allowPositionals: false,
-        })
-        out(values.json ? JSON.stringify(catalogue(), null, 2) : listText())
-        return 0
-      }
-      case 'run': {
-        const { values, positionals } = parseArgs({
-          args: rest,
-          options: { json: { type: 'boolean' }, csv: { type: 'boolean' }, jobs: { type: 'string' } },
-          allowPositionals: true,
-        })
-        if (positionals.length !== 1)
-          throw new InputError([`run: expected one spec file, got ${positionals.length}`])
-        if (values.json && values.csv) throw new InputError(['run: choose one of --json and --csv'])
-        let jobs: number | undefined
-        if (values.jobs !== undefined) {
-          jobs = Number(values.jobs)
-          if (!Number.isInteger(jobs) || jobs < 0)
-            throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
-        }
-        return await runCommand(
-          positionals[0],
-          { format: values.json ? 'json' : values.csv ? 'csv' : 'table', jobs },
-          out,
-          err,
-        )
-      }
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        out(USAGE)
-        return cmd === undefined ? 2 : 0
-      default:
-        throw new InputError([`unknown command "${cmd}"; try: iosched-lab help`])
+    if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+      out(usage())
+      return name === undefined ? 2 : 0
     }
+    const cmd = commands.find((c) => c.name === name)
+    if (!cmd) throw new InputError([`unknown command "${name}"; try: iosched-lab help`])
+    return await cmd.run(rest, { out, err })
   } catch (e) {
     if (e instanceof InputError) {
       for (const l of e.lines) err(`iosched-lab: ${l}`)

@@ -4,6 +4,9 @@ import { DEVICE_MODELS as deviceModels } from '../../shared/devices/registry'
 import { DEVICE_PRESETS as devicePresets } from '../../shared/devices/presets'
 import { hostParams, hostPresets } from '../../shared/host/params'
 import type { ParamSpec } from '../../shared/util/params'
+import { parseArgs } from 'node:util'
+import { catalogue } from '../../shared/catalogue'
+import type { CliCommand } from '../command'
 import { renderTable } from '../table'
 
 const paramRows = (ps: readonly ParamSpec[]): string[][] =>
@@ -54,4 +57,16 @@ export function listText(): string {
   out.push('\nWORKLOADS')
   for (const w of workloads) out.push(`\n${w.name} — ${w.summary}\n${section('parameters', w.params)}`)
   return out.join('\n')
+}
+
+export const listCommand: CliCommand = {
+  name: 'list',
+  usage: [
+    'list [--json]                       schedulers, devices, hosts and workloads with their parameters',
+  ],
+  async run(args, io) {
+    const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: false })
+    io.out(values.json ? JSON.stringify(catalogue(), null, 2) : listText())
+    return 0
+  },
 }

@@ -1,7 +1,9 @@
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { ProgressBar } from '../progress'
-import { loadSpec } from '../spec-file'
+import { parseArgs } from 'node:util'
+import type { CliCommand } from '../command'
+import { InputError, loadSpec } from '../spec-file'
 import { num, renderTable, withCi } from '../table'
 
 export interface RunOptions {
@@ -167,4 +169,30 @@ function csv(summary: LabelSummary[]): string {
         ].join(','),
       )
   return lines.join('\n')
+}
+
+export const runCli: CliCommand = {
+  name: 'run',
+  usage: [
+    'run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table',
+    '      [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)',
+  ],
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, csv: { type: 'boolean' }, jobs: { type: 'string' } },
+      allowPositionals: true,
+    })
+    if (positionals.length !== 1)
+      throw new InputError([`run: expected one spec file, got ${positionals.length}`])
+    if (values.json && values.csv) throw new InputError(['run: choose one of --json and --csv'])
+    let jobs: number | undefined
+    if (values.jobs !== undefined) {
+      jobs = Number(values.jobs)
+      if (!Number.isInteger(jobs) || jobs < 0)
+        throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
+    }
+    const format = values.json ? 'json' : values.csv ? 'csv' : 'table'
+    return runCommand(positionals[0], { format, jobs }, io.out, io.err)
+  },
 }
