@@ -56,16 +56,7 @@ export function makeRig(
     c: IoContext = ctx(1),
     sync = op === READ,
   ): boolean => {
-    const b = queue.allocBio()
-    b.sector = sector
-    b.nsect = nsect
-    b.op = op
-    b.sync = sync
-    b.ctx = c
-    b.owner = owner
-    b.ref = null
-    b.tag = sector
-    return queue.submit(b, waiter)
+    return queue.submit(queue.makeBio(sector, nsect, op, sync, c, owner, null, sector), waiter)
   }
   return { engine, queue, dispatches, completions, done, submit, waiter }
 }

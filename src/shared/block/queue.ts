@@ -7,7 +7,7 @@ import type { IoScheduler, SchedulerContext, SchedulerLayer } from '../scheduler
 import { Idle } from '../schedulers/scheduler'
 import { Bio, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
 import { SectorHash } from './sector-hash'
-import type { DeviceInfo, Op } from './types'
+import type { BioOwner, DeviceInfo, IoContext, Op } from './types'
 
 /** Told when a bio that had to wait for a free request slot has been queued. */
 export interface SlotWaiter {
@@ -109,9 +109,26 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.engine.at(this.engine.now, this, EV_RUN)
   }
 
-  /** A bio from the pool; the caller fills it and passes it to `submit`. */
-  allocBio(): Bio {
+  /** A bio from the pool, filled in; pass it to `submit`. */
+  makeBio(
+    sector: number,
+    nsect: number,
+    op: Op,
+    sync: boolean,
+    ctx: IoContext,
+    owner: BioOwner,
+    ref: unknown,
+    tag: number,
+  ): Bio {
     const b = this.bioPool.pop() ?? new Bio()
+    b.sector = sector
+    b.nsect = nsect
+    b.op = op
+    b.sync = sync
+    b.ctx = ctx
+    b.owner = owner
+    b.ref = ref
+    b.tag = tag
     b.next = null
     return b
   }

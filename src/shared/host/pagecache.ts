@@ -214,16 +214,7 @@ export class PageCache implements BioOwner {
     const end = Math.min((first + n) * SECTORS_PER_PAGE, fileSectors)
     while (fs < end) {
       const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxSectors)
-      const b = q.allocBio()
-      b.sector = f.map(fs)
-      b.nsect = len
-      b.op = op
-      b.sync = sync
-      b.ctx = ctx
-      b.owner = this
-      b.ref = f
-      b.tag = fs
-      out.push(b)
+      out.push(q.makeBio(f.map(fs), len, op, sync, ctx, this, f, fs))
       fs += len
     }
   }

@@ -434,16 +434,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   private ownBio(sector: number, nsect: number, slot: AioSlot | null): Bio {
-    const b = this.kernel.queue.allocBio()
-    b.sector = sector
-    b.nsect = nsect
-    b.op = this.op
-    b.sync = true
-    b.ctx = this
-    b.owner = this
-    b.ref = slot
-    b.tag = 0
-    return b
+    return this.kernel.queue.makeBio(sector, nsect, this.op, true, this, this, slot, 0)
   }
 
   private directWait(): void {
