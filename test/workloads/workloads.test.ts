@@ -9,6 +9,7 @@ const run = (
   device: unknown = { preset: 'nullblk' },
 ) => simulate(resolveSpec({ device, workload: { processes, ...extra }, schedulers: ['noop'] }), 0, 0)
 const slowNull = { preset: 'nullblk', overrides: { completionUs: 1000 } }
+const serialNull = { preset: 'nullblk', overrides: { completionUs: 1000, queueDepth: 1 } }
 
 describe('dd', () => {
   it('reads bs × count bytes and finishes', () => {
@@ -121,5 +122,52 @@ describe('random reads', () => {
     const p = r.processes[0]
     expect(p.writeBytes / 4096).toBeGreaterThan(70)
     expect(p.writeBytes / 4096).toBeLessThan(130)
+  })
+})
+
+describe('lmdd', () => {
+  it('writes from its internal source and reads to its internal sink, with no pipe cost', () => {
+    const w = run([
+      { name: 'w', type: 'lmdd', params: { if: 'internal', of: 'f', bs: '128k', count: 40, fsync: true } },
+    ])
+    expect(w.processes[0]).toMatchObject({ bytes: 40 * 131072, ops: 41, finished: true }) // 40 writes + fsync
+    expect(w.totals.writeBytes).toBe(40 * 131072)
+    const r = run([{ name: 'r', type: 'lmdd', params: { if: 'f', of: 'internal', bs: '128k', count: 40 } }])
+    expect(r.processes[0].readBytes).toBe(40 * 131072)
+  })
+
+  it('refuses a copy with no file or two files', () => {
+    expect(() => run([{ name: 'x', type: 'lmdd', params: { if: 'a', of: 'b' } }])).toThrow(
+      /workload\.processes\[0\]\.params\.of: file-to-file copies are not modelled/,
+    )
+    expect(() => run([{ name: 'x', type: 'lmdd', params: {} }])).toThrow(
+      /params\.if: one side must be a file/,
+    )
+  })
+})
+
+describe('iozone', () => {
+  it('reports write, rewrite, read and reread passes, each over the whole file', () => {
+    const r = run(
+      [{ name: 'io', type: 'iozone', params: { tests: '0,1', record: '1M', size: '16M', direct: true } }],
+      {},
+      slowNull,
+    )
+    const phases = r.processes[0].phases!
+    expect(phases.map((p) => p.name)).toEqual(['write', 'rewrite', 'read', 'reread'])
+    for (const p of phases) expect(p.bytes).toBe(16 * 2 ** 20)
+    // O_DIRECT: each 1 MiB record is two 512 KiB commands of 1 ms served side by side
+    for (const p of phases) expect(p.seconds).toBeCloseTo(0.016, 3)
+    expect(r.totals.readBytes).toBe(32 * 2 ** 20)
+  })
+
+  it('includes the flush in a buffered write pass only with -e', () => {
+    const time = (flush: boolean) =>
+      run(
+        [{ name: 'io', type: 'iozone', params: { tests: '0', record: '1M', size: '16M', flush } }],
+        {},
+        serialNull,
+      ).processes[0].phases![0].seconds
+    expect(time(true)).toBeGreaterThan(10 * time(false))
   })
 })

@@ -2,6 +2,7 @@ import type { LatencyHistogramJSON, LatencySummary } from '../metrics/histogram'
 import type { TimeSeriesData } from '../metrics/timeseries'
 import type { DispatchSampleData } from '../metrics/dispatch-sample'
 import type { ParamValues } from '../util/params'
+import type { PhaseResult } from '../host/program'
 
 /**
  * The result of one run — one scheduler, one repetition — simulated or measured on a real device.
@@ -52,6 +53,8 @@ export interface ProcessResult {
   /** Per operation, from the call to its return (fio: submission to completion). */
   latencyMs: LatencySummary
   latency: LatencyHistogramJSON
+  /** Per phase, for tools that report phases (bonnie++, iozone). */
+  phases?: PhaseResult[]
 }
 
 export interface DeviceTotals {

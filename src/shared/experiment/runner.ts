@@ -137,6 +137,7 @@ export function simulate(
       cpuSeconds: t.cpuTime / SECOND,
       latencyMs: summarizeLatency(t.latency),
       latency: t.latency.toJSON(),
+      ...(t.program.phases ? { phases: t.program.phases() } : {}),
     }
   })
   return {

@@ -11,6 +11,8 @@ export interface Sys {
   readonly now: SimTime
   /** This process's own random stream. */
   readonly rng: Rng
+  /** CPU time this process has used so far, ns (for tools that report %CPU per phase). */
+  readonly cpuTime: SimTime
   /** read(2): buffered through the page cache and read-ahead, or O_DIRECT. */
   read(file: SimFile, offset: number, bytes: number, direct: boolean): void
   /** write(2): buffered (dirty pages, writeback later, throttling) or O_DIRECT. */
@@ -40,4 +42,16 @@ export interface Program {
   step(sys: Sys): void
   /** Fraction of its work done, 0…1, or NaN when it runs until stopped. */
   progress(): number
+  /** Results per phase, for tools that report them (bonnie++, iozone). */
+  phases?(): PhaseResult[]
+}
+
+/** One phase of a tool's run, as the tool would report it. */
+export interface PhaseResult {
+  name: string
+  bytes: number
+  /** Operations the tool counts in this phase (seeks, files created …). */
+  ops: number
+  seconds: number
+  cpuSeconds: number
 }

@@ -1,5 +1,4 @@
-import type { Program, Sys } from '../host/program'
-import type { SimFile } from '../host/files'
+import { BlockCopy } from './block-copy'
 import type { ParamValues } from '../util/params'
 import type { WorkloadType } from './workload'
 
@@ -8,49 +7,6 @@ import type { WorkloadType } from './workload'
  * /dev/zero, conv=notrunc), buffered or O_DIRECT; `loop` repeats it forever, as
  * `while true; do dd …; done`. `file: "/dev"` reads or writes the raw device.
  */
-class Dd implements Program {
-  private i = 0
-  private phase = 0
-  private synced = false
-
-  constructor(
-    private readonly f: SimFile,
-    private readonly write: boolean,
-    private readonly bs: number,
-    private readonly count: number,
-    private readonly skip: number,
-    private readonly direct: boolean,
-    private readonly loop: boolean,
-    private readonly fsync: boolean,
-  ) {}
-
-  step(sys: Sys): void {
-    if (this.i >= this.count) {
-      if (this.fsync && this.write && !this.synced) {
-        this.synced = true
-        return sys.fsync(this.f)
-      }
-      if (!this.loop) return sys.exit()
-      this.i = 0
-      this.synced = false
-    }
-    const off = (this.skip + this.i) * this.bs
-    if (this.phase === 0) {
-      // the other end of the pipe: read /dev/zero (a zero fill) or write /dev/null (nothing)
-      this.phase = 1
-      return sys.charDevice(this.bs, this.write)
-    }
-    this.phase = 0
-    this.i++
-    if (this.write) sys.write(this.f, off, this.bs, this.direct)
-    else sys.read(this.f, off, this.bs, this.direct)
-  }
-
-  progress(): number {
-    return this.loop ? NaN : this.i / this.count
-  }
-}
-
 const fileOf = (p: ParamValues, name: string): string => (p.file as string) || `${name}.dd`
 
 export const dd: WorkloadType = {
@@ -136,16 +92,16 @@ export const dd: WorkloadType = {
   create: (p, env) => [
     {
       suffix: '',
-      program: new Dd(
-        env.file(fileOf(p, env.name)),
-        p.op === 'write',
-        p.bs as number,
-        p.count as number,
-        p.skip as number,
-        p.direct as boolean,
-        p.loop as boolean,
-        p.fsync as boolean,
-      ),
+      program: new BlockCopy(env.file(fileOf(p, env.name)), {
+        write: p.op === 'write',
+        bs: p.bs as number,
+        count: p.count as number,
+        skip: p.skip as number,
+        direct: p.direct as boolean,
+        loop: p.loop as boolean,
+        fsync: p.fsync as boolean,
+        charDevice: true,
+      }),
     },
   ],
 }

@@ -4,9 +4,11 @@ import { cat } from './cat'
 import { randomRead } from './random-read'
 import { fio } from './fio'
 import { cpuHog } from './cpu-hog'
+import { lmdd } from './lmdd'
+import { iozone } from './iozone'
 
 /** Every workload the lab models: one file each, one line here. */
-export const workloads: readonly WorkloadType[] = [dd, cat, randomRead, fio, cpuHog]
+export const workloads: readonly WorkloadType[] = [dd, cat, randomRead, fio, cpuHog, lmdd, iozone]
 
 export function findWorkload(name: string): WorkloadType | undefined {
   return workloads.find((w) => w.name === name)
