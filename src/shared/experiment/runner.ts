@@ -134,7 +134,7 @@ export function simulate(
       ops: t.ops,
       finished: t.finishedAt >= 0,
       startSeconds: t.startedAt >= 0 ? t.startedAt / SECOND : -1,
-      cpuSeconds: t.cpuTime / SECOND,
+      cpuSeconds: (t.cpuTime + t.childCpuTime) / SECOND,
       latencyMs: summarizeLatency(t.latency),
       latency: t.latency.toJSON(),
       ...(t.program.phases ? { phases: t.program.phases() } : {}),

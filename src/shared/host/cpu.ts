@@ -66,6 +66,14 @@ export class CpuScheduler implements Handler {
   private readonly woken: CpuTask[] = []
   private readonly preempted: CpuTask[] = []
   private minVruntime = 0
+  /**
+   * The task whose continuation is running (between its burst ending and its next call): a wake-up
+   * that should preempt it only marks its CPU, and the switch happens when it next asks for the
+   * CPU or gives it up — as the kernel preempts on return to user mode, not in the middle of
+   * kernel code.
+   */
+  private continuing: CpuTask | null = null
+  private readonly resched: boolean[]
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0
 
@@ -84,6 +92,7 @@ export class CpuScheduler implements Handler {
       this.sliceTimers.push(new Timer(engine, this, n + i))
     }
     this.rrTimer = new Timer(engine, this, EV_RR)
+    this.resched = new Array<boolean>(n).fill(false)
   }
 
   get runnable(): number {
@@ -96,8 +105,16 @@ export class CpuScheduler implements Handler {
    */
   run(t: CpuTask, work: SimTime): void {
     t.cpuWork = work
-    if (t.onCpu >= 0) {
-      this.startBurst(t.onCpu, t)
+    const c = t.onCpu
+    if (c >= 0) {
+      if (this.resched[c]) {
+        // a waker was marked to preempt this task while its continuation ran: switch now
+        this.resched[c] = false
+        this.preempt(c)
+        this.pickNext(c)
+        return
+      }
+      this.startBurst(c, t)
       return
     }
     this.wake(t)
@@ -110,6 +127,7 @@ export class CpuScheduler implements Handler {
     this.account(c, t)
     this.burstTimers[c].clear()
     this.current[c] = null
+    this.resched[c] = false
     t.onCpu = -1
     this.pickNext(c)
   }
@@ -124,7 +142,9 @@ export class CpuScheduler implements Handler {
       const t = this.current[kind]!
       this.account(kind, t)
       t.cpuWork = 0
+      this.continuing = t
       t.cpuDone(this.engine.now)
+      if (this.continuing === t) this.continuing = null
     } else {
       const c = kind - n
       this.sliceTimers[c].fired()
@@ -161,7 +181,10 @@ export class CpuScheduler implements Handler {
         victim = c
       }
     }
-    if (victim >= 0) {
+    if (victim >= 0 && this.current[victim] === this.continuing) {
+      this.resched[victim] = true
+      this.woken.push(t)
+    } else if (victim >= 0) {
       this.preempt(victim)
       this.dispatchOn(victim, t)
     } else {

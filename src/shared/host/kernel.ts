@@ -21,6 +21,7 @@ export interface HostRuntime {
   syscall: SimTime
   copyPerKiB: SimTime
   submit: SimTime
+  fork: SimTime
   throttle: 'sleep' | 'writer-writeback'
   physio: boolean
   dirtyExpire: SimTime
@@ -70,6 +71,7 @@ export class Kernel implements PageIoListener {
       syscall: Math.max(1, Math.round(n('syscallUs') * US)),
       copyPerKiB: Math.round(n('copyUsPerKiB') * US),
       submit: Math.round(n('submitUs') * US),
+      fork: Math.round(n('forkUs') * US),
       throttle: hv.dirtyThrottle as HostRuntime['throttle'],
       physio: hv.physio as boolean,
       dirtyExpire: n('dirtyExpireMs') * MS,
@@ -119,6 +121,22 @@ export class Kernel implements PageIoListener {
     this.byName.set(f.name, f)
     this.files.push(f)
     this.cache.register(f)
+  }
+
+  /** A child of `parent` (inherits its I/O priority and nice); not listed among the experiment's processes. */
+  spawnChild(parent: Task, name: string, program: Program, index: number): Task {
+    const t = new Task(
+      this,
+      this.nextPid++,
+      name,
+      program,
+      parent.rng.fork(`child:${index}`),
+      parent.ioClass,
+      parent.ioLevel,
+      parent.nice,
+    )
+    t.parent = parent
+    return t
   }
 
   spawn(name: string, program: Program, o: SpawnOptions): Task {

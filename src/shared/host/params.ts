@@ -175,6 +175,15 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'forkUs',
+    kind: 'number',
+    default: 300,
+    unit: 'µs',
+    meaning: 'CPU time to create a process (fork + exec of a small program)',
+    min: 0,
+    max: 1e7,
+  },
+  {
     name: 'physio',
     kind: 'bool',
     default: false,

@@ -11,8 +11,8 @@ export interface Sys {
   readonly now: SimTime
   /** This process's own random stream. */
   readonly rng: Rng
-  /** CPU time this process has used so far, ns (for tools that report %CPU per phase). */
-  readonly cpuTime: SimTime
+  /** CPU time this process and its exited children have used so far, ns (for %CPU per phase). */
+  readonly cpuUsed: SimTime
   /** read(2): buffered through the page cache and read-ahead, or O_DIRECT. */
   read(file: SimFile, offset: number, bytes: number, direct: boolean): void
   /** write(2): buffered (dirty pages, writeback later, throttling) or O_DIRECT. */
@@ -33,6 +33,12 @@ export interface Sys {
   readonly reaped: number
   /** Asynchronous I/Os submitted and not yet reaped. */
   readonly aioInFlight: number
+  /** fork + exec a child process running `program`; returns once it is created. */
+  spawn(name: string, program: Program): void
+  /** wait(2): block until a child has exited (returns at once if one already has, or if none live). */
+  waitChild(): void
+  /** Children alive (started, not yet exited). */
+  readonly liveChildren: number
   /** Finish the process. */
   exit(): void
 }

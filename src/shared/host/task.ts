@@ -30,6 +30,8 @@ const K_EXITED = 10
 const K_DIRECT_WAIT = 11
 const K_DIRECT_NEXT = 12
 const K_FSYNC_WAIT = 13
+const K_SPAWN = 14
+const K_WAIT_CHILD = 15
 
 const TASK_NEW = 0
 const TASK_RUN = 1
@@ -91,6 +93,16 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   private readonly ra = new Map<number, RaState>()
   private readonly sleepTimer: Timer
 
+  /** The process that spawned this one, or null for the experiment's own processes. */
+  parent: Task | null = null
+  liveChildren = 0
+  /** Children exited and not yet waited for. */
+  private zombies = 0
+  private forked = 0
+  private pendingChild: { name: string; program: Program } | null = null
+  /** CPU time of exited children (and theirs). */
+  childCpuTime = 0
+
   // Results.
   readonly latency = new LatencyHistogram()
   bytesRead = 0
@@ -115,6 +127,10 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   get now(): SimTime {
     return this.kernel.engine.now
+  }
+
+  get cpuUsed(): SimTime {
+    return this.cpuTime + this.childCpuTime
   }
 
   /** Start running the program. */
@@ -188,6 +204,46 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.finishedAt = this.now
     this.kernel.cpu.release(this)
     this.kernel.taskExited(this)
+    this.parent?.childExited(this)
+  }
+
+  // --- processes: fork, wait; a parent's results include its children's, as `time make` does ---
+
+  spawn(name: string, program: Program): void {
+    this.pendingChild = { name, program }
+    this.k = K_SPAWN
+    this.burst(this.kernel.h.fork)
+  }
+
+  private forkChild(): void {
+    const c = this.pendingChild!
+    this.pendingChild = null
+    this.liveChildren++
+    this.kernel.spawnChild(this, `${this.name}/${c.name}`, c.program, this.forked++).start()
+    this.k = K_STEP
+    this.program.step(this)
+  }
+
+  waitChild(): void {
+    this.k = K_STEP
+    if (this.zombies > 0 || this.liveChildren === 0) {
+      if (this.zombies > 0) this.zombies--
+      this.burst(this.kernel.h.syscall)
+      return
+    }
+    this.k = K_WAIT_CHILD
+    this.block()
+  }
+
+  private childExited(c: Task): void {
+    this.liveChildren--
+    this.bytesRead += c.bytesRead
+    this.bytesWritten += c.bytesWritten
+    this.ops += c.ops
+    this.latency.merge(c.latency)
+    this.childCpuTime += c.cpuTime + c.childCpuTime
+    if (this.state === TASK_BLOCKED && this.k === K_WAIT_CHILD) this.wake(K_STEP, this.kernel.h.syscall)
+    else this.zombies++
   }
 
   // --- the state machine ---
@@ -232,6 +288,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         return
       case K_FSYNC_WAIT:
         this.fsyncWait()
+        return
+      case K_SPAWN:
+        this.forkChild()
         return
     }
   }

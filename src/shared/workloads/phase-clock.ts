@@ -13,7 +13,7 @@ export class PhaseClock {
   begin(sys: Sys, name: string): void {
     this.name = name
     this.t0 = sys.now
-    this.cpu0 = sys.cpuTime
+    this.cpu0 = sys.cpuUsed
     this.bytes = 0
     this.ops = 0
   }
@@ -24,7 +24,7 @@ export class PhaseClock {
       bytes: this.bytes,
       ops: this.ops,
       seconds: (sys.now - this.t0) / SECOND,
-      cpuSeconds: (sys.cpuTime - this.cpu0) / SECOND,
+      cpuSeconds: (sys.cpuUsed - this.cpu0) / SECOND,
     })
   }
 

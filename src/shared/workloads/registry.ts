@@ -6,9 +6,10 @@ import { fio } from './fio'
 import { cpuHog } from './cpu-hog'
 import { lmdd } from './lmdd'
 import { iozone } from './iozone'
+import { bonnie } from './bonnie'
 
 /** Every workload the lab models: one file each, one line here. */
-export const workloads: readonly WorkloadType[] = [dd, cat, randomRead, fio, cpuHog, lmdd, iozone]
+export const workloads: readonly WorkloadType[] = [dd, cat, randomRead, fio, cpuHog, lmdd, iozone, bonnie]
 
 export function findWorkload(name: string): WorkloadType | undefined {
   return workloads.find((w) => w.name === name)
