@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { schedulers } from '../../src/shared/schedulers/registry'
+import { workloads } from '../../src/shared/workloads/registry'
 
 const root = new URL('../..', import.meta.url).pathname
 const cli = (...args: string[]) => {
@@ -120,7 +122,7 @@ describe('iosched-lab command line', () => {
     expect(t.out).toContain('fifo_batch')
     expect(t.out).toContain('hdd-2003-ide')
     const j = JSON.parse(cli('list', '--json').out)
-    expect(j.schedulers.map((s: { name: string }) => s.name)).toEqual(['noop', 'deadline'])
+    expect(j.schedulers.map((s: { name: string }) => s.name)).toEqual(schedulers.map((s) => s.name))
     const fb = j.schedulers[1].tunables.find((x: { name: string }) => x.name === 'fifo_batch')
     expect(fb).toMatchObject({ default: 16, unit: 'requests' })
     expect(j.devices.presets.map((p: { name: string }) => p.name)).toContain('emmc-4.5')
