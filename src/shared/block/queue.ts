@@ -285,6 +285,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   private mergeable(rq: Request, next: Request): boolean {
     return (
+      this.sched.requestMerges !== false &&
       rq !== next &&
       rq.op === next.op &&
       rq.nsect + next.nsect <= this.maxSectors &&
@@ -302,6 +303,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     next.bioHead = next.bioTail = null
     if (next.fifoTime < rq.fifoTime) rq.fifoTime = next.fifoTime
     if (next.queuedAt < rq.queuedAt) rq.queuedAt = next.queuedAt
+    if (next.insertedAt < rq.insertedAt) rq.insertedAt = next.insertedAt
     this.hashStart(rq)
     this.hashEnd(rq)
     this.sched.mergedRequests?.(rq, next, now)

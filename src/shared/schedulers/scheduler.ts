@@ -35,6 +35,11 @@ export interface IoScheduler {
   /** Whether a bio may be front-merged at all (deadline's `front_merges`). */
   readonly frontMerges: boolean
   /**
+   * Whether two queued requests that come to touch may be joined into one (default true). Kyber
+   * merges bios into its queued requests but never joins two requests.
+   */
+  readonly requestMerges?: boolean
+  /**
    * limit_depth: the most request slots (of nr_requests) a request of this kind may hold, or
    * undefined for no limit — kyber and BFQ keep async writes from taking every tag.
    */
