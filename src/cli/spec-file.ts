@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { validateSpec } from '../shared/experiment/validate'
 import type { ResolvedSpec } from '../shared/experiment/resolved'
 
@@ -24,6 +25,7 @@ export function loadSpec(path: string): ResolvedSpec {
   } catch (e) {
     throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
   }
+  inlineTraceFiles(doc, dirname(path))
   const v = validateSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
   return v.spec
@@ -39,4 +41,26 @@ export function jsonErrorWhere(text: string, message: string): string {
   const line = before.split('\n').length
   const col = pos - before.lastIndexOf('\n')
   return `invalid JSON at line ${line}, column ${col}: ${clean}`
+}
+
+/**
+ * A trace-replay process may name its blkparse output as `traceFile` (relative to the spec);
+ * the text goes into the spec as `trace`, so the simulation itself reads no files.
+ */
+export function inlineTraceFiles(doc: unknown, baseDir: string): void {
+  const procs = (doc as { workload?: { processes?: unknown } })?.workload?.processes
+  if (!Array.isArray(procs)) return
+  procs.forEach((p, i) => {
+    const params = (p as { params?: Record<string, unknown> })?.params
+    if (!params || typeof params.traceFile !== 'string') return
+    const file = resolve(baseDir, params.traceFile)
+    try {
+      params.trace = readFileSync(file, 'utf8')
+    } catch (e) {
+      throw new InputError([
+        `workload.processes[${i}].params.traceFile: cannot read ${file}: ${(e as Error).message}`,
+      ])
+    }
+    delete params.traceFile
+  })
 }

@@ -171,3 +171,38 @@ describe('iozone', () => {
     expect(time(true)).toBeGreaterThan(10 * time(false))
   })
 })
+
+describe('trace replay', () => {
+  const trace = [
+    '  8,0 0 1 0.000000 100 Q R 1000 + 8 [a]',
+    '  8,0 0 2 0.000000 100 D R 1000 + 8 [a]',
+    '  8,0 0 3 0.003000 0 C R 1000 + 8 [0]',
+    '  8,0 0 4 0.010000 200 Q W 50000 + 16 [b]',
+    '  8,0 0 5 0.020000 100 Q R 1008 + 8 [a]',
+    '  8,0 0 6 0.020000 100 D R 1008 + 8 [a]',
+    '  8,0 0 7 0.021000 0 C R 1008 + 8 [0]',
+  ].join('\n')
+
+  it('issues each traced process’s I/O at the recorded times and keeps the measured D→C times', () => {
+    const r = run([{ name: 't', type: 'trace-replay', params: { trace } }], {}, slowNull)
+    expect(r.processes.map((p) => p.name)).toEqual(['t/100', 't/200'])
+    expect(r.dispatches.tMs.map(Math.round)).toEqual([0, 10, 20]) // plus a microsecond of system call
+    expect(r.dispatches.sector).toEqual([1000, 50000, 1008])
+    expect(r.dispatches.op).toEqual([0, 1, 0])
+    expect(r.measuredServiceLatency?.count).toBe(2)
+    expect(r.serviceLatency.count).toBe(3)
+  })
+
+  it('stretches time with timeScale and refuses a trace that does not fit', () => {
+    const r = run([{ name: 't', type: 'trace-replay', params: { trace, timeScale: 2 } }], {}, slowNull)
+    expect(r.dispatches.tMs.map(Math.round)).toEqual([0, 20, 40])
+    expect(() =>
+      run([
+        { name: 't', type: 'trace-replay', params: { trace: '  8,0 0 1 0.0 1 Q R 999999999999 + 8 [x]' } },
+      ]),
+    ).toThrow(/params\.trace: the trace reaches sector/)
+    expect(() => run([{ name: 't', type: 'trace-replay', params: { trace: 'hello' } }])).toThrow(
+      /no Q \(queued\) events/,
+    )
+  })
+})

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import type { CliCommand } from '../command'
 import { InputError, loadSpec } from '../spec-file'
 import { num, renderTable, withCi } from '../table'
+import { realRunUsage, runRealCli } from './run-real'
 
 export interface RunOptions {
   format: 'table' | 'json' | 'csv'
@@ -102,7 +103,7 @@ export function jsonDocument(r: ExperimentResult) {
   }
 }
 
-function table(r: ExperimentResult): string {
+export function table(r: ExperimentResult): string {
   const names = r.summary[0]?.processes.map((p) => p.name) ?? []
   const header = ['scheduler']
   for (const n of names) header.push(`${n} MB/s`, `${n} s`, `${n} p50/p99/max ms`)
@@ -122,7 +123,7 @@ function table(r: ExperimentResult): string {
 }
 
 function row(s: LabelSummary, names: string[]): string[] {
-  const cells = [s.label]
+  const cells = [s.source === 'real' ? `${s.label} (real)` : s.label]
   for (const n of names) {
     const p = s.processes.find((x) => x.name === n)
     if (!p) {
@@ -143,7 +144,7 @@ function row(s: LabelSummary, names: string[]): string[] {
   return cells
 }
 
-function csv(summary: LabelSummary[]): string {
+export function csv(summary: LabelSummary[]): string {
   const lines = [
     'label,scheduler,repetitions,process,bytes,seconds,MBps,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,device_read_MBps,device_write_MBps',
   ]
@@ -176,8 +177,10 @@ export const runCli: CliCommand = {
   usage: [
     'run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table',
     '      [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)',
+    ...realRunUsage,
   ],
   async run(args, io) {
+    if (args.includes('--real')) return runRealCli(args, io)
     const { values, positionals } = parseArgs({
       args,
       options: { json: { type: 'boolean' }, csv: { type: 'boolean' }, jobs: { type: 'string' } },

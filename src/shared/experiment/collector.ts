@@ -17,6 +17,8 @@ export class RunCollector implements BlockObserver {
   readonly series = new TimeSeries()
   readonly sample = new DispatchSample()
   readonly requestLatency = new LatencyHistogram()
+  /** Device service time, dispatch to completion (blktrace's D→C). */
+  readonly serviceLatency = new LatencyHistogram()
   private readonly bytes = [0, 0]
   private readonly reqs = [0, 0]
   private inFlight = 0
@@ -41,6 +43,7 @@ export class RunCollector implements BlockObserver {
     this.reqs[rq.op]++
     this.series.addTransfer(now, rq.op, b)
     this.requestLatency.record(now - rq.insertedAt)
+    this.serviceLatency.record(now - rq.dispatchedAt)
   }
 
   levels(now: SimTime, queued: number, inFlight: number): void {

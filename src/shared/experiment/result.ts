@@ -31,6 +31,10 @@ export interface RunResult {
   dispatches: DispatchSampleData
   /** Per request, from insertion into the scheduler to completion. */
   requestLatency: LatencyHistogramJSON
+  /** Per request, the device's service time: dispatch to completion (blktrace D→C). */
+  serviceLatency: LatencyHistogramJSON
+  /** Measured D→C times of a replayed trace, to compare with `serviceLatency`. */
+  measuredServiceLatency?: LatencyHistogramJSON
   /** Simulator-only facts: events executed and requests completed. */
   sim?: { events: number; requests: number }
 }

@@ -8,7 +8,8 @@ import { Kernel } from '../host/kernel'
 import type { Task } from '../host/task'
 import { findScheduler } from '../schedulers/registry'
 import { findWorkload } from '../workloads/registry'
-import { summarizeLatency } from '../metrics/histogram'
+import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
+import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { RunCollector } from './collector'
 import type { ResolvedSpec } from './resolved'
 import type { ProcessResult, RunResult } from './result'
@@ -156,8 +157,18 @@ export function simulate(
     timeSeries: collector.series.finish(end),
     dispatches: collector.sample.toJSON(),
     requestLatency: collector.requestLatency.toJSON(),
+    serviceLatency: collector.serviceLatency.toJSON(),
+    ...measured(spec),
     sim: { events: engine.executed, requests: queue.completedCount },
   }
+}
+
+/** A replayed trace's measured D→C times, kept beside the simulated ones. */
+function measured(spec: ResolvedSpec): { measuredServiceLatency?: LatencyHistogramJSON } {
+  const h = new LatencyHistogram()
+  for (const p of spec.processes)
+    for (const ns of findWorkload(p.type)!.measuredServiceNs?.(p.params) ?? []) h.record(ns)
+  return h.count > 0 ? { measuredServiceLatency: h.toJSON() } : {}
 }
 
 function progressOf(watched: Task[], now: number, limit: number): number {

@@ -86,7 +86,8 @@ export function validateSpec(doc: unknown): Validation {
     const before = issues.length
     const params = resolveParams(w.params, p.params, `${path}.params`, issues)
     if (issues.length === before)
-      for (const [k, m] of w.check?.(params) ?? []) issues.push({ path: `${path}.params.${k}`, message: m })
+      for (const [k, m] of w.check?.(params, { capacitySectors }) ?? [])
+        issues.push({ path: `${path}.params.${k}`, message: m })
     for (const f of w.files(params, p.name)) {
       const prev = needs.get(f.name)
       if (!prev || prev.size < f.size) needs.set(f.name, { size: f.size, path })

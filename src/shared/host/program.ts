@@ -25,8 +25,11 @@ export interface Sys {
   charDevice(bytes: number, fill: boolean): void
   /** Sleep without using the CPU (think time, a rate limit). */
   sleep(ns: SimTime): void
-  /** Asynchronous direct I/O (libaio/io_uring): returns as soon as it is submitted. */
-  aioSubmit(file: SimFile, offset: number, bytes: number, op: Op): void
+  /**
+   * Asynchronous direct I/O (libaio/io_uring): returns as soon as it is submitted. `sync` marks
+   * the request synchronous for the schedulers (true for O_DIRECT; false replays async writeback).
+   */
+  aioSubmit(file: SimFile, offset: number, bytes: number, op: Op, sync?: boolean): void
   /** Wait until at least `min` asynchronous I/Os have completed; `reaped` then says how many. */
   aioWait(min: number): void
   /** Completions collected by the last `aioWait`. */

@@ -72,6 +72,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   private off = 0
   private len = 0
   private op: Op = READ
+  private opSync = true
   private opStart: SimTime = 0
   /** Buffered read: next page to look at, end page. Direct: next byte to issue (physio). */
   private pg = 0
@@ -184,8 +185,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.sleepTimer.set(this.now + Math.max(0, Math.round(ns)))
   }
 
-  aioSubmit(file: SimFile, offset: number, bytes: number, op: Op): void {
+  aioSubmit(file: SimFile, offset: number, bytes: number, op: Op, sync = true): void {
     this.begin(file, offset, bytes, op)
+    this.opSync = sync
     this.k = K_AIO
     this.burst(this.kernel.h.syscall + this.kernel.h.submit)
   }
@@ -301,6 +303,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   private begin(file: SimFile, offset: number, bytes: number, op: Op): void {
+    this.opSync = true
     this.file = file
     this.off = offset
     this.len = bytes
@@ -493,7 +496,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   private ownBio(sector: number, nsect: number, slot: AioSlot | null): Bio {
-    return this.kernel.queue.makeBio(sector, nsect, this.op, true, this, this, slot, 0)
+    return this.kernel.queue.makeBio(sector, nsect, this.op, this.opSync, this, this, slot, 0)
   }
 
   private directWait(): void {

@@ -7,9 +7,20 @@ import { cpuHog } from './cpu-hog'
 import { lmdd } from './lmdd'
 import { iozone } from './iozone'
 import { bonnie } from './bonnie'
+import { traceReplay } from './trace-replay'
 
 /** Every workload the lab models: one file each, one line here. */
-export const workloads: readonly WorkloadType[] = [dd, cat, randomRead, fio, cpuHog, lmdd, iozone, bonnie]
+export const workloads: readonly WorkloadType[] = [
+  dd,
+  cat,
+  randomRead,
+  fio,
+  cpuHog,
+  lmdd,
+  iozone,
+  bonnie,
+  traceReplay,
+]
 
 export function findWorkload(name: string): WorkloadType | undefined {
   return workloads.find((w) => w.name === name)

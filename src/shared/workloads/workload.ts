@@ -37,8 +37,10 @@ export interface WorkloadType {
   files(p: ParamValues, processName: string): FileNeed[]
   openEnded(p: ParamValues): boolean
   create(p: ParamValues, env: WorkloadEnv): ProcessInstance[]
-  /** Cross-parameter checks (returns problems as [param, message]). */
-  check?(p: ParamValues): [string, string][]
+  /** Cross-parameter checks (returns problems as [param, message]); `capacitySectors` of the device. */
+  check?(p: ParamValues, device: { capacitySectors: number }): [string, string][]
+  /** Measurements that came with the workload (a trace's D→C times, ns) to compare with the run. */
+  measuredServiceNs?(p: ParamValues): number[]
 }
 
 /** Round a byte count down to whole blocks of `bs`. */

@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
+import { summarizeRuns } from '../../shared/experiment/compare'
+import type { ResolvedSpec } from '../../shared/experiment/resolved'
+import { parseSize } from '../../shared/util/params'
+import { ExperimentRunner } from '../../main/services/experiments'
+import { shellQuote } from '../../main/services/real/fio-command'
+import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
+import type { RealExperimentOptions } from '../../main/services/real/real-experiment'
+import { previewRealRun, RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import type { RealExperimentResult } from '../../main/services/real/real-result'
+import { resolveRealSpec } from '../../main/services/real/real-spec'
+import { TargetRefused } from '../../main/services/real/target'
+import { TranslationError } from '../../main/services/real/fio-job'
+import { engineByName, engineNames } from '../../main/services/real/engines'
+import type { CliIo } from '../command'
+import { InputError, jsonErrorWhere } from '../spec-file'
+
+/** Usage lines of `run --real` (appended to `run`'s). */
+export const realRunUsage = [
+  'run SPEC.json --real                the same experiment on a real device with fio and the kernel’s schedulers (root)',
+  '      [--device DEV --confirm DEV]  a whole device instead of a scratch loop device (writes need the typed name)',
+  '      [--scratch-size SIZE] [--scratch-dir DIR]   the scratch loop device (default: sized for the spec, in /tmp)',
+  '      [--also-simulate]             simulated and real runs side by side in one table',
+  '      [--max-seconds S] [--ramp S]  time limit of each run; seconds left out of fio’s statistics',
+  '      [--fio-arg=--OPT=V]…          extra fio options; [--show-job] print the job file and command; [--dry-run]',
+  '      [--engine fio|dd|bonnie++] [--sample-ms MS] [--no-drop-caches]',
+]
+
+const num = (v: string | undefined, what: string, min = 0): number | undefined => {
+  if (v === undefined) return undefined
+  const n = Number(v)
+  if (!Number.isFinite(n) || n < min)
+    throw new InputError([`run --real: ${what} expects a number ≥ ${min}, got "${v}"`])
+  return n
+}
+
+function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[] } {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])
+  }
+  let doc: unknown
+  try {
+    doc = JSON.parse(text)
+  } catch (e) {
+    throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
+  }
+  const v = resolveRealSpec(doc)
+  if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
+  return v
+}
+
+/** `iosched-lab run SPEC.json --real …`: the whole real-run branch of the run command. */
+export async function runRealCli(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      real: { type: 'boolean' },
+      json: { type: 'boolean' },
+      csv: { type: 'boolean' },
+      jobs: { type: 'string' },
+      device: { type: 'string' },
+      confirm: { type: 'string' },
+      'scratch-size': { type: 'string' },
+      'scratch-dir': { type: 'string' },
+      'also-simulate': { type: 'boolean' },
+      'max-seconds': { type: 'string' },
+      ramp: { type: 'string' },
+      'fio-arg': { type: 'string', multiple: true },
+      'show-job': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      engine: { type: 'string' },
+      'sample-ms': { type: 'string' },
+      'no-drop-caches': { type: 'boolean' },
+    },
+    allowPositionals: true,
+  })
+  if (positionals.length !== 1)
+    throw new InputError([`run: expected one spec file, got ${positionals.length}`])
+  if (values.json && values.csv) throw new InputError(['run: choose one of --json and --csv'])
+  if (values.confirm !== undefined && values.device === undefined)
+    throw new InputError(['run --real: --confirm goes with --device (it confirms that device’s name)'])
+  const engine = values.engine === undefined ? undefined : engineByName(values.engine)
+  if (values.engine !== undefined && !engine)
+    throw new InputError([
+      `run --real: unknown engine "${values.engine}"; known: ${engineNames().join(', ')}`,
+    ])
+  let scratchBytes: number | undefined
+  if (values['scratch-size'] !== undefined) {
+    scratchBytes = parseSize(values['scratch-size'])
+    if (!Number.isFinite(scratchBytes) || scratchBytes <= 0)
+      throw new InputError([
+        `run --real: --scratch-size expects a size like 512M or 2G, got "${values['scratch-size']}"`,
+      ])
+  }
+  const { spec, kernelOnly } = loadRealSpec(positionals[0])
+  const opts: RealExperimentOptions = {
+    target: values.device
+      ? { kind: 'device', name: values.device, confirm: values.confirm }
+      : { kind: 'scratch', sizeBytes: scratchBytes, parentDir: values['scratch-dir'] },
+    engine,
+    maxSeconds: num(values['max-seconds'], '--max-seconds', 0.001),
+    rampSeconds: num(values.ramp, '--ramp'),
+    fioArgs: values['fio-arg'] ?? [],
+    sampleMs: num(values['sample-ms'], '--sample-ms', 1),
+    dropCaches: !values['no-drop-caches'],
+  }
+  const info = values.json || values.csv ? io.err : io.out
+  if (values['show-job'] || values['dry-run']) {
+    try {
+      const p = previewRealRun(spec, opts)
+      info(`# ${p.command[0]} job file (as run for repetition 1):\n${p.jobFile}`)
+      info(`# command:\n${shellQuote(p.command)}\n`)
+      for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
+    } catch (e) {
+      if (e instanceof TranslationError || e instanceof TargetRefused)
+        throw new InputError(e.message.split('\n'))
+      throw e
+    }
+    if (values['dry-run']) return 0
+  }
+  const missing = realPrerequisiteProblems(
+    engine?.name === 'bonnie++' ? ['bonnie++', 'losetup', 'lsblk'] : undefined,
+  )
+  if (missing.length > 0) {
+    for (const m of missing) io.err(`iosched-lab: ${m}`)
+    return 1
+  }
+  let jobs: number | undefined
+  if (values.jobs !== undefined) {
+    jobs = Number(values.jobs)
+    if (!Number.isInteger(jobs) || jobs < 0)
+      throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
+  }
+  let sim: ExperimentResult | null = null
+  if (values['also-simulate']) sim = await simulate(spec, kernelOnly, io, jobs)
+  const runner = new RealExperimentRunner()
+  let stopping = false
+  const stop = (): void => {
+    if (stopping)
+      return io.err('iosched-lab: still stopping: restoring the scheduler and detaching the loop device…')
+    stopping = true
+    io.err('iosched-lab: cancelling: stopping fio and restoring the scheduler…')
+    void runner.cancel().finally(() => process.exit(130))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  const failures: string[] = []
+  const tty = Boolean(process.stderr.isTTY)
+  let real: RealExperimentResult
+  try {
+    real = await runner.run(spec, opts, {
+      notice: (m) => io.err(`iosched-lab: ${m}`),
+      runStarted: (label, rep, k) => {
+        if (!tty) io.err(`real: ${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''} (kernel ${k})…`)
+      },
+      progress: (label, rep, f, eta) => {
+        if (!tty) return
+        const pct = f === null ? '  ?' : (f * 100).toFixed(0).padStart(3)
+        process.stderr.write(
+          `\x1b[2K\r${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''} ${pct}%${eta !== null ? `  eta ${eta} s` : ''}`,
+        )
+      },
+      runDone: () => {
+        if (tty) process.stderr.write('\x1b[2K\r')
+      },
+      failed: (label, rep, m) => failures.push(`${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''}: ${m}`),
+    })
+  } catch (e) {
+    if (stopping) return 130
+    if (e instanceof RealRunError || e instanceof TargetRefused || e instanceof TranslationError)
+      throw new InputError(e.message.split('\n'))
+    throw e
+  } finally {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+  }
+  for (const f of failures) io.err(`run failed: ${f}`)
+  // run.ts imports this file for its usage lines: load its printers lazily, not in a cycle
+  const { csv, jsonDocument, table } = await import('./run')
+  const both = combine(sim, real)
+  if (values.json) io.out(JSON.stringify({ ...jsonDocument(both), real: real.real }, null, 2))
+  else if (values.csv) io.out(csv(labelled(both.summary)))
+  else {
+    io.out(table(both))
+    for (const n of real.real.notes) io.out(`note: ${n}`)
+  }
+  return failures.length > 0 || real.runs.length === 0 ? 1 : 0
+}
+
+async function simulate(
+  spec: ResolvedSpec,
+  kernelOnly: string[],
+  io: CliIo,
+  jobs?: number,
+): Promise<ExperimentResult> {
+  const schedulers = spec.schedulers.filter((s) => !kernelOnly.includes(s.label))
+  for (const l of kernelOnly)
+    io.err(`iosched-lab: ${l} is not simulated: the simulator does not model it (yet)`)
+  const failures: string[] = []
+  const r = await new ExperimentRunner().run(
+    { ...spec, schedulers },
+    { failed: (label, _rep, m) => failures.push(`${label}: ${m}`) },
+    { jobs },
+  )
+  for (const f of failures) io.err(`simulation failed: ${f}`)
+  return r
+}
+
+/** Simulated and real runs of each label next to each other, with a title naming both devices. */
+function combine(sim: ExperimentResult | null, real: RealExperimentResult): ExperimentResult {
+  const t = real.real.target
+  const device = sim
+    ? `${real.spec.device.preset} (simulated) vs ${t.description} (real)`
+    : `real ${t.description}`
+  const host = sim ? `${real.spec.host.preset} (simulated), this machine (real)` : 'this machine'
+  const spec = {
+    ...real.spec,
+    device: { ...real.spec.device, preset: device },
+    host: { ...real.spec.host, preset: host },
+  }
+  const runs = [...(sim?.runs ?? []), ...real.runs]
+  const order = real.spec.schedulers.map((s) => s.label)
+  runs.sort(
+    (a, b) =>
+      order.indexOf(a.label) - order.indexOf(b.label) ||
+      (a.source === b.source ? 0 : a.source === 'simulated' ? -1 : 1),
+  )
+  return { schema: 'iosched-lab/experiment@1', name: real.name, spec, runs, summary: summarizeRuns(runs) }
+}
+
+/** CSV has no source column: real rows get "(real)" after their label. */
+const labelled = (rows: LabelSummary[]): LabelSummary[] =>
+  rows.map((s) => (s.source === 'real' ? { ...s, label: `${s.label} (real)` } : s))

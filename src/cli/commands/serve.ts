@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startLabServer } from '../../main/server/lab-server'
+import { LabService } from '../../main/services/lab-service'
+import { defaultLibraryFolder } from '../../main/services/sessions'
+import type { CliCommand } from '../command'
+import { InputError } from '../spec-file'
+
+const root = join(import.meta.dirname, '../../..')
+
+/** Serve the lab to a browser until interrupted; resolves with the exit status. */
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  usage: [
+    'serve [--port N] [--host ADDR]         the lab in a browser: prints a URL with an access token',
+    '      [--library DIR] [--renderer DIR]  sessions folder; the built renderer (default out/renderer)',
+  ],
+  async run(args, io) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        library: { type: 'string' },
+        renderer: { type: 'string' },
+        jobs: { type: 'string' },
+      },
+      allowPositionals: false,
+    })
+    const port = values.port === undefined ? 0 : Number(values.port)
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new InputError([`serve: --port expects 0…65535, got "${values.port}"`])
+    const parallel = values.jobs === undefined ? undefined : Number(values.jobs)
+    if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1))
+      throw new InputError([`serve: --jobs expects a whole number ≥ 1, got "${values.jobs}"`])
+    const rendererDir = resolve(values.renderer ?? join(root, 'out/renderer'))
+    if (!existsSync(join(rendererDir, 'index.html')))
+      throw new InputError([`serve: no built renderer in ${rendererDir}: run \`npm run build\` first`])
+    // The bundled worker starts in a fraction of the time the TypeScript source takes under tsx.
+    const built = join(root, 'out/main/workers/simulate.js')
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+    const lab = new LabService({
+      examplesDir: join(root, 'examples'),
+      libraryDir: resolve(values.library ?? defaultLibraryFolder()),
+      appVersion: pkg.version,
+      parallel,
+      workerPath: existsSync(built) ? built : undefined,
+    })
+    const host = values.host ?? '127.0.0.1'
+    const server = await startLabServer({ lab, rendererDir, host, port })
+    const folder = (await lab.library()).folder
+    io.out(`IOSched Lab is served at:\n\n    ${server.url}\n\nsessions: ${folder}`)
+    if (!host.startsWith('127.') && host !== 'localhost' && host !== '::1')
+      io.err(`serve: listening on ${host}: anyone who can reach it and has the URL can use the lab`)
+    io.out('Press Ctrl+C to stop.')
+    await new Promise<void>((done) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        lab.dispose()
+        void server.close().then(done)
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    return 0
+  },
+}
