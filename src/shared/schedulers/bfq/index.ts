@@ -1,0 +1,33 @@
+import type { SchedulerType } from '../scheduler'
+import { Bfq } from './ops'
+import { bfqTunables } from './tunables'
+
+export { Bfq } from './ops'
+export type { BfqDebugState, BfqQueueState } from './debug'
+export { bfqTunables } from './tunables'
+
+/**
+ * BFQ, Budget Fair Queueing (block/bfq-iosched.c and bfq-wf2q.c, Linux 5.x/6.x), without cgroups,
+ * queue merging of cooperating processes, or I/O injection during idling.
+ */
+export const bfq: SchedulerType = {
+  name: 'bfq',
+  aliases: [],
+  era: 'Linux 4.12+ (blk-mq); out of tree for 2.6.x–4.x before that',
+  layer: 'mq',
+  summary:
+    'Per-process queues served one at a time with a budget of sectors, chosen by B-WF2Q+ in proportion to weights; idling and weight raising for responsiveness.',
+  explanation:
+    'BFQ gives each process a queue and hands the device to one queue at a time for a budget of sectors, ' +
+    'picking queues with B-WF2Q+ so that every process gets a share of the sectors proportional to its ' +
+    'weight (I/O priority), whatever the device’s speed. Budgets grow for sequential readers (long, ' +
+    'efficient slots) and shrink for processes that stall; slow, seeky processes are charged time instead. ' +
+    'With low_latency, a process that starts after being idle is weight-raised ×30, so applications start ' +
+    'and respond quickly while a copy or a writeback storm runs — this is where it wins, on desktops, ' +
+    'phones and slow disks. It loses on fast NVMe with many parallel random readers: the per-request ' +
+    'bookkeeping costs CPU, and idling for one queue (when weights differ, or for a raised queue) leaves ' +
+    'a parallel device under-used; throughput-only servers do better with none or mq-deadline.',
+  tunables: bfqTunables,
+  usesIoPriority: true,
+  create: (t, ctx) => new Bfq(t, ctx),
+}
