@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { resolveSpec } from '../src/shared/experiment/validate'
 import { simulate } from '../src/shared/experiment/runner'
 import { readFileSync } from 'node:fs'
+import { schedulers } from '../src/shared/schedulers/registry'
 
 interface Case {
   name: string
@@ -49,19 +50,15 @@ const flagship = JSON.parse(
 )
 
 const n = quick ? 200_000 : 2_000_000
+// Every scheduler on the SSD random-read case (the catalogue's speed target), noop and deadline on
+// the HDD, the flagship experiment, and one long run for memory flatness.
 const cases: Case[] = [
-  {
+  ...schedulers.map((t) => ({
     name: 'randread-4k-qd32',
-    scheduler: 'noop',
+    scheduler: t.name,
     device: 'ssd-sata-mlc',
-    spec: randomRead('ssd-sata-mlc', 'noop', n),
-  },
-  {
-    name: 'randread-4k-qd32',
-    scheduler: 'deadline',
-    device: 'ssd-sata-mlc',
-    spec: randomRead('ssd-sata-mlc', 'deadline', n),
-  },
+    spec: randomRead('ssd-sata-mlc', t.name, n),
+  })),
   {
     name: 'randread-4k-qd32',
     scheduler: 'noop',
@@ -74,7 +71,7 @@ const cases: Case[] = [
     device: 'hdd-7200-sata',
     spec: randomRead('hdd-7200-sata', 'deadline', n / 4),
   },
-  ...['noop', 'deadline'].map((s) => ({
+  ...['noop', 'deadline', 'anticipatory'].map((s) => ({
     name: 'streaming-read-under-write-2003',
     scheduler: s,
     device: 'hdd-2003-ide',

@@ -22,7 +22,7 @@ interface Outcome {
   maxWaitMs: number
 }
 
-function drive(
+export function drive(
   type: SchedulerType,
   seed: number,
   device: { queueDepth: number; rotational: boolean },
@@ -98,6 +98,30 @@ function drive(
   return out
 }
 
+/**
+ * Where the algorithm bounds how long a request can wait, the longest wait (insertion to dispatch)
+ * under this overload on the single-command disk, in seconds — from each algorithm's own limits:
+ * FIFO order; deadline's 5 s write_expire; mq-deadline's 10 s prio_aging_expire for its IDLE
+ * class; AS and ROW's batch and starvation limits; one sweep of an elevator. CFQ and BFQ serve
+ * their IDLE class only when nothing else is queued, and SSTF serves the nearest request first:
+ * neither bounds the wait, by design.
+ */
+const waitBoundSeconds: Record<string, number | undefined> = {
+  noop: 2,
+  fcfs: 2,
+  deadline: 6,
+  'mq-deadline': 12,
+  anticipatory: 6,
+  kyber: 2,
+  row: 6,
+  scan: 2,
+  look: 2,
+  'c-look': 2,
+  cfq: undefined,
+  bfq: undefined,
+  sstf: undefined,
+}
+
 describe.each(schedulers.map((s) => [s.name, s] as const))(
   '%s conforms to the scheduler contract',
   (_name, type) => {
@@ -113,6 +137,13 @@ describe.each(schedulers.map((s) => [s.name, s] as const))(
         expect(o.dispatchedTwice).toEqual([])
         expect(o.notInserted).toEqual([])
       })
+
+      if (device.queueDepth === 1)
+        it(`bounds the wait of every request where its algorithm does (${where})`, () => {
+          expect(type.name in waitBoundSeconds, `add ${type.name} to waitBoundSeconds`).toBe(true)
+          const bound = waitBoundSeconds[type.name]
+          if (bound !== undefined) expect(drive(type, 11, device).maxWaitMs).toBeLessThan(bound * 1000)
+        })
 
       it(`has work exactly when requests are queued (${where})`, () => {
         expect(drive(type, 12, device).hasWorkMismatches).toEqual([])
