@@ -82,7 +82,7 @@ describe('experiment spec validation', () => {
     expect(v.ok).toBe(true)
     if (v.ok)
       expect(v.spec.schedulers.map((s) => [s.name, s.label])).toEqual([
-        ['noop', 'noop'],
+        ['noop', 'none'],
         ['deadline', 'dl-4'],
         ['deadline', 'deadline'],
       ])

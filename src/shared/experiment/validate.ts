@@ -172,7 +172,8 @@ export function validateSpec(doc: unknown): Validation {
       `${path}.tunables`,
       issues,
     )
-    const label = ('label' in entry && entry.label) || t.name
+    // the name as written (`none`, `as` …) labels the entry unless a label is given
+    const label = ('label' in entry && entry.label) || entry.name
     const prev = labels.get(label)
     if (prev !== undefined)
       issues.push({

@@ -234,6 +234,34 @@ export const hostPresets: readonly HostPreset[] = [
     },
   },
   {
+    name: 'android-2012',
+    description:
+      'An Android phone of 2012 (Linux 3.4, dual-core ARM, 1 GB) — the ROW measurements (published B).',
+    values: {
+      memoryMiB: 1024,
+      reservedMiB: 640,
+      dirtyRatio: 20,
+      dirtyBackgroundRatio: 5,
+      dirtyThrottle: 'sleep',
+      hz: 100,
+      cpus: 2,
+      cpuPolicy: 'preemptive',
+      syscallUs: 1,
+      copyUsPerKiB: 0.5,
+      submitUs: 3,
+    },
+    sources: {
+      memoryMiB: '[inferred] 1 GB phones of 2012 (Galaxy Nexus, Nexus 4: 1–2 GB)',
+      reservedMiB: '[inferred] Android keeps most RAM for apps; about 384 MiB for the page cache',
+      dirtyRatio: 'Linux 3.4 default vm.dirty_ratio = 20',
+      dirtyBackgroundRatio: 'Android init.rc sets vm.dirty_background_ratio = 5',
+      dirtyThrottle: 'IO-less dirty throttling since Linux 3.2',
+      hz: 'ARM defconfigs of the era: HZ = 100',
+      cpus: '[inferred] dual-core Cortex-A9 of 2012',
+      copyUsPerKiB: '[inferred] ~2 GB/s memcpy of a Cortex-A9',
+    },
+  },
+  {
     name: 'freebsd-1997',
     description:
       'FreeBSD 2.2.2 on a Pentium Pro 200 with 64 MB (published measurement C): no wake-up preemption.',

@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { galleryEntrySchema } from '../../shared/gallery/schema'
+import type { GalleryEntry } from '../../shared/gallery/types'
+import type { ClaimVerdict } from '../../shared/gallery/types'
+import { judge, metricOf } from '../../shared/gallery/claims'
+import type { GalleryRuns } from '../../shared/gallery/claims'
+import { expandSweep } from '../../shared/experiment/sweep'
+import { formatIssues, validateSpec } from '../../shared/experiment/validate'
+import type { ExperimentResult } from '../../shared/experiment/compare'
+import { zodIssues } from '../../shared/experiment/format-issues'
+import { ExperimentRunner } from './experiments'
+import type { ExperimentEvents, ExperimentOptions } from './experiments'
+
+/** The repository's root (gallery/ and examples/ live there). */
+export const repoRoot = (): string => fileURLToPath(new URL('../../..', import.meta.url))
+
+export interface LoadedEntry {
+  entry: GalleryEntry
+  /** The page, as Markdown. */
+  page: string
+}
+
+export class GalleryError extends Error {}
+
+/** Every gallery entry: name, title and source, in file-name order. */
+export function listGallery(root = repoRoot()): { name: string; title: string; source: string }[] {
+  const dir = join(root, 'gallery')
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const { entry } = loadGalleryEntry(f.replace(/\.json$/, ''), root)
+      return { name: entry.name, title: entry.title, source: entry.source }
+    })
+}
+
+/** Read and check one entry: its format, every variant's spec, and its page. */
+export function loadGalleryEntry(name: string, root = repoRoot()): LoadedEntry {
+  const file = join(root, 'gallery', `${name}.json`)
+  if (!/^[a-z0-9.-]+$/.test(name) || !existsSync(file)) {
+    const known = readdirSync(join(root, 'gallery'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''))
+    throw new GalleryError(`no gallery entry "${name}"; known: ${known.join(', ')}`)
+  }
+  const doc = JSON.parse(readFileSync(file, 'utf8'))
+  const parsed = galleryEntrySchema.safeParse(doc, { reportInput: true })
+  if (!parsed.success) throw new GalleryError(`${file}: ${formatIssues(zodIssues(parsed.error, doc))}`)
+  const entry = parsed.data as GalleryEntry & { variants: { specFile?: string }[] }
+  for (const v of entry.variants) {
+    if (v.spec === undefined && v.specFile)
+      v.spec = JSON.parse(readFileSync(resolve(root, v.specFile), 'utf8'))
+    if (v.spec === undefined)
+      throw new GalleryError(`${file}: variant "${v.id}" has neither spec nor specFile`)
+    for (const { spec, value } of specsOf(v)) {
+      const check = validateSpec(spec)
+      if (!check.ok)
+        throw new GalleryError(
+          `${file}: variant "${v.id}"${value !== undefined ? ` (${String(value)})` : ''}: ${formatIssues(check.issues)}`,
+        )
+    }
+  }
+  const aboutPath = resolve(root, entry.about)
+  const page =
+    entry.about.endsWith('.md') && existsSync(aboutPath) ? readFileSync(aboutPath, 'utf8') : entry.about
+  return { entry, page }
+}
+
+function specsOf(v: GalleryEntry['variants'][number]): { spec: unknown; value?: unknown }[] {
+  return v.sweep ? expandSweep(v.spec, v.sweep) : [{ spec: v.spec }]
+}
+
+export interface ReproduceResult {
+  schema: 'iosched-lab/reproduce@1'
+  name: string
+  title: string
+  source: string
+  variants: { id: string; title: string; results: { value?: unknown; experiment: ExperimentResult }[] }[]
+  published: {
+    ref: GalleryEntry['published'][number]
+    published: number
+    simulated: number | null
+    unit: string
+  }[]
+  claims: ClaimVerdict[]
+  pass: boolean
+}
+
+/** Run every variant of an entry and judge its claims against the published measurement. */
+export async function reproduce(
+  loaded: LoadedEntry,
+  ev: ExperimentEvents & { variant?(id: string, value?: unknown): void } = {},
+  opts: ExperimentOptions = {},
+): Promise<ReproduceResult> {
+  const { entry } = loaded
+  const runner = new ExperimentRunner()
+  const variants: ReproduceResult['variants'] = []
+  const runs: GalleryRuns = {}
+  for (const v of entry.variants) {
+    const results: ReproduceResult['variants'][number]['results'] = []
+    for (const { spec, value } of specsOf(v)) {
+      ev.variant?.(v.id, value)
+      const check = validateSpec(spec)
+      if (!check.ok) throw new GalleryError(formatIssues(check.issues))
+      const experiment = await runner.run(check.spec, ev, opts)
+      results.push(value === undefined ? { experiment } : { value, experiment })
+    }
+    variants.push({ id: v.id, title: v.title, results })
+    runs[v.id] = results.map((r) => ({ value: r.value, runs: r.experiment.runs }))
+  }
+  const published = entry.published.map((p) => {
+    let simulated: number | null = null
+    try {
+      simulated = metricOf(runs, p)
+    } catch {
+      simulated = null
+    }
+    return { ref: p, published: p.value_published, simulated, unit: p.unit }
+  })
+  const claims = judge(entry.claims, runs)
+  return {
+    schema: 'iosched-lab/reproduce@1',
+    name: entry.name,
+    title: entry.title,
+    source: entry.source,
+    variants,
+    published,
+    claims,
+    pass: claims.every((c) => c.pass),
+  }
+}

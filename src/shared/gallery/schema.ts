@@ -1,0 +1,74 @@
+import { z } from 'zod'
+
+const metric = z.enum([
+  'seconds',
+  'MBps',
+  'opsPerSecond',
+  'bytes',
+  'bytesPerSecond',
+  'readMBps',
+  'writeMBps',
+  'p50Ms',
+  'p99Ms',
+  'maxMs',
+])
+
+const ref = z.strictObject({
+  variant: z.string(),
+  label: z.string(),
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  process: z.string().optional(),
+  phase: z.string().optional(),
+  metric,
+})
+
+const claimBase = { id: z.string(), text: z.string() }
+
+/** The gallery entry file format (gallery/NAME.json). */
+export const galleryEntrySchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9.-]+$/),
+  title: z.string(),
+  source: z.string(),
+  /** Path of the Markdown page, relative to the repository (or the page itself). */
+  about: z.string(),
+  variants: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        title: z.string(),
+        spec: z.unknown().optional(),
+        /** A spec file instead of an inline spec, relative to the repository. */
+        specFile: z.string().optional(),
+        sweep: z.strictObject({ path: z.string(), values: z.array(z.unknown()).min(1) }).optional(),
+      }),
+    )
+    .min(1),
+  published: z.array(ref.extend({ value_published: z.number(), unit: z.string() })),
+  claims: z.array(
+    z.discriminatedUnion('kind', [
+      z.strictObject({
+        ...claimBase,
+        kind: z.literal('ratio'),
+        a: ref,
+        b: ref,
+        min: z.number().optional(),
+        max: z.number().optional(),
+      }),
+      z.strictObject({
+        ...claimBase,
+        kind: z.literal('range'),
+        x: ref,
+        min: z.number().optional(),
+        max: z.number().optional(),
+      }),
+      z.strictObject({ ...claimBase, kind: z.literal('between'), x: ref, lo: ref, hi: ref }),
+      z.strictObject({
+        ...claimBase,
+        kind: z.literal('close'),
+        a: ref,
+        b: ref,
+        tolerance: z.number().positive(),
+      }),
+    ]),
+  ),
+})

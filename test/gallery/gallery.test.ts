@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { listGallery, loadGalleryEntry, reproduce } from '../../src/main/services/gallery-entries'
+import { judge } from '../../src/shared/gallery/claims'
+import type { GalleryRuns } from '../../src/shared/gallery/claims'
+import type { Claim } from '../../src/shared/gallery/types'
+import type { RunResult } from '../../src/shared/experiment/result'
+
+describe('the gallery', () => {
+  it('ships the six entries, each with valid specs and a page', () => {
+    const names = listGallery().map((e) => e.name)
+    expect(names).toEqual([
+      'dd-under-cpu-load-1997',
+      'interactive-latency',
+      'nvme-randread-under-write-flood',
+      'row-vs-cfq-emmc-2012',
+      'streaming-read-under-write-2003',
+      'textbook-disk-scheduling',
+    ])
+    for (const n of names) expect(loadGalleryEntry(n).page).toMatch(/^# /)
+  })
+
+  it('refuses an unknown entry with the list of known ones', () => {
+    expect(() => loadGalleryEntry('nope')).toThrow(/no gallery entry "nope"; known: dd-under-cpu-load-1997/)
+  })
+})
+
+describe('claims', () => {
+  const run = (label: string, seconds: number, MBps: number): RunResult =>
+    ({
+      label,
+      processes: [{ name: 'p', seconds, MBps, bytes: 1, ops: 10 }],
+      totals: { readMBps: MBps },
+    }) as unknown as RunResult
+  const runs: GalleryRuns = { v: [{ runs: [run('a', 10, 5), run('b', 2, 20), run('c', 6, 12)] }] }
+  const ref = (label: string, metric: 'seconds' | 'MBps') => ({ variant: 'v', label, process: 'p', metric })
+  const c = (claim: Omit<Claim, 'id' | 'text'>) => judge([{ id: 'x', text: 't', ...claim } as Claim], runs)[0]
+
+  it('judges ratios, ranges, betweens and closeness, with the numbers in the detail', () => {
+    expect(c({ kind: 'ratio', a: ref('a', 'seconds'), b: ref('b', 'seconds'), min: 5 })).toMatchObject({
+      pass: true,
+      detail: '10.00 / 2.00 = 5.00, expected ≥ 5',
+    })
+    expect(c({ kind: 'ratio', a: ref('a', 'seconds'), b: ref('b', 'seconds'), min: 6 }).pass).toBe(false)
+    expect(c({ kind: 'range', x: ref('c', 'MBps'), min: 10, max: 15 }).pass).toBe(true)
+    expect(
+      c({ kind: 'between', x: ref('c', 'seconds'), lo: ref('a', 'seconds'), hi: ref('b', 'seconds') }).pass,
+    ).toBe(true)
+    expect(
+      c({ kind: 'between', x: ref('a', 'seconds'), lo: ref('c', 'seconds'), hi: ref('b', 'seconds') }).pass,
+    ).toBe(false)
+    expect(c({ kind: 'close', a: ref('c', 'MBps'), b: ref('b', 'MBps'), tolerance: 0.1 }).pass).toBe(false)
+  })
+
+  it('fails a claim whose numbers are missing, saying which', () => {
+    expect(c({ kind: 'range', x: ref('zz', 'seconds'), min: 1 })).toMatchObject({
+      pass: false,
+      detail: 'v/zz p seconds: no run labelled "zz"',
+    })
+  })
+})
+
+describe.each(['streaming-read-under-write-2003', 'row-vs-cfq-emmc-2012', 'dd-under-cpu-load-1997'])(
+  'reproducing %s',
+  (name) => {
+    it('meets every claim of the published measurement', async () => {
+      const r = await reproduce(loadGalleryEntry(name), {}, { jobs: 0 })
+      const failed = r.claims.filter((x) => !x.pass).map((x) => `${x.id}: ${x.detail}`)
+      expect(failed).toEqual([])
+      expect(r.pass).toBe(true)
+      expect(r.published.every((p) => p.simulated !== null)).toBe(true)
+    }, 120_000)
+  },
+)
