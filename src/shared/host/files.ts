@@ -123,6 +123,11 @@ export class FileAllocator {
     return f
   }
 
+  /** Sectors left after the last file laid out one after another. */
+  get sectorsLeft(): number {
+    return Math.max(0, this.capacitySectors - Math.ceil(this.cursor / 2048) * 2048)
+  }
+
   /** The whole device as a file (raw access). */
   rawDevice(): SimFile {
     const f = new SimFile(

@@ -4,6 +4,7 @@ import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import { MS, US } from '../sim/time'
 import type { BlockQueue } from '../block/queue'
+import { IOPRIO_NONE } from '../block/types'
 import type { IoPrioClass } from '../block/types'
 import type { ParamValues } from '../util/params'
 import { CpuScheduler } from './cpu'
@@ -13,7 +14,8 @@ import { FileAllocator, PAGE } from './files'
 import { PageCache } from './pagecache'
 import type { PageIoListener } from './pagecache'
 import type { Program } from './program'
-import { K_BALANCE, K_FSYNC_WAIT, K_READ, Task } from './task'
+import { K_BALANCE, K_FSYNC_WAIT, K_READ, K_TOUCH, Task } from './task'
+import { AnonMemory } from './anon'
 import { Flusher } from './writeback'
 
 /** Host settings converted to simulator units (ns, pages). */
@@ -56,6 +58,9 @@ export class Kernel implements PageIoListener {
   private readonly congestionWaiters: Task[] = []
   private readonly congestionTimer: Timer
   private readonly wbWaiters: { t: Task; f: SimFile }[] = []
+  private readonly memoryWaiters: Task[] = []
+  /** Processes' anonymous memory and swap (made at start, once the files are laid out). */
+  anon!: AnonMemory
   private nextPid = 100
   /** Called when a task exits. */
   onExit: ((t: Task) => void) | null = null
@@ -154,8 +159,31 @@ export class Kernel implements PageIoListener {
     return t
   }
 
+  /** Lay out the swap area after the files, then start the flusher. */
   start(): void {
+    // the swap area follows the files, as far as the device has room
+    const wanted = Math.floor(((this.hv.swapMiB as number) * 2 ** 20) / PAGE)
+    const swapPages = Math.min(wanted, Math.floor(this.alloc.sectorsLeft / 8))
+    const swap = swapPages > 0 ? this.alloc.allocate({ name: 'swap', size: swapPages * PAGE }) : null
+    this.anon = new AnonMemory(this.cache, this.queue, swap, {
+      pid: 3,
+      name: 'kswapd',
+      ioClass: IOPRIO_NONE,
+      ioLevel: 4,
+      exited: false,
+    })
+    this.anon.onProgress = () => this.wakeMemory()
     this.flusher.start()
+  }
+
+  waitMemory(t: Task): void {
+    this.memoryWaiters.push(t)
+  }
+
+  private wakeMemory(): void {
+    if (this.memoryWaiters.length === 0) return
+    const ts = this.memoryWaiters.splice(0, this.memoryWaiters.length)
+    for (const t of ts) t.resume(K_TOUCH)
   }
 
   taskExited(t: Task): void {

@@ -34,6 +34,8 @@ export class PageCache implements BioOwner {
   writeback = 0
   /** Pages that could not be reclaimed when needed (all dirty or under I/O): the cache overcommits. */
   overcommitted = 0
+  /** Pages of processes' anonymous memory (they share the memory the cache may use). */
+  anonPages = 0
   private readonly ringFile: Int32Array
   private readonly ringPage: Int32Array
   private head = 0
@@ -54,12 +56,21 @@ export class PageCache implements BioOwner {
     this.byId[f.id] = f
   }
 
-  /** Make room for `n` new pages by reclaiming clean ones. */
+  /** Make room for `n` new pages by reclaiming clean ones (anonymous memory counts against room). */
   private reserve(n: number): void {
-    let need = this.cached + n - this.capacity
+    const need = this.cached + this.anonPages + n - this.capacity
+    if (need > 0) {
+      const short = need - this.reclaimClean(need)
+      if (short > 0) this.overcommitted += short
+    }
+  }
+
+  /** Evict up to `n` clean, unreferenced, unlocked pages (CLOCK); returns how many went. */
+  reclaimClean(n: number): number {
+    let freed = 0
     let scanned = 0
     const limit = 2 * this.count
-    while (need > 0 && this.count > 0 && scanned < limit) {
+    while (freed < n && this.count > 0 && scanned < limit) {
       const i = this.head
       const f = this.byId[this.ringFile[i]]
       const p = this.ringPage[i]
@@ -75,9 +86,9 @@ export class PageCache implements BioOwner {
       }
       pages[p] = 0
       this.cached--
-      need--
+      freed++
     }
-    if (need > 0) this.overcommitted += need
+    return freed
   }
 
   private push(fileId: number, page: number): void {

@@ -175,6 +175,15 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'swapMiB',
+    kind: 'int',
+    default: 2048,
+    unit: 'MiB',
+    meaning: 'swap area on the device, after the files (0 = none: a process that outgrows memory is killed)',
+    min: 0,
+    max: 1 << 24,
+  },
+  {
     name: 'forkUs',
     kind: 'number',
     default: 300,

@@ -36,6 +36,11 @@ export interface Sys {
   readonly reaped: number
   /** Asynchronous I/Os submitted and not yet reaped. */
   readonly aioInFlight: number
+  /**
+   * Use `pages` pages of this process's anonymous memory from page `first` (4 KiB each), with
+   * `cpuPerPage` ns of computation on each: faults allocate them, or read them back from swap.
+   */
+  touch(first: number, pages: number, write: boolean, cpuPerPage: SimTime): void
   /** fork + exec a child process running `program`; returns once it is created. */
   spawn(name: string, program: Program): void
   /** wait(2): block until a child has exited (returns at once if one already has, or if none live). */

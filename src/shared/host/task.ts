@@ -13,6 +13,7 @@ import { PAGE } from './files'
 import { PG_LOCKED, PG_READAHEAD, PG_UPTODATE } from './pagecache'
 import type { Program, Sys } from './program'
 import { RaState, ondemand } from './readahead'
+import type { AnonSpace } from './anon'
 import type { Kernel } from './kernel'
 
 // Continuations: what the task does when it next holds the CPU.
@@ -32,6 +33,7 @@ const K_DIRECT_NEXT = 12
 const K_FSYNC_WAIT = 13
 const K_SPAWN = 14
 const K_WAIT_CHILD = 15
+const K_TOUCH = 16
 
 const TASK_NEW = 0
 const TASK_RUN = 1
@@ -94,6 +96,13 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   private readonly ra = new Map<number, RaState>()
   private readonly sleepTimer: Timer
 
+  /** Anonymous memory, made on first use. */
+  private anon: AnonSpace | null = null
+  private touchNext = 0
+  private touchEnd = 0
+  private touchWrite = false
+  private touchCpu = 0
+  private touchPending = 0
   /** The process that spawned this one, or null for the experiment's own processes. */
   parent: Task | null = null
   liveChildren = 0
@@ -209,6 +218,45 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.parent?.childExited(this)
   }
 
+  // --- anonymous memory: faults, and waits for swap ---
+
+  touch(first: number, pages: number, write: boolean, cpuPerPage: SimTime): void {
+    this.touchNext = first
+    this.touchEnd = first + pages
+    this.touchWrite = write
+    this.touchCpu = cpuPerPage
+    this.touchPending = 0
+    this.k = K_TOUCH
+    this.touchLoop()
+  }
+
+  private touchLoop(): void {
+    const k = this.kernel
+    const sp = (this.anon ??= k.anon.space())
+    while (this.touchNext < this.touchEnd) {
+      if (k.anon.touch(sp, this.touchNext, this.touchWrite) === 'wait') {
+        if (this.touchPending > 0) {
+          // charge the computation done so far before sleeping on the fault
+          const cpu = this.touchPending
+          this.touchPending = 0
+          this.k = K_TOUCH
+          this.burst(cpu)
+          return
+        }
+        this.k = K_TOUCH
+        this.block()
+        k.waitMemory(this)
+        return
+      }
+      this.touchNext++
+      this.touchPending += this.touchCpu
+    }
+    const cpu = this.touchPending
+    this.touchPending = 0
+    this.k = K_STEP
+    this.burst(Math.max(1, cpu))
+  }
+
   // --- processes: fork, wait; a parent's results include its children's, as `time make` does ---
 
   spawn(name: string, program: Program): void {
@@ -293,6 +341,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         return
       case K_SPAWN:
         this.forkChild()
+        return
+      case K_TOUCH:
+        this.touchLoop()
         return
     }
   }
@@ -604,4 +655,4 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 }
 
-export { K_READ, K_BALANCE, K_FSYNC_WAIT }
+export { K_READ, K_BALANCE, K_FSYNC_WAIT, K_TOUCH }

@@ -8,6 +8,8 @@ import { lmdd } from './lmdd'
 import { iozone } from './iozone'
 import { bonnie } from './bonnie'
 import { traceReplay } from './trace-replay'
+import { kbuild } from './kbuild'
+import { efax, qsbench } from './memory-hogs'
 
 /** Every workload the lab models: one file each, one line here. */
 export const workloads: readonly WorkloadType[] = [
@@ -20,6 +22,9 @@ export const workloads: readonly WorkloadType[] = [
   iozone,
   bonnie,
   traceReplay,
+  kbuild,
+  qsbench,
+  efax,
 ]
 
 export function findWorkload(name: string): WorkloadType | undefined {
