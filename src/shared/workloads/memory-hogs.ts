@@ -4,8 +4,6 @@ import { US } from '../sim/time'
 import type { ParamValues } from '../util/params'
 import type { WorkloadType } from './workload'
 
-const PAGE_ELEMENTS = 1024 // 4-byte integers per 4 KiB page
-
 /**
  * qsbench: quicksort an array of random integers larger than memory. Each partition step reads
  * and writes its sub-array page by page; the recursion then works on ever smaller pieces, which
