@@ -137,3 +137,26 @@ describe('experiment spec validation', () => {
     expect(v.ok ? [] : v.issues).toEqual([])
   })
 })
+
+describe('process groups', () => {
+  it('folds a workload’s instances into one row: bytes add up, time is the longest', async () => {
+    const { simulate } = await import('../../src/shared/experiment/runner')
+    const { groupProcesses } = await import('../../src/shared/experiment/process-groups')
+    const v = validateSpec({
+      device: { preset: 'nullblk' },
+      workload: {
+        processes: [{ name: 'rr', type: 'random-read', params: { processes: 3, count: 40, direct: true } }],
+      },
+      schedulers: ['noop'],
+    })
+    if (!v.ok) throw new Error('invalid')
+    const run = simulate(v.spec, 0, 0)
+    const g = groupProcesses(run)
+    expect(run.processes).toHaveLength(3)
+    expect(g.processes.map((p) => p.name)).toEqual(['rr'])
+    expect(g.processes[0].bytes).toBe(3 * 40 * 4096)
+    expect(g.processes[0].ops).toBe(120)
+    expect(g.processes[0].seconds).toBe(Math.max(...run.processes.map((p) => p.seconds)))
+    expect(g.processes[0].latencyMs.max).toBe(Math.max(...run.processes.map((p) => p.latencyMs.max)))
+  })
+})

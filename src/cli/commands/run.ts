@@ -1,4 +1,6 @@
+import { summarizeRuns } from '../../shared/experiment/compare'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
+import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { ProgressBar } from '../progress'
 import { parseArgs } from 'node:util'
@@ -103,7 +105,9 @@ export function jsonDocument(r: ExperimentResult) {
   }
 }
 
-export function table(r: ExperimentResult): string {
+export function table(full: ExperimentResult): string {
+  // one row per spec process: a workload's instances (rr/0 … rr/7) are folded together
+  const r = { ...full, summary: summarizeRuns(full.runs.map(groupProcesses)) }
   const names = r.summary[0]?.processes.map((p) => p.name) ?? []
   const header = ['scheduler']
   for (const n of names) header.push(`${n} MB/s`, `${n} s`, `${n} p50/p99/max ms`)
