@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { READ, WRITE } from '../../src/shared/block/types'
-import type { IoContext, Op } from '../../src/shared/block/types'
 import { kyber, KYBER_READ, KYBER_WRITE } from '../../src/shared/schedulers/kyber/kyber'
 import type { Kyber } from '../../src/shared/schedulers/kyber/kyber'
 import { LatencyHistograms, IO_LATENCY, TOTAL_LATENCY } from '../../src/shared/schedulers/kyber/latency'
 import type { Handler } from '../../src/shared/sim/engine'
-import { Rng } from '../../src/shared/sim/rng'
 import { MS, SECOND } from '../../src/shared/sim/time'
 import { ctx, makeRig } from '../helpers/rig'
+import { driveMix } from '../helpers/contract'
 
 /** Run lengths of consecutive equal values: [[value, count], …]. */
 function runs<T>(xs: T[]): [T, number][] {
@@ -160,68 +159,20 @@ describe('kyber: depth control', () => {
   })
 })
 
-/** A random mix of readers and writers; returns what the contract checks need. */
-function drive(seed: number, queueDepth: number) {
-  const r = makeRig(kyber, {}, { queueDepth, completionUs: queueDepth === 1 ? 2000 : 50 }, 64)
-  const rng = new Rng(seed)
-  const procs = Array.from({ length: 6 }, (_, i) => ctx(i + 1))
-  const inserted = new Set<number>()
-  const seen = new Set<number>()
-  const o = { log: [] as string[], submitted: 0, dup: 0, invented: 0, hasWorkWrong: 0, maxWait: 0 }
-  const sched = r.queue.sched
-  const insert = sched.insert.bind(sched)
-  sched.insert = (rq, now) => {
-    inserted.add(rq.id)
-    insert(rq, now)
-  }
-  r.queue.observer = {
-    dispatched: (rq, now) => {
-      if (seen.has(rq.id)) o.dup++
-      if (!inserted.has(rq.id)) o.invented++
-      seen.add(rq.id)
-      o.log.push(`${now}:${rq.id}:${rq.sector}+${rq.nsect}:${rq.op}`)
-      o.maxWait = Math.max(o.maxWait, now - rq.insertedAt)
-    },
-    completed: () => {},
-    levels: (_now, queued) => {
-      if (sched.hasWork() !== queued > 0) o.hasWorkWrong++
-    },
-  }
-  const burst: Handler = {
-    onEvent: (_k, data) => {
-      const c = data as IoContext
-      const op: Op = rng.next() < 0.6 ? READ : WRITE
-      const sync = op === READ || rng.next() < 0.3
-      let sector = rng.int(50_000_000) * 8
-      const sequential = rng.next() < 0.5
-      for (let i = 0, n = 1 + rng.int(12); i < n; i++) {
-        const nsect = 8 * (1 + rng.int(8))
-        r.submit(sector, nsect, op, c, sync)
-        o.submitted++
-        sector = sequential ? sector + nsect : rng.int(50_000_000) * 8
-      }
-      if (r.engine.now < 4 * SECOND) r.engine.at(r.engine.now + rng.int(40 * MS), burst, 0, c)
-    },
-  }
-  for (const c of procs) r.engine.at(rng.int(10 * MS), burst, 0, c)
-  r.engine.run(60 * SECOND)
-  return { ...o, completed: r.done.length }
-}
-
 describe('kyber: contract', () => {
   for (const qd of [1, 32]) {
     it(`dispatches every request exactly once, in bounded time, with hasWork exact (queue depth ${qd})`, () => {
-      const o = drive(31, qd)
+      const o = driveMix(kyber, 31, { queueDepth: qd, rotational: qd === 1 })
       expect(o.submitted).toBeGreaterThan(500)
       expect(o.completed).toBe(o.submitted)
-      expect([o.dup, o.invented, o.hasWorkWrong]).toEqual([0, 0, 0])
-      expect(o.maxWait).toBeLessThan(5 * SECOND)
+      expect([o.dispatchedTwice, o.notInserted, o.hasWorkMismatches]).toEqual([[], [], []])
+      expect(o.maxWaitMs).toBeLessThan(5 * 1000)
     })
 
     it(`gives identical logs for identical inputs (queue depth ${qd})`, () => {
-      const a = drive(32, qd).log
-      expect(drive(32, qd).log).toEqual(a)
-      expect(drive(33, qd).log).not.toEqual(a)
+      const a = driveMix(kyber, 32, { queueDepth: qd, rotational: qd === 1 }).log
+      expect(driveMix(kyber, 32, { queueDepth: qd, rotational: qd === 1 }).log).toEqual(a)
+      expect(driveMix(kyber, 33, { queueDepth: qd, rotational: qd === 1 }).log).not.toEqual(a)
     })
   }
 })

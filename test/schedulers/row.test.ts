@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { IOPRIO_BE, IOPRIO_IDLE, IOPRIO_NONE, IOPRIO_RT, READ, WRITE } from '../../src/shared/block/types'
+import { IOPRIO_BE, IOPRIO_IDLE, IOPRIO_RT, READ, WRITE } from '../../src/shared/block/types'
 import type { IoContext, IoPrioClass, Op } from '../../src/shared/block/types'
 import { row, rowConfig, rowTunables } from '../../src/shared/schedulers/row'
-import type { SchedulerType } from '../../src/shared/schedulers/scheduler'
 import type { Handler } from '../../src/shared/sim/engine'
-import { Rng } from '../../src/shared/sim/rng'
 import { MS, US } from '../../src/shared/sim/time'
 import { resolveParams } from '../../src/shared/util/params'
-import type { ParamValues } from '../../src/shared/util/params'
 import { ctx, makeRig } from '../helpers/rig'
+import { driveMix } from '../helpers/contract'
 import type { Dispatch } from '../helpers/rig'
 
 type Rig = ReturnType<typeof makeRig>
@@ -241,74 +239,6 @@ describe("row (version '2012', the first version)", () => {
 
 // --- the contract, under a random mix of processes (as test/schedulers/conformance.test.ts) ---
 
-interface Outcome {
-  log: string[]
-  submitted: number
-  completed: number
-  dispatchedTwice: number[]
-  notInserted: number[]
-  hasWorkMismatches: string[]
-}
-
-function drive(type: SchedulerType, tunables: Partial<ParamValues>, seed: number, qd: number): Outcome {
-  const r = makeRig(type, tunables, { queueDepth: qd, completionUs: qd === 1 ? 2000 : 50 }, 64)
-  const rng = new Rng(seed)
-  const classes: IoPrioClass[] = [IOPRIO_NONE, IOPRIO_BE, IOPRIO_RT, IOPRIO_IDLE]
-  const procs = Array.from({ length: 6 }, (_, i) => withClass(i + 1, classes[i % 4]))
-  const inserted = new Set<number>()
-  const dispatched = new Set<number>()
-  const out: Outcome = {
-    log: [],
-    submitted: 0,
-    completed: 0,
-    dispatchedTwice: [],
-    notInserted: [],
-    hasWorkMismatches: [],
-  }
-  const sched = r.queue.sched
-  const insert = sched.insert.bind(sched)
-  sched.insert = (rq, now) => {
-    inserted.add(rq.id)
-    insert(rq, now)
-  }
-  r.queue.observer = {
-    dispatched: (rq, now) => {
-      if (dispatched.has(rq.id)) out.dispatchedTwice.push(rq.id)
-      if (!inserted.has(rq.id)) out.notInserted.push(rq.id)
-      dispatched.add(rq.id)
-      out.log.push(`${now}:${rq.id}:${rq.sector}+${rq.nsect}:${rq.op}`)
-    },
-    completed: () => {},
-    levels: (now, queued) => {
-      if (sched.hasWork() !== queued > 0 && out.hasWorkMismatches.length < 5)
-        out.hasWorkMismatches.push(`t=${now}: hasWork()=${sched.hasWork()} with ${queued} queued`)
-    },
-  }
-  const next = new Map<number, number>()
-  const burst: Handler = {
-    onEvent: (_k, data) => {
-      const c = data as IoContext
-      const op: Op = rng.next() < 0.6 ? READ : WRITE
-      const sync = op === READ || rng.next() < 0.3
-      const sequential = rng.next() < 0.5
-      let sector = sequential ? (next.get(c.pid) ?? c.pid * 10_000_000) : rng.int(50_000_000) * 8
-      const n = 1 + rng.int(12)
-      for (let i = 0; i < n; i++) {
-        const nsect = 8 * (1 + rng.int(8))
-        r.submit(sector, nsect, op, c, sync)
-        out.submitted++
-        sector = sequential ? sector + nsect : rng.int(50_000_000) * 8
-      }
-      next.set(c.pid, sector)
-      if (r.engine.now < 4000 * MS) r.engine.at(r.engine.now + rng.int(40 * MS), burst, 0, c)
-    },
-  }
-  for (const c of procs) r.engine.at(rng.int(10 * MS), burst, 0, c)
-  r.engine.run(60_000 * MS)
-  out.completed = r.done.length
-  return out
-}
-
 describe.each([
   ['2014', { version: '2014' }],
   ['2014, small starvation limits', { version: '2014', reg_starv_limit: 3, low_starv_limit: 5 }],
@@ -316,7 +246,7 @@ describe.each([
 ])('row %s keeps the scheduler contract', (_name, tunables) => {
   for (const qd of [1, 32]) {
     it(`dispatches every inserted request exactly once, none invented, none left (QD${qd})`, () => {
-      const o = drive(row, tunables, 21, qd)
+      const o = driveMix(row, 21, { queueDepth: qd, rotational: qd === 1 }, tunables)
       expect(o.submitted).toBeGreaterThan(500)
       expect(o.completed).toBe(o.submitted)
       expect(o.dispatchedTwice).toEqual([])
@@ -324,13 +254,15 @@ describe.each([
     })
 
     it(`has work exactly when requests are queued (QD${qd})`, () => {
-      expect(drive(row, tunables, 22, qd).hasWorkMismatches).toEqual([])
+      expect(driveMix(row, 22, { queueDepth: qd, rotational: qd === 1 }, tunables).hasWorkMismatches).toEqual(
+        [],
+      )
     })
 
     it(`dispatches identically for the same inputs (QD${qd})`, () => {
-      const a = drive(row, tunables, 23, qd)
-      expect(drive(row, tunables, 23, qd).log).toEqual(a.log)
-      expect(drive(row, tunables, 24, qd).log).not.toEqual(a.log)
+      const a = driveMix(row, 23, { queueDepth: qd, rotational: qd === 1 }, tunables)
+      expect(driveMix(row, 23, { queueDepth: qd, rotational: qd === 1 }, tunables).log).toEqual(a.log)
+      expect(driveMix(row, 24, { queueDepth: qd, rotational: qd === 1 }, tunables).log).not.toEqual(a.log)
     })
   }
 })

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { READ, WRITE } from '../../src/shared/block/types'
-import type { IoContext, Op } from '../../src/shared/block/types'
 import { fcfs } from '../../src/shared/schedulers/fcfs'
 import { sstf } from '../../src/shared/schedulers/sstf'
 import { scan } from '../../src/shared/schedulers/scan'
@@ -8,9 +7,9 @@ import { look } from '../../src/shared/schedulers/look'
 import { cLook } from '../../src/shared/schedulers/c-look'
 import type { SchedulerType } from '../../src/shared/schedulers/scheduler'
 import type { Handler } from '../../src/shared/sim/engine'
-import { Rng } from '../../src/shared/sim/rng'
 import { MS, US } from '../../src/shared/sim/time'
 import { ctx, makeRig } from '../helpers/rig'
+import { driveMix } from '../helpers/contract'
 
 type Rig = ReturnType<typeof makeRig>
 
@@ -140,76 +139,6 @@ describe('merging', () => {
 
 // --- the contract, under a random mix of processes (as test/schedulers/conformance.test.ts) ---
 
-interface Outcome {
-  log: string[]
-  submitted: number
-  completed: number
-  dispatchedTwice: number[]
-  notInserted: number[]
-  hasWorkMismatches: string[]
-  maxWaitMs: number
-}
-
-function drive(type: SchedulerType, seed: number, qd: number): Outcome {
-  const r = makeRig(type, {}, { queueDepth: qd, completionUs: qd === 1 ? 2000 : 50 }, 64)
-  const rng = new Rng(seed)
-  const procs = Array.from({ length: 6 }, (_, i) => ctx(i + 1))
-  const inserted = new Set<number>()
-  const dispatched = new Set<number>()
-  const out: Outcome = {
-    log: [],
-    submitted: 0,
-    completed: 0,
-    dispatchedTwice: [],
-    notInserted: [],
-    hasWorkMismatches: [],
-    maxWaitMs: 0,
-  }
-  const sched = r.queue.sched
-  const insert = sched.insert.bind(sched)
-  sched.insert = (rq, now) => {
-    inserted.add(rq.id)
-    insert(rq, now)
-  }
-  r.queue.observer = {
-    dispatched: (rq, now) => {
-      if (dispatched.has(rq.id)) out.dispatchedTwice.push(rq.id)
-      if (!inserted.has(rq.id)) out.notInserted.push(rq.id)
-      dispatched.add(rq.id)
-      out.log.push(`${now}:${rq.id}:${rq.sector}+${rq.nsect}:${rq.op}`)
-      out.maxWaitMs = Math.max(out.maxWaitMs, (now - rq.insertedAt) / MS)
-    },
-    completed: () => {},
-    levels: (now, queued) => {
-      if (sched.hasWork() !== queued > 0 && out.hasWorkMismatches.length < 5)
-        out.hasWorkMismatches.push(`t=${now}: hasWork()=${sched.hasWork()} with ${queued} queued`)
-    },
-  }
-  const next = new Map<number, number>()
-  const burst: Handler = {
-    onEvent: (_k, data) => {
-      const c = data as IoContext
-      const op: Op = rng.next() < 0.6 ? READ : WRITE
-      const sync = op === READ || rng.next() < 0.3
-      const sequential = rng.next() < 0.5
-      let sector = sequential ? (next.get(c.pid) ?? c.pid * 10_000_000) : rng.int(50_000_000) * 8
-      const n = 1 + rng.int(12)
-      for (let i = 0; i < n; i++) {
-        const nsect = 8 * (1 + rng.int(8))
-        r.submit(sector, nsect, op, c, sync)
-        out.submitted++
-        sector = sequential ? sector + nsect : rng.int(50_000_000) * 8
-      }
-      next.set(c.pid, sector)
-      if (r.engine.now < 4000 * MS) r.engine.at(r.engine.now + rng.int(40 * MS), burst, 0, c)
-    },
-  }
-  for (const c of procs) r.engine.at(rng.int(10 * MS), burst, 0, c)
-  r.engine.run(60_000 * MS)
-  out.completed = r.done.length
-  return out
-}
-
 describe.each([
   ['fcfs', fcfs, true],
   ['sstf', sstf, false],
@@ -219,7 +148,7 @@ describe.each([
 ] as const)('%s keeps the scheduler contract', (_name, type, bounded) => {
   for (const qd of [1, 32]) {
     it(`dispatches every inserted request exactly once, none invented, none left (QD${qd})`, () => {
-      const o = drive(type, 31, qd)
+      const o = driveMix(type, 31, { queueDepth: qd, rotational: qd === 1 })
       expect(o.submitted).toBeGreaterThan(500)
       expect(o.completed).toBe(o.submitted)
       expect(o.dispatchedTwice).toEqual([])
@@ -229,13 +158,13 @@ describe.each([
     })
 
     it(`has work exactly when requests are queued (QD${qd})`, () => {
-      expect(drive(type, 32, qd).hasWorkMismatches).toEqual([])
+      expect(driveMix(type, 32, { queueDepth: qd, rotational: qd === 1 }).hasWorkMismatches).toEqual([])
     })
 
     it(`dispatches identically for the same inputs (QD${qd})`, () => {
-      const a = drive(type, 33, qd)
-      expect(drive(type, 33, qd).log).toEqual(a.log)
-      expect(drive(type, 34, qd).log).not.toEqual(a.log)
+      const a = driveMix(type, 33, { queueDepth: qd, rotational: qd === 1 })
+      expect(driveMix(type, 33, { queueDepth: qd, rotational: qd === 1 }).log).toEqual(a.log)
+      expect(driveMix(type, 34, { queueDepth: qd, rotational: qd === 1 }).log).not.toEqual(a.log)
     })
   }
 })

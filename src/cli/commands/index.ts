@@ -1,15 +1,19 @@
 import type { CliCommand } from '../command'
 import { listCommand } from './list'
 import { runCli } from './run'
+import { galleryCommand } from './gallery'
+import { reproduceCommand } from './reproduce'
 import { devicesCommand } from './devices'
 import { doctorCommand } from './doctor'
-import { serveCommand } from './serve'
+import { fingerprintCommand } from './fingerprint'
 
 /** Every command: one file each, one line here. */
 export const commands: readonly CliCommand[] = [
   listCommand,
   runCli,
-  serveCommand,
   devicesCommand,
   doctorCommand,
+  fingerprintCommand,
+  galleryCommand,
+  reproduceCommand,
 ]

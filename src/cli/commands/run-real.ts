@@ -5,7 +5,8 @@ import { summarizeRuns } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
-import { shellQuote } from '../../main/services/real/fio-command'
+import { checkExtraFioArgs, shellQuote } from '../../main/services/real/fio-command'
+import { runOnFioServers } from '../../main/services/real/fio-client'
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
 import type { RealExperimentOptions } from '../../main/services/real/real-experiment'
 import { previewRealRun, RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
@@ -13,7 +14,7 @@ import type { RealExperimentResult } from '../../main/services/real/real-result'
 import { resolveRealSpec } from '../../main/services/real/real-spec'
 import { TargetRefused } from '../../main/services/real/target'
 import { TranslationError } from '../../main/services/real/fio-job'
-import { engineByName, engineNames } from '../../main/services/real/engines'
+import { engineByName, engineNames, toolsFor } from '../../main/services/real/engines'
 import type { CliIo } from '../command'
 import { InputError, jsonErrorWhere } from '../spec-file'
 
@@ -26,6 +27,7 @@ export const realRunUsage = [
   '      [--max-seconds S] [--ramp S]  time limit of each run; seconds left out of fio’s statistics',
   '      [--fio-arg=--OPT=V]…          extra fio options; [--show-job] print the job file and command; [--dry-run]',
   '      [--engine fio|dd|bonnie++] [--sample-ms MS] [--no-drop-caches]',
+  '      [--fio-server HOST]… --remote-target PATH --remote-size SIZE   on lab machines running `fio --server`',
 ]
 
 const num = (v: string | undefined, what: string, min = 0): number | undefined => {
@@ -77,6 +79,9 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       engine: { type: 'string' },
       'sample-ms': { type: 'string' },
       'no-drop-caches': { type: 'boolean' },
+      'fio-server': { type: 'string', multiple: true },
+      'remote-target': { type: 'string' },
+      'remote-size': { type: 'string' },
     },
     allowPositionals: true,
   })
@@ -124,9 +129,8 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     }
     if (values['dry-run']) return 0
   }
-  const missing = realPrerequisiteProblems(
-    engine?.name === 'bonnie++' ? ['bonnie++', 'losetup', 'lsblk'] : undefined,
-  )
+  if (values['fio-server']) return fioServers(spec, values, io)
+  const missing = realPrerequisiteProblems(toolsFor(engine?.name ?? 'fio'))
   if (missing.length > 0) {
     for (const m of missing) io.err(`iosched-lab: ${m}`)
     return 1
@@ -237,3 +241,56 @@ function combine(sim: ExperimentResult | null, real: RealExperimentResult): Expe
 /** CSV has no source column: real rows get "(real)" after their label. */
 const labelled = (rows: LabelSummary[]): LabelSummary[] =>
   rows.map((s) => (s.source === 'real' ? { ...s, label: `${s.label} (real)` } : s))
+
+/** `--fio-server`: the experiment on lab machines through fio's client/server mode (no root needed here). */
+async function fioServers(
+  spec: ResolvedSpec,
+  v: {
+    'fio-server'?: string[]
+    'remote-target'?: string
+    'remote-size'?: string
+    'max-seconds'?: string
+    json?: boolean
+    csv?: boolean
+    'fio-arg'?: string[]
+  },
+  io: CliIo,
+): Promise<number> {
+  const size = parseSize(v['remote-size'] ?? '')
+  if (!v['remote-target'] || !(size > 0))
+    throw new InputError([
+      'run --real --fio-server: give the device or file on the lab machines and its size: --remote-target /dev/sdb --remote-size 100G',
+    ])
+  const extra = v['fio-arg'] ?? []
+  const bad = checkExtraFioArgs(extra)
+  if (bad.length > 0) throw new InputError(bad)
+  let r
+  try {
+    r = await runOnFioServers(spec, {
+      hosts: v['fio-server'] ?? [],
+      remoteTarget: { path: v['remote-target'], sizeBytes: size },
+      maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001),
+      extraArgs: extra,
+    })
+  } catch (e) {
+    if (e instanceof TranslationError) throw new InputError(e.message.split('\n'))
+    throw e
+  }
+  const { csv, jsonDocument, table } = await import('./run')
+  const spec2 = {
+    ...spec,
+    device: { ...spec.device, preset: `${v['remote-target']} on ${v['fio-server']!.join(', ')}` },
+    host: { ...spec.host, preset: 'each fio server (scheduler as its operator set it)' },
+  }
+  const res = { ...r.result, spec: spec2 }
+  if (v.json)
+    io.out(JSON.stringify({ ...jsonDocument(res), fio: { jobFile: r.jobFile, command: r.command } }, null, 2))
+  else if (v.csv) io.out(csv(res.summary))
+  else {
+    io.out(table(res))
+    io.out(
+      'note: the lab does not switch schedulers on fio servers: each runs with the scheduler its operator chose',
+    )
+  }
+  return 0
+}

@@ -1,0 +1,117 @@
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { parseSize } from '../../shared/util/params'
+import { fingerprintDevice } from '../../main/services/real/fingerprint'
+import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
+import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import { labStateDir } from '../../main/services/real/state-dir'
+import { TargetRefused } from '../../main/services/real/target'
+import type { CliCommand } from '../command'
+import { InputError } from '../spec-file'
+import { num, renderTable } from '../table'
+
+export const fingerprintCommand: CliCommand = {
+  name: 'fingerprint',
+  usage: [
+    'fingerprint [--device DEV --confirm DEV] [--seconds S] [--out FILE] [--json]',
+    '                                    measure a device (QD1/QD32 4 KiB random, 1 MiB sequential), fit a model, save a preset (root)',
+  ],
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        device: { type: 'string' },
+        confirm: { type: 'string' },
+        'scratch-size': { type: 'string' },
+        seconds: { type: 'string' },
+        region: { type: 'string' },
+        name: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    })
+    if (positionals.length > 0) throw new InputError([`fingerprint: unexpected argument "${positionals[0]}"`])
+    const seconds = values.seconds === undefined ? 3 : Number(values.seconds)
+    if (!(seconds > 0 && seconds <= 600))
+      throw new InputError([`fingerprint: --seconds expects 0 < S ≤ 600, got "${values.seconds}"`])
+    const size = (v: string | undefined, what: string): number | undefined => {
+      if (v === undefined) return undefined
+      const n = parseSize(v)
+      if (!(n > 0)) throw new InputError([`fingerprint: ${what} expects a size like 256M or 4G, got "${v}"`])
+      return n
+    }
+    const problems = realPrerequisiteProblems()
+    if (problems.length > 0) {
+      for (const p of problems) io.err(`iosched-lab: ${p}`)
+      return 1
+    }
+    const name = values.name
+    const out = values.out ?? join(labStateDir(), 'presets', `${name ?? 'fingerprint'}-${Date.now()}.json`)
+    const runner = new RealExperimentRunner()
+    const stop = (): void => {
+      io.err('iosched-lab: cancelling: stopping fio and restoring the scheduler…')
+      void runner.cancel().finally(() => process.exit(130))
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+    let doc
+    try {
+      doc = await fingerprintDevice(
+        {
+          target: values.device
+            ? { kind: 'device', name: values.device, confirm: values.confirm }
+            : { kind: 'scratch', sizeBytes: size(values['scratch-size'], '--scratch-size') },
+          seconds,
+          regionBytes: size(values.region, '--region'),
+          name,
+          out,
+          runner,
+        },
+        {
+          notice: (m) => io.err(`iosched-lab: ${m}`),
+          failed: (_l, _r, m) => io.err(`iosched-lab: the sweep failed: ${m}`),
+        },
+      )
+    } catch (e) {
+      if (e instanceof TargetRefused || e instanceof RealRunError) throw new InputError(e.message.split('\n'))
+      throw e
+    } finally {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    }
+    if (values.json) {
+      io.out(JSON.stringify(doc, null, 2))
+      return 0
+    }
+    io.out(`${doc.name}: ${doc.description}`)
+    io.out('')
+    const rows = doc.measured.points.map((m) => {
+      const s = doc.simulated.points.find((x) => x.name === m.name)
+      const f = doc.fit[m.name]
+      return [
+        m.name,
+        num(m.iops),
+        num(m.MBps),
+        `${num(m.p50Ms)}/${num(m.p99Ms)}`,
+        s ? `${num(s.p50Ms)}/${num(s.p99Ms)}` : '-',
+        f ? `${num(f.ms)} ms (${num(f.relative * 100, 2)} %)` : '-',
+      ]
+    })
+    io.out(
+      renderTable(
+        ['point', 'IOPS', 'MB/s', 'measured p50/p99 ms', 'model p50/p99 ms', 'CDF RMS distance'],
+        rows,
+        ['l'],
+      ),
+    )
+    io.out('')
+    io.out(`${doc.model} model, from preset ${doc.basePreset}:`)
+    for (const [k, v] of Object.entries(doc.values))
+      io.out(`  ${k} = ${v}${doc.sources[k] ? `   (${doc.sources[k]})` : ''}`)
+    io.out('')
+    io.out(`saved: ${out} — simulate on it with this in a spec:`)
+    io.out(`  "device": ${JSON.stringify(doc.specDevice)}`)
+    return 0
+  },
+}

@@ -1,0 +1,292 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { summarizeRuns } from '../../../shared/experiment/compare'
+import type { ResolvedSpec } from '../../../shared/experiment/resolved'
+import type { CancelState, RealEngine } from './engine-plan'
+import { CancelledError } from './engine-plan'
+import { bytesNeeded } from './file-layout'
+import { fioEngine } from './fio-engine'
+import { toolsFor } from './engines'
+import { checkExtraFioArgs } from './fio-command'
+import { Journal } from './journal'
+import type { TunableWrite } from './kernel-schedulers'
+import { mapScheduler } from './kernel-schedulers'
+import { requireRealPrerequisites } from './prerequisites'
+import type { RealExperimentResult, RealRunResult, RealTargetInfo } from './real-result'
+import { runOnce } from './real-run'
+import { repairJournals } from './repair'
+import type { RepairReport } from './repair'
+import { labStateDir, RUN_PREFIX } from './state-dir'
+import type { Target, TargetRequest } from './target'
+import { acquireTarget, scratchSize } from './target'
+
+export interface RealExperimentOptions {
+  /** Default: a scratch loop device sized for the spec. */
+  target?: TargetRequest
+  engine?: RealEngine
+  /** Override the spec's stop.maxSeconds (the run's time limit). */
+  maxSeconds?: number
+  rampSeconds?: number
+  /** Extra fio command-line options (checked: nothing that moves the I/O or changes the report). */
+  fioArgs?: string[]
+  /** /proc sampling interval, ms (≤ 1000; default 500). */
+  sampleMs?: number
+  /** Drop the page cache before each run (default true). */
+  dropCaches?: boolean
+  stateDir?: string
+  /** Keep the job files and reports in this directory instead of a temporary one. */
+  workDir?: string
+}
+
+export interface RealExperimentEvents {
+  /** Repairs, warnings and notes, as they happen. */
+  notice?(message: string): void
+  /** The device chosen (a scratch loop device is known only now). */
+  targetReady?(target: RealTargetInfo): void
+  runStarted?(label: string, repetition: number, kernelScheduler: string): void
+  progress?(
+    label: string,
+    repetition: number,
+    fraction: number | null,
+    etaSeconds: number | null,
+    line: string,
+  ): void
+  runDone?(label: string, repetition: number, result: RealRunResult): void
+  failed?(label: string, repetition: number, message: string): void
+}
+
+/** A problem with the request itself (before anything was touched). */
+export class RealRunError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'))
+    this.name = 'RealRunError'
+  }
+}
+
+interface MappedEntry {
+  index: number
+  kernel: string
+  writes: TunableWrite[]
+  notes: string[]
+}
+
+/** Map every scheduler entry onto the kernel; entries with no kernel equivalent are skipped, with the reason. */
+export function mapEntries(spec: ResolvedSpec): {
+  mapped: MappedEntry[]
+  skipped: { label: string; reason: string }[]
+} {
+  const mapped: MappedEntry[] = []
+  const skipped: { label: string; reason: string }[] = []
+  spec.schedulers.forEach((s, index) => {
+    const m = mapScheduler(s.name, s.tunables)
+    if (m.ok) mapped.push({ index, kernel: m.kernel, writes: m.writes, notes: m.notes })
+    else skipped.push({ label: s.label, reason: m.reason })
+  })
+  return { mapped, skipped }
+}
+
+/**
+ * Runs an experiment on a real device: every scheduler entry the kernel has, every repetition
+ * (interleaved, so slow drift of the device spreads over all schedulers), each through `runOnce`.
+ * Replays leftover journals first. The target is released and the job files removed at the end,
+ * also after an error or a cancel. No Electron here: the CLI and the app share it.
+ */
+export class RealExperimentRunner {
+  private readonly cancelState: CancelState = { cancelled: false, hooks: new Set() }
+  private running: Promise<unknown> | null = null
+
+  run(
+    spec: ResolvedSpec,
+    o: RealExperimentOptions = {},
+    ev: RealExperimentEvents = {},
+  ): Promise<RealExperimentResult> {
+    const p = this.runInner(spec, o, ev)
+    this.running = p.catch(() => undefined)
+    return p
+  }
+
+  /** Stop: kill the engine's process group, then wait until the device is restored and released. */
+  async cancel(): Promise<void> {
+    this.cancelState.cancelled = true
+    await Promise.all([...this.cancelState.hooks].map((h) => h()))
+    await this.running
+  }
+
+  private async runInner(
+    spec: ResolvedSpec,
+    o: RealExperimentOptions,
+    ev: RealExperimentEvents,
+  ): Promise<RealExperimentResult> {
+    const engine = o.engine ?? fioEngine
+    const problems = checkExtraFioArgs(o.fioArgs ?? [])
+    const sampleMs = o.sampleMs ?? 500
+    if (!(sampleMs > 0 && sampleMs <= 1000))
+      problems.push(`the sampling interval must be in (0, 1000] ms, got ${sampleMs}`)
+    const { mapped, skipped } = mapEntries(spec)
+    for (const s of skipped) ev.notice?.(`skipping ${s.label}: ${s.reason}`)
+    if (mapped.length === 0) problems.push('no scheduler entry of the spec can run on this kernel')
+    if (problems.length > 0) throw new RealRunError(problems)
+    requireRealPrerequisites(toolsFor(engine.name))
+    const stateDir = o.stateDir ?? labStateDir()
+    for (const r of await repairJournals(stateDir)) reportRepair(r, ev)
+    const journal = new Journal(stateDir)
+    // read-only or not decides which devices are acceptable: ask the engine with a stand-in target
+    const probe = engine.plan(
+      spec,
+      { path: '/dev/null', sizeBytes: Number.MAX_SAFE_INTEGER, description: 'probe' },
+      {
+        repetition: 0,
+        workDir: tmpdir(),
+        maxSeconds: o.maxSeconds,
+      },
+    )
+    const target = await acquireTarget(o.target ?? { kind: 'scratch' }, {
+      readOnly: probe.readOnly,
+      neededBytes: bytesNeeded(spec.files),
+      journal,
+    })
+    const workDir = o.workDir ?? mkdtempSync(join(tmpdir(), RUN_PREFIX))
+    if (!o.workDir) journal.addTempDir(workDir)
+    try {
+      for (const w of target.warnings) ev.notice?.(w)
+      return await this.runAll(spec, o, ev, { engine, mapped, skipped, target, journal, workDir, sampleMs })
+    } finally {
+      for (const a of await target
+        .release()
+        .catch((e: Error) => [`could not release ${target.path}: ${e.message}`]))
+        ev.notice?.(a)
+      if (!o.workDir) {
+        rmSync(workDir, { recursive: true, force: true })
+        journal.removeTempDir(workDir)
+      }
+    }
+  }
+
+  private async runAll(
+    spec: ResolvedSpec,
+    o: RealExperimentOptions,
+    ev: RealExperimentEvents,
+    c: {
+      engine: RealEngine
+      mapped: MappedEntry[]
+      skipped: { label: string; reason: string }[]
+      target: Target
+      journal: Journal
+      workDir: string
+      sampleMs: number
+    },
+  ): Promise<RealExperimentResult> {
+    const info: RealTargetInfo = {
+      kind: c.target.kind,
+      name: c.target.name,
+      path: c.target.path,
+      sizeBytes: c.target.sizeBytes,
+      rotational: c.target.rotational,
+      model: c.target.model,
+      description: c.target.description,
+    }
+    ev.targetReady?.(info)
+    const version = await c.engine.version()
+    const runs: RealRunResult[] = []
+    let first: { jobFile: string; command: string[]; notes: string[] } | null = null
+    for (let rep = 0; rep < spec.repetitions; rep++) {
+      for (const m of c.mapped) {
+        if (this.cancelState.cancelled) throw new CancelledError()
+        const label = spec.schedulers[m.index].label
+        const plan = c.engine.plan(spec, c.target, {
+          repetition: rep,
+          workDir: c.workDir,
+          maxSeconds: o.maxSeconds,
+          rampSeconds: o.rampSeconds,
+          extraArgs: o.fioArgs,
+        })
+        first ??= { jobFile: plan.jobFile, command: plan.command, notes: plan.notes }
+        ev.runStarted?.(label, rep, m.kernel)
+        try {
+          const r = await runOnce({
+            spec,
+            schedIndex: m.index,
+            repetition: rep,
+            kernel: m.kernel,
+            writes: m.writes,
+            mappingNotes: m.notes,
+            target: info,
+            journal: c.journal,
+            plan,
+            engineVersion: version,
+            sampleMs: c.sampleMs,
+            dropCaches: o.dropCaches !== false,
+            cancel: this.cancelState,
+            progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
+          })
+          runs.push(r)
+          ev.runDone?.(label, rep, r)
+        } catch (e) {
+          if (e instanceof CancelledError || this.cancelState.cancelled) throw new CancelledError()
+          ev.failed?.(label, rep, (e as Error).message)
+          // a device that could not be restored must not be switched again
+          if ((e as Error).message.includes('could not restore')) throw e
+        }
+      }
+    }
+    return {
+      schema: 'iosched-lab/experiment@1',
+      name: spec.name,
+      spec,
+      runs,
+      summary: summarizeRuns(runs),
+      real: {
+        target: info,
+        engine: c.engine.name,
+        engineVersion: version,
+        jobFile: first?.jobFile ?? '',
+        command: first?.command ?? [],
+        notes: [...new Set([...c.mapped.flatMap((m) => m.notes), ...(first?.notes ?? [])])],
+        skipped: c.skipped,
+      },
+    }
+  }
+}
+
+function reportRepair(r: RepairReport, ev: RealExperimentEvents): void {
+  if (r.ownerAlive) return
+  for (const a of r.actions) ev.notice?.(`repaired after an earlier crash (${r.owner}): ${a}`)
+  for (const p of r.problems) ev.notice?.(`could not repair ${r.journal}: ${p}`)
+}
+
+/**
+ * The job file and command a real run would use, without root and without touching anything
+ * (`run --real --show-job --dry-run`). A scratch device is shown as /dev/loopN.
+ */
+export function previewRealRun(
+  spec: ResolvedSpec,
+  o: RealExperimentOptions = {},
+): { jobFile: string; command: string[]; notes: string[]; skipped: { label: string; reason: string }[] } {
+  const t = o.target ?? { kind: 'scratch' }
+  const size =
+    t.kind === 'scratch'
+      ? scratchSize(t.sizeBytes, bytesNeeded(spec.files))
+      : Math.max(bytesNeeded(spec.files), 1)
+  const path = t.kind === 'scratch' ? '/dev/loopN' : `/dev/${t.name.replace(/^\/dev\//, '')}`
+  const target = {
+    path,
+    sizeBytes: size,
+    description: t.kind === 'scratch' ? `a scratch loop device (${path})` : path,
+  }
+  const engine = o.engine ?? fioEngine
+  const plan = engine.plan(spec, target, {
+    repetition: 0,
+    workDir: 'WORKDIR',
+    maxSeconds: o.maxSeconds,
+    rampSeconds: o.rampSeconds,
+    extraArgs: o.fioArgs,
+  })
+  const { mapped, skipped } = mapEntries(spec)
+  return {
+    jobFile: plan.jobFile,
+    command: plan.command,
+    notes: [...new Set([...mapped.flatMap((m) => m.notes), ...plan.notes])],
+    skipped,
+  }
+}

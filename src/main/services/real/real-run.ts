@@ -1,0 +1,145 @@
+import type { ResolvedSpec } from '../../../shared/experiment/resolved'
+import { LatencyHistogram } from '../../../shared/metrics/histogram'
+import { DiskSampler } from './disk-sampler'
+import type { CancelState, EnginePlan } from './engine-plan'
+import { CancelledError } from './engine-plan'
+import type { Journal } from './journal'
+import type { TunableWrite } from './kernel-schedulers'
+import { dropPageCache } from './page-cache'
+import type { RealRunResult, RealTargetInfo } from './real-result'
+import {
+  readSchedulers,
+  restoreScheduler,
+  snapshotScheduler,
+  switchScheduler,
+  writeTunable,
+} from './scheduler-control'
+import { readSys, sysBlockDir } from './sysfs'
+
+export interface RunOnceInput {
+  spec: ResolvedSpec
+  schedIndex: number
+  repetition: number
+  kernel: string
+  writes: readonly TunableWrite[]
+  mappingNotes: readonly string[]
+  target: RealTargetInfo
+  journal: Journal
+  plan: EnginePlan
+  engineVersion: string
+  sampleMs: number
+  dropCaches: boolean
+  cancel: CancelState
+  progress?(fraction: number | null, etaSeconds: number | null, line: string): void
+}
+
+/**
+ * One real run — one scheduler entry, one repetition: drop the page cache, note the device's
+ * scheduler and tunables in the journal, switch and verify, write the tunables, run the engine
+ * while sampling /proc, then restore (always: on success, error and cancel) and read the results
+ * into the shared RunResult shape.
+ */
+export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
+  const dev = i.target.name
+  const entry = i.spec.schedulers[i.schedIndex]
+  if (i.dropCaches) await dropPageCache()
+  if (i.cancel.cancelled) throw new CancelledError()
+  const original = snapshotScheduler(dev)
+  const dir = sysBlockDir(dev)
+  i.journal.addDevice({
+    name: dev,
+    majMin: readSys(`${dir}/dev`) ?? '',
+    loopBackingFile: readSys(`${dir}/loop/backing_file`),
+    original,
+    switchedTo: i.kernel,
+  })
+  let sampler: DiskSampler | null = null
+  let result: RealRunResult | undefined
+  let failure: { error: unknown } | null = null
+  try {
+    result = await measure()
+  } catch (e) {
+    failure = { error: e }
+  }
+  if (sampler) (sampler as DiskSampler).stop()
+  // always put the device back: after success, error and cancel alike
+  const r = restoreScheduler(dev, original)
+  let restoreProblem: string | null = null
+  if (r.problems.length === 0) i.journal.removeDevice(dev)
+  else
+    restoreProblem =
+      `could not restore ${dev} to ${original.scheduler}: ${r.problems.join('; ')} — ` +
+      `the journal (${i.journal.path}) keeps it: run \`iosched-lab doctor\``
+  if (failure) {
+    if (restoreProblem && failure.error instanceof Error) failure.error.message += `\nalso: ${restoreProblem}`
+    throw failure.error
+  }
+  if (restoreProblem) throw new Error(restoreProblem)
+  return result as RealRunResult
+
+  async function measure(): Promise<RealRunResult> {
+    switchScheduler(dev, i.kernel)
+    const written: Record<string, string> = {}
+    for (const w of i.writes) {
+      // what the kernel holds (ms values are kept in jiffies and may come back rounded)
+      written[w.file] = writeTunable(dev, w.file, w.text, w.unit === 'ms' ? 10 : 0)
+    }
+    let observed: string | null = null
+    const observe = (): void => {
+      if (observed === null) observed = readSchedulers(dev).active
+    }
+    sampler = new DiskSampler(dev, i.sampleMs, 50, observe)
+    sampler.start()
+    const out = await i.plan.execute({
+      journal: i.journal,
+      cancel: i.cancel,
+      progress: (f, e, l) => i.progress?.(f, e, l),
+    })
+    observe()
+    // the workload's own duration: fio spends most of a second setting up before any I/O
+    const duration = Math.max(0, ...out.processes.map((p) => p.startSeconds + p.seconds))
+    const samples = sampler.stop(duration > 0 ? duration : undefined)
+    sampler = null
+    const ioStartMs =
+      out.endWallMs !== undefined && duration > 0
+        ? Math.max(0, out.endWallMs - duration * 1000 - samples.startWallMs)
+        : null
+    const stopFinished = out.processes.filter((p) =>
+      i.spec.stop.processes.includes(p.name.replace(/\/\d+$/, '')),
+    )
+    return {
+      schema: 'iosched-lab/run@1',
+      label: entry.label,
+      scheduler: entry.name,
+      tunables: entry.tunables,
+      source: 'real',
+      repetition: i.repetition,
+      seed: i.spec.seed,
+      device: i.target.path,
+      seconds: samples.seconds,
+      stoppedBy:
+        stopFinished.length > 0 && stopFinished.every((p) => p.finished) ? 'processes' : 'time-limit',
+      processes: out.processes,
+      totals: samples.totals,
+      timeSeries: samples.timeSeries,
+      dispatches: { stride: 1, tMs: [], sector: [], nsect: [], op: [], pid: [] },
+      // per-request latencies are not observable from /proc (blktrace would give them)
+      requestLatency: new LatencyHistogram().toJSON(),
+      serviceLatency: new LatencyHistogram().toJSON(),
+      real: {
+        engine: i.plan.engine,
+        engineVersion: i.engineVersion,
+        target: i.target,
+        kernelScheduler: i.kernel,
+        observedScheduler: observed,
+        tunablesWritten: written,
+        command: i.plan.command,
+        jobFile: i.plan.jobFile,
+        notes: [...i.mappingNotes, ...i.plan.notes],
+        vmstat: samples.vmstat,
+        ioStartMs,
+        diskUtil: out.diskUtil,
+      },
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { findExecutable } from '../../src/main/services/real/exec'
+import { cleanupDir, cliPath, describeReal, loopsUnder, readWhileWriting, root, tempDir } from './real-env'
+
+describeReal('iosched-lab run --real and friends on the command line (root)', () => {
+  let dir = ''
+  const env = () => ({
+    ...process.env,
+    IOSCHED_LAB_STATE_DIR: join(dir, 'state'),
+    IOSCHED_LAB_SCRATCH_DIR: dir,
+  })
+  const cli = (args: string[], as?: string) => {
+    const cmd = as ? 'runuser' : process.execPath
+    const argv = as
+      ? ['-u', as, '--', 'env', `HOME=${dir}`, process.execPath, cliPath, ...args]
+      : [cliPath, ...args]
+    const r = spawnSync(cmd, argv, { cwd: root, encoding: 'utf8', env: env(), maxBuffer: 1 << 26 })
+    return { code: r.status, out: r.stdout, err: r.stderr }
+  }
+  const spec = () => join(dir, 'spec.json')
+
+  beforeAll(() => {
+    dir = tempDir('iosched-cli-real-')
+    chmodSync(dir, 0o755)
+    mkdirSync(join(dir, 'state'))
+    writeFileSync(spec(), JSON.stringify(readWhileWriting(1.5, ['noop', 'kyber'])))
+    chmodSync(spec(), 0o644)
+  })
+  afterAll(() => cleanupDir(dir))
+
+  it('shows the job file and the exact command without running (--dry-run)', () => {
+    const r = cli(['run', spec(), '--real', '--show-job', '--dry-run', '--fio-arg=--status-interval=1'])
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('[global]')
+    expect(r.out).toMatch(/^\[writer\]$/m)
+    expect(r.out).toContain('filename=/dev/loopN')
+    expect(r.out).toMatch(
+      /^fio --output-format=json\+ --output=\S+ --eta=always --eta-newline=1 --eta-interval=500ms --status-interval=1 \S+\.fio$/m,
+    )
+  })
+
+  it('prints simulated and real runs side by side (--also-simulate)', () => {
+    const r = cli(['run', spec(), '--real', '--also-simulate'])
+    expect(r.err).not.toContain('run failed')
+    expect(r.code).toBe(0)
+    const lines = r.out.split('\n')
+    expect(lines[0]).toMatch(
+      /^read-while-writing — ssd-sata-mlc \(simulated\) vs scratch loop device \/dev\/loop\d+ .* \(real\)/,
+    )
+    const rows = lines.map((l) => l.split(/\s{2,}/)[0])
+    expect(rows).toEqual(expect.arrayContaining(['noop', 'noop (real)', 'kyber (real)']))
+    expect(rows.indexOf('noop (real)')).toBe(rows.indexOf('noop') + 1)
+    expect(r.out).toContain('note: noop runs as "none" on blk-mq kernels')
+    expect(loopsUnder(dir)).toEqual([])
+  }, 90_000)
+
+  it('writes the run --json document with source "real" and the real run’s facts', () => {
+    const r = cli(['run', spec(), '--real', '--json', '--max-seconds', '1'])
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.out)
+    expect(doc.schema).toBe('iosched-lab/run-output@1')
+    expect(doc.schedulers.map((s: { source: string }) => s.source)).toEqual(['real', 'real'])
+    expect(doc.real.target.kind).toBe('scratch-loop')
+    expect(doc.real.jobFile).toContain('[reader]')
+    expect(doc.runs[1].real.kernelScheduler).toBe('kyber')
+    expect(doc.runs[1].real.command[0]).toBe('fio')
+    expect(doc.runs[0].processes.map((p: { name: string }) => p.name)).toEqual(['writer', 'reader'])
+  }, 60_000)
+
+  it('rejects extra fio options that would move the I/O', () => {
+    const r = cli(['run', spec(), '--real', '--fio-arg=--filename=/dev/vda'])
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('--fio-arg "--filename=/dev/vda" is not allowed: the lab chooses the device')
+  })
+
+  it.runIf(findExecutable('runuser') !== null)(
+    'without root: says real runs need sudo, and simulation still works',
+    () => {
+      const r = cli(['run', spec(), '--real'], 'nobody')
+      expect(r.code).toBe(1)
+      expect(r.err).toContain('real device tests need root')
+      expect(r.err).toContain('sudo')
+      const s = cli(['run', spec()], 'nobody')
+      expect(s.code).toBe(0)
+      expect(s.out).toContain('noop')
+    },
+    60_000,
+  )
+})

@@ -1,0 +1,125 @@
+import { describe, it } from 'vitest'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { realPrerequisiteProblems } from '../../src/main/services/real/prerequisites'
+
+/**
+ * Real-device tests need root and fio. Without them they say why and skip — unless
+ * IOSCHED_REQUIRE_REAL=1 (set by .ci/run, which runs as root), where a missing prerequisite fails.
+ */
+export const required = process.env.IOSCHED_REQUIRE_REAL === '1'
+
+function gate(problems: string[], name: string, body: () => void): void {
+  if (problems.length === 0) {
+    describe(name, body)
+    return
+  }
+  if (required) {
+    describe(name, () => {
+      it('has what real tests need (IOSCHED_REQUIRE_REAL=1)', () => {
+        throw new Error(`IOSCHED_REQUIRE_REAL=1 but: ${problems.join('; ')}`)
+      })
+    })
+    return
+  }
+  console.warn(`skipping "${name}": ${problems.join('; ')}`)
+  describe.skip(`${name} (skipped: ${problems.join('; ')})`, body)
+}
+
+/** A describe block that needs root, fio and util-linux. */
+export const describeReal = (name: string, body: () => void): void =>
+  gate(realPrerequisiteProblems(['fio', 'losetup', 'lsblk']), name, body)
+
+/** A describe block that only needs fio (no root): fio runs on a file in a temp directory. */
+export const describeWithFio = (name: string, body: () => void): void =>
+  gate(
+    realPrerequisiteProblems(['fio']).filter((p) => !p.startsWith('real device tests need root')),
+    name,
+    body,
+  )
+
+export const root = new URL('../..', import.meta.url).pathname
+export const cliPath = join(root, 'bin/iosched-lab.mjs')
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** A loop device of the test's own, on a file in `dir`. */
+export function createLoop(
+  dir: string,
+  mib: number,
+  name = 'disk.img',
+): { device: string; name: string; file: string } {
+  const file = join(dir, name)
+  execFileSync('truncate', ['-s', `${mib}M`, file])
+  const device = execFileSync('losetup', ['--find', '--show', '--direct-io=on', file], {
+    encoding: 'utf8',
+  }).trim()
+  return { device, name: device.replace('/dev/', ''), file }
+}
+
+/** Loop devices whose backing file lies under `dir`. */
+export function loopsUnder(dir: string): string[] {
+  const out = execFileSync('losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE'], {
+    encoding: 'utf8',
+  })
+  if (!out.trim()) return []
+  const doc = JSON.parse(out) as { loopdevices?: { name: string; 'back-file': string | null }[] }
+  return (doc.loopdevices ?? [])
+    .filter((l) => (l['back-file'] ?? '').startsWith(dir + '/'))
+    .map((l) => l.name)
+}
+
+/** Detach every loop device backed by a file under `dir`, then delete `dir` (afterAll, even after a failure). */
+export function cleanupDir(dir: string): void {
+  for (const d of loopsUnder(dir)) spawnSync('umount', [d])
+  for (const d of loopsUnder(dir)) spawnSync('losetup', ['--detach', d])
+  rmSync(dir, { recursive: true, force: true })
+}
+
+export const readScheduler = (dev: string): string =>
+  execFileSync('cat', [`/sys/block/${dev}/queue/scheduler`], { encoding: 'utf8' }).trim()
+
+export const activeScheduler = (dev: string): string => /\[(.+?)\]/.exec(readScheduler(dev))?.[1] ?? ''
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** Poll until `f` is true or `ms` pass. */
+export async function waitFor(f: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms
+  while (!f()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+/** The read-while-writing workload of the tests: a looping O_DIRECT writer and a direct random reader. */
+export function readWhileWriting(seconds: number, schedulers: unknown[]): object {
+  return {
+    name: 'read-while-writing',
+    device: { preset: 'ssd-sata-mlc' },
+    workload: {
+      files: [
+        { name: 'big', size: '64M' },
+        { name: 'small', size: '32M' },
+      ],
+      processes: [
+        {
+          name: 'writer',
+          type: 'dd',
+          params: { op: 'write', file: 'big', bs: '1M', count: 64, loop: true, direct: true },
+        },
+        {
+          name: 'reader',
+          type: 'random-read',
+          params: { file: 'small', size: '32M', bs: '4k', count: 0, direct: true },
+        },
+      ],
+      stop: { maxSeconds: seconds },
+    },
+    schedulers,
+  }
+}
