@@ -1,5 +1,6 @@
 import { commands } from './commands/index'
 import { InputError } from './spec-file'
+import { loadUserPresets } from '../main/services/user-presets'
 
 const usage = (): string =>
   [
@@ -18,6 +19,8 @@ export async function main(
   err = (s: string) => void process.stderr.write(s + '\n'),
 ): Promise<number> {
   const [name, ...rest] = argv
+  // the user's own device presets (from `fingerprint`) can be named in specs like built-in ones
+  for (const p of loadUserPresets().problems) err(`iosched-lab: ignoring device preset ${p}`)
   try {
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       out(usage())

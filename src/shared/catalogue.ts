@@ -1,7 +1,6 @@
 import { schedulers } from './schedulers/registry'
 import { workloads } from './workloads/registry'
-import { DEVICE_MODELS } from './devices/registry'
-import { DEVICE_PRESETS } from './devices/presets'
+import { DEVICE_MODELS, devicePresets } from './devices/registry'
 import { hostParams, hostPresets } from './host/params'
 
 /**
@@ -25,7 +24,7 @@ export function catalogue() {
     })),
     devices: {
       models: DEVICE_MODELS.map((m) => ({ name: m.name, summary: m.summary, params: m.params })),
-      presets: DEVICE_PRESETS.map((p) => ({ ...p })),
+      presets: devicePresets().map((p) => ({ ...p })),
     },
     hosts: { params: hostParams, presets: hostPresets },
     workloads: workloads.map((w) => ({ name: w.name, summary: w.summary, params: w.params })),

@@ -102,7 +102,7 @@ describeReal('a real run killed in the middle (root)', () => {
     await new Promise((r) => child.once('exit', r))
     // the next real-device command repairs first
     const d = cli('devices')
-    expect(d.code).toBe(0)
+    expect(d.code, d.err).toBe(0)
     expect(d.err).toContain(`repaired after an earlier crash`)
     expect(d.err).toContain(`detached ${scratchLoop[0]}`)
     expect(loopsUnder(scratch())).toEqual([])

@@ -1,7 +1,6 @@
 import { schedulers } from '../../shared/schedulers/registry'
 import { workloads } from '../../shared/workloads/registry'
-import { DEVICE_MODELS as deviceModels } from '../../shared/devices/registry'
-import { DEVICE_PRESETS as devicePresets } from '../../shared/devices/presets'
+import { DEVICE_MODELS as deviceModels, devicePresets } from '../../shared/devices/registry'
 import { hostParams, hostPresets } from '../../shared/host/params'
 import type { ParamSpec } from '../../shared/util/params'
 import { parseArgs } from 'node:util'
@@ -40,7 +39,7 @@ export function listText(): string {
   out.push(
     renderTable(
       ['preset', 'model', 'description'],
-      devicePresets.map((p) => [p.name, p.model, p.description]),
+      devicePresets().map((p) => [p.name, p.model, p.description]),
       ['l', 'l', 'l'],
     ),
   )

@@ -66,8 +66,34 @@ export function findDeviceModel(name: string): DeviceModel | undefined {
   return DEVICE_MODELS.find((m) => m.name === name)
 }
 
+/** Presets added at run time: a user's own devices (e.g. fitted by `iosched-lab fingerprint`). */
+const userPresets: DevicePreset[] = []
+
+/** The built-in presets, then the user's. */
+export function devicePresets(): readonly DevicePreset[] {
+  return [...DEVICE_PRESETS, ...userPresets]
+}
+
+/**
+ * Add a user's preset (replacing one of the same name). Its values are completed from the
+ * model's defaults; a name that a built-in preset uses, or an unknown model, is refused.
+ */
+export function registerDevicePreset(p: DevicePreset): void {
+  if (DEVICE_PRESETS.some((b) => b.name === p.name))
+    throw new Error(`preset "${p.name}" is a built-in preset's name`)
+  const model = findDeviceModel(p.model)
+  if (!model) throw new Error(`preset "${p.name}": unknown device model "${p.model}"`)
+  const issues: ParamIssue[] = []
+  const values = resolveParams(model.params, p.values, p.name, issues)
+  if (issues.length) throw new Error(issues.map((i) => `${i.path}: ${i.message}`).join('; '))
+  const i = userPresets.findIndex((u) => u.name === p.name)
+  const full = { ...p, values }
+  if (i >= 0) userPresets[i] = full
+  else userPresets.push(full)
+}
+
 export function findDevicePreset(name: string): DevicePreset | undefined {
-  return DEVICE_PRESETS.find((p) => p.name === name)
+  return DEVICE_PRESETS.find((p) => p.name === name) ?? userPresets.find((p) => p.name === name)
 }
 
 export interface ResolvedDevice {
@@ -90,7 +116,9 @@ export function resolveDevice(
   const p = findDevicePreset(preset)
   const at = (k: string): string => (path ? `${path}.${k}` : k)
   if (!p) {
-    const known = DEVICE_PRESETS.map((x) => x.name).join(', ')
+    const known = devicePresets()
+      .map((x) => x.name)
+      .join(', ')
     issues.push({
       path: at('preset'),
       message: `unknown device preset ${JSON.stringify(preset)}; known presets: ${known}`,

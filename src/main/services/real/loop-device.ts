@@ -94,10 +94,26 @@ export async function loopsBackedBy(file: string): Promise<{ device: string; bac
 export async function detachLoopsBackedBy(file: string): Promise<string[]> {
   const done: string[] = []
   for (const l of await loopsBackedBy(file)) {
-    await runCommand('losetup', ['--detach', l.device])
+    await detachWithRetry(l.device)
     done.push(l.device)
   }
   return done
+}
+
+/**
+ * `losetup --detach`, tried again for a second while the device is still busy: after a crash,
+ * the killed fio may take a moment to let go of it.
+ */
+async function detachWithRetry(device: string, tries = 10): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await runCommand('losetup', ['--detach', device])
+      return
+    } catch (e) {
+      if (i >= tries) throw e
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
 }
 
 /**
