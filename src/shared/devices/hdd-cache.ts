@@ -15,9 +15,10 @@ export class SegmentCache {
   private readonly hi: Float64Array
   private readonly used: Float64Array
   private stamp = 0
-  private readonly ixLo: Float64Array
-  private readonly ixHi: Float64Array
-  private ixCount = 0
+  /** The index `index()` builds: starts and ends of the non-stream segments, by start. */
+  readonly ixLo: Float64Array
+  readonly ixHi: Float64Array
+  ixCount = 0
 
   /** Segment the stream fills, or −1 when no prefetch is running. */
   streamSeg = -1

@@ -47,7 +47,7 @@ export interface LbaPosition {
 }
 
 /** Tolerance for "the head is exactly at this sector": sums of rounded times may be a ns off. */
-const ROT_TOLERANCE_NS = 8
+export const ROT_TOLERANCE_NS = 8
 
 export class HddMechanics {
   readonly revNs: SimTime
@@ -60,7 +60,7 @@ export class HddMechanics {
   readonly writeSettleNs: SimTime
   readonly seekCurve: SeekCurve
   /** Seek time in ns by cylinder distance, precomputed: the NCQ picker ranks many candidates. */
-  private readonly seekTable: Float64Array
+  readonly seekTable: Float64Array
   private readonly zFirstLba: Float64Array
   private readonly zFirstCyl: Float64Array
   private readonly zCyls: Float64Array

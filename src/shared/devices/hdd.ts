@@ -3,7 +3,7 @@ import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device } from './device'
 import { SegmentCache, WriteCache } from './hdd-cache'
-import { HddMechanics, type HddMechanicsConfig } from './hdd-mechanics'
+import { HddMechanics, ROT_TOLERANCE_NS, type HddMechanicsConfig } from './hdd-mechanics'
 
 /**
  * A rotating disk (reference §9): service = command overhead + seek + rotational latency +
@@ -243,33 +243,53 @@ export class Hdd implements Device, Handler {
     const overhead = this.overheadNs
     const wcCap = this.writeCache.capSectors
     cache.index()
-    // The queue keeps each command's decoded position in typed arrays: this loop touches no objects.
+    // Everything the loop needs, in locals: it runs for every queued command at every pick, so it
+    // touches no objects — the queue keeps each command's decoded target in typed arrays — and
+    // calls nothing on the common path (a seek-table look-up and a phase step for the rotation).
     const { sector, nsect, write, arrival, cyl, head, angle } = q
+    const { ixLo, ixHi, ixCount } = cache
+    const seekTable = m.seekTable
+    const settle = m.writeSettleNs
+    const headSwitch = m.headSwitchNs
+    const rev = m.revNs
     let best = 0
     let bestCost = Infinity
     for (let i = 0; i < n; i++) {
       let cost: number
       const arr = arrival[i]
+      const w = write[i] === 1
       if (arr < oldest)
         cost = arr - now - 1e15 // aged: oldest first
-      else if (write[i] === 1 && wcCap >= nsect[i])
+      else if (w && wcCap >= nsect[i])
         cost = 0 // goes to the cache, in order
       else {
-        const s = sector[i]
-        // a read the prefetch stream may serve (rare: exact), one in a segment (free), else media
-        cost =
-          write[i] === 1
-            ? -1
-            : s >= sFrom && s <= sTo
-              ? cache.cost(s, s + nsect[i], t)
-              : cache.holdsIndexed(s, s + nsect[i])
-                ? 0
-                : -1
+        cost = -1
+        if (!w) {
+          const s = sector[i]
+          if (s >= sFrom && s <= sTo)
+            cost = cache.cost(s, s + nsect[i], t) // the prefetch stream (rare)
+          else if (ixCount > 0) {
+            // in a segment? only the last one starting at or before s can hold it (they do not
+            // overlap); counting the starts ≤ s over the few segments avoids unpredictable branches
+            let a = 0
+            for (let k = 0; k < ixCount; k++) a += ixLo[k] <= s ? 1 : 0
+            if (a > 0 && s + nsect[i] <= ixHi[a - 1]) cost = 0
+          }
+        }
         if (cost < 0) {
           const wait = arr + overhead > t ? arr + overhead - t : 0
-          // lower bound first: the move alone; the rotational wait only if it can still win
-          const move = wait + m.moveTo(c0, h0, cyl[i], head[i], write[i] === 1)
-          cost = move >= bestCost ? move : move + m.rotationTo(angle[i], phase, move)
+          const c = cyl[i]
+          const d = c > c0 ? c - c0 : c0 - c
+          const move = wait + (d > 0 ? seekTable[d] + (w ? settle : 0) : head[i] !== h0 ? headSwitch : 0)
+          if (move >= bestCost)
+            cost = move // cannot win: skip the rotation
+          else {
+            let at = phase + move
+            while (at >= rev) at -= rev
+            let rot = angle[i] - at
+            if (rot < 0) rot += rev
+            cost = move + (rot > rev - ROT_TOLERANCE_NS ? 0 : rot)
+          }
         }
       }
       if (cost < bestCost) {
