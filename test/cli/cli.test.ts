@@ -41,7 +41,9 @@ describe('iosched-lab command line', () => {
     expect(r.code).toBe(0)
     const doc = JSON.parse(r.out)
     expect(doc.schema).toBe('iosched-lab/run-output@1')
-    const listed = JSON.parse(readFileSync(join(root, example), 'utf8')).schedulers
+    const listed = JSON.parse(readFileSync(join(root, example), 'utf8')).schedulers.map(
+      (s: string | { label: string }) => (typeof s === 'string' ? s : s.label),
+    )
     expect(doc.schedulers.map((s: { label: string }) => s.label)).toEqual(listed)
     for (const s of doc.schedulers) {
       expect(Object.keys(s.device)).toEqual(expect.arrayContaining(['readMBps', 'writeMBps']))

@@ -206,3 +206,36 @@ describe('trace replay', () => {
     )
   })
 })
+
+describe('kbuild-like make -j', () => {
+  const build = (jobs: number) =>
+    simulate(
+      resolveSpec({
+        device: { preset: 'hdd-7200-sata' },
+        host: { overrides: { cpus: 2 } },
+        workload: {
+          processes: [
+            { name: 'make', type: 'kbuild', params: { jobs, units: 60, computeMs: 20, headers: 100 } },
+          ],
+        },
+        schedulers: ['deadline'],
+      }),
+      0,
+      0,
+    ).processes[0]
+
+  it('compiles every unit in a short-lived process: sources and headers read, objects written', () => {
+    const p = build(2)
+    expect(p.finished).toBe(true)
+    expect(p.readBytes).toBe(60 * 16 * 1024 + 60 * 30 * 8 * 1024)
+    expect(p.writeBytes).toBe(60 * 24 * 1024)
+    // the children's CPU is counted: 60 units × 20 ms at least
+    expect(p.cpuSeconds).toBeGreaterThan(1.2)
+  })
+
+  it('overlaps compilation on two CPUs with -j2, not with -j1', () => {
+    const j1 = build(1)
+    const j2 = build(2)
+    expect(j1.seconds / j2.seconds).toBeGreaterThan(1.6)
+  })
+})
