@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           // The simulation child: the run pool starts `new URL('./workers/simulate.js', import.meta.url)`.
           'workers/simulate': resolve(__dirname, 'src/main/workers/simulate.ts'),
+          // The same worker as an Electron utility process (the app): parentPort bridged to process.send.
+          'workers/utility-simulate': resolve(__dirname, 'src/main/utility-simulate.ts'),
         },
       },
     },
@@ -28,6 +30,8 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     build: {
+      // Served over HTTP by the browser host too: a smaller bundle loads faster there.
+      minify: true,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/renderer/index.html') },
       },

@@ -1,27 +1,33 @@
-// Electron main process: one window, locked down, and the IPC glue to the shared lab code.
-import { app, BrowserWindow, ipcMain, session } from 'electron'
-import type { IpcMainInvokeEvent } from 'electron'
+// Electron main process: one window, locked down, the lab service behind typed IPC, and
+// simulations in utility processes (so a runaway simulation is killed, not the app).
+import { app, BrowserWindow, session, utilityProcess } from 'electron'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { catalogue } from '../shared/catalogue'
+import { broadcast, registerLabIpc } from './ipc'
 import { CONTENT_SECURITY_POLICY, isAppUrl } from './security'
+import { LabService } from './services/lab-service'
+import { defaultLibraryFolder } from './services/sessions'
+import { utilitySpawner } from './utility-spawner'
 
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
 const indexHtml = fileURLToPath(new URL('../renderer/index.html', import.meta.url))
 const appUrl = devUrl ?? pathToFileURL(indexHtml).href
 
-/** IPC is answered only for our own page in the top frame, never for a frame it might embed. */
-function checkSender(event: IpcMainInvokeEvent): void {
-  const frame = event.senderFrame
-  if (!frame || frame.parent || !isAppUrl(frame.url, appUrl)) {
-    throw new Error(`lab: refused IPC from ${frame?.url ?? 'a destroyed frame'}`)
-  }
-}
-
-function registerIpc(): void {
-  ipcMain.handle('lab:catalogue', (event) => {
-    checkSender(event)
-    return catalogue()
+function createService(): LabService {
+  const lab = new LabService({
+    examplesDir: join(app.getAppPath(), 'examples'),
+    libraryDir: defaultLibraryFolder(),
+    appVersion: app.getVersion(),
+    spawner: utilitySpawner((path) =>
+      utilityProcess.fork(path, [], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        serviceName: 'iosched-lab simulation',
+      }),
+    ),
+    workerPath: fileURLToPath(new URL('./workers/utility-simulate.js', import.meta.url)),
   })
+  lab.on((event) => broadcast(event, appUrl))
+  return lab
 }
 
 /** The CSP as a response header too (dev server, http loads); file:// loads rely on the meta tag. */
@@ -36,8 +42,10 @@ function enforceCsp(): void {
 
 function createWindow(): void {
   const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    width: 1360,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
     show: false,
     title: 'IOSched Lab',
     autoHideMenuBar: true,
@@ -60,7 +68,9 @@ function createWindow(): void {
 
 void app.whenReady().then(() => {
   enforceCsp()
-  registerIpc()
+  const lab = createService()
+  registerLabIpc(lab, appUrl)
+  app.on('before-quit', () => lab.dispose())
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()

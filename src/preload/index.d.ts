@@ -1,9 +1,15 @@
-import type { Catalogue } from '../shared/catalogue'
+import type { LabMethod } from '../shared/api/contract'
+import type { LabReply } from '../shared/api/errors'
+import type { LabEvent } from '../shared/api/lab-events'
 
-/** What the preload exposes to the renderer as `window.lab`: one function per IPC message. */
+/**
+ * What the preload exposes to the renderer as `window.lab`: one function per LabApi method
+ * (answering `{ value }` or `{ error }`, see LabReply) and a subscription to run events. The
+ * renderer's api client (src/renderer/src/api.ts) turns this into a typed LabApi.
+ */
 export interface LabBridge {
-  /** Everything the lab can model: schedulers, device models and presets, hosts, workloads. */
-  catalogue(): Promise<Catalogue>
+  methods: { [M in LabMethod]: (input?: unknown) => Promise<LabReply> }
+  onEvent(listener: (event: LabEvent) => void): () => void
 }
 
 declare global {

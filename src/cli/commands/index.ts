@@ -6,11 +6,13 @@ import { reproduceCommand } from './reproduce'
 import { devicesCommand } from './devices'
 import { doctorCommand } from './doctor'
 import { fingerprintCommand } from './fingerprint'
+import { serveCommand } from './serve'
 
 /** Every command: one file each, one line here. */
 export const commands: readonly CliCommand[] = [
   listCommand,
   runCli,
+  serveCommand,
   devicesCommand,
   doctorCommand,
   fingerprintCommand,

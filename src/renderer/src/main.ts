@@ -1,5 +1,9 @@
+import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import App from './App.vue'
+import { createLabClient, setLab } from './api'
+import { pageTransport } from './transports'
 import './styles.css'
 
-createApp(App).mount('#app')
+setLab(createLabClient(pageTransport()))
+createApp(App).use(createPinia()).mount('#app')

@@ -1,0 +1,112 @@
+// The browser host: the built renderer and the LabApi over HTTP, run events over a WebSocket, on
+// 127.0.0.1 by default, behind a random token (auth.ts). `iosched-lab serve` starts it; the
+// end-to-end tests drive the renderer through it, since the Electron binary is not available there.
+import { createServer } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { LabService } from '../services/lab-service'
+import { handleApiCall } from './api-routes'
+import { checkRequest, LOOPBACK_NAMES, newToken, setCookieHeader } from './auth'
+import type { Gate } from './auth'
+import { EventSocket } from './event-socket'
+import { SECURITY_HEADERS, serveFile } from './static-files'
+
+export interface LabServerOptions {
+  lab: LabService
+  /** The built renderer: a folder with index.html. */
+  rendererDir: string
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default 0: any free port. */
+  port?: number
+  /** Default: 24 random bytes, hex. */
+  token?: string
+}
+
+export interface LabServer {
+  /** The URL to open, with the token. */
+  url: string
+  /** The URL without the token. */
+  origin: string
+  token: string
+  port: number
+  close(): Promise<void>
+}
+
+export async function startLabServer(o: LabServerOptions): Promise<LabServer> {
+  const host = o.host ?? '127.0.0.1'
+  const gate: Gate = { token: o.token ?? newToken(), port: 0, hosts: [] }
+  const events = new EventSocket()
+  const unsubscribe = o.lab.on((e) => events.send(e))
+
+  const denied = (res: ServerResponse, status: 401 | 403): void =>
+    void res
+      .writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' })
+      .end(
+        status === 401
+          ? 'IOSched Lab: open the URL with the access token that `iosched-lab serve` printed.\n'
+          : 'IOSched Lab: forbidden.\n',
+      )
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://host')
+    const verdict = checkRequest(req, url, gate)
+    if (verdict === 'forbidden') return denied(res, 403)
+    if (verdict === 'unauthorized') return denied(res, 401)
+    if (verdict === 'query-token') {
+      // Keep the token out of the address bar and history: set the cookie, go to the same page.
+      url.searchParams.delete('token')
+      const location = url.pathname + (url.search || '') + (url.hash || '')
+      return void res.writeHead(303, { 'Set-Cookie': setCookieHeader(gate), Location: location }).end()
+    }
+    if (url.pathname.startsWith('/api/')) return handleApiCall(o.lab, url.pathname.slice(5), req, res)
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end()
+    return serveFile(o.rendererDir, url.pathname, res)
+  }
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(req.url ?? '/', 'http://host')
+    const verdict = checkRequest(req, url, gate)
+    if (verdict !== 'ok' && verdict !== 'query-token') {
+      socket.end(
+        `HTTP/1.1 ${verdict === 'forbidden' ? '403 Forbidden' : '401 Unauthorized'}\r\nConnection: close\r\n\r\n`,
+      )
+      return
+    }
+    if (url.pathname !== '/api/events')
+      return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')
+    events.upgrade(req, socket, head)
+  }
+
+  const server: Server = createServer((req, res) => {
+    onRequest(req, res).catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(500)
+      res.end(String(e))
+    })
+  })
+  server.on('upgrade', onUpgrade)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(o.port ?? 0, host, resolve)
+  })
+  const addr = server.address()
+  if (!addr || typeof addr === 'string') throw new Error('the server has no port')
+  gate.port = addr.port
+  const loopback = LOOPBACK_NAMES.includes(host) || host.startsWith('127.') || host === '::1'
+  gate.hosts = loopback ? [...new Set([...LOOPBACK_NAMES, host])] : []
+  const shown = host.includes(':') ? `[${host}]` : host
+  const origin = `http://${shown}:${addr.port}/`
+  return {
+    url: `${origin}?token=${gate.token}`,
+    origin,
+    token: gate.token,
+    port: addr.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        unsubscribe()
+        events.close()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -1,0 +1,160 @@
+// Runs started through the LabApi: validate (each sweep point too), run every job in the
+// simulation pool, and report progress, per-job results and failures, then the outcome as events.
+import { randomUUID } from 'node:crypto'
+import type { RunJobRef, RunStarted, StartRunInput, SweepResult } from '../../shared/api/contract'
+import type { LabEvent, LabListener } from '../../shared/api/lab-events'
+import { setAtPath, sweepIssues } from '../../shared/api/sweep'
+import { summarizeRuns } from '../../shared/experiment/compare'
+import type { ExperimentResult } from '../../shared/experiment/compare'
+import type { ResolvedSpec } from '../../shared/experiment/resolved'
+import type { RunResult } from '../../shared/experiment/result'
+import { validateSpec } from '../../shared/experiment/validate'
+import type { ParamIssue } from '../../shared/util/params'
+import { jobsOf } from './experiments'
+import type { RunPool } from './run-pool'
+
+/** A new pool for one experiment (tests and the app choose how children are started). */
+export type PoolFactory = () => RunPool
+
+interface Active {
+  pool: RunPool | null
+  cancelled: boolean
+}
+
+/** Resolve a run's experiments: one spec, or one per sweep value. */
+export function resolvePoints(input: StartRunInput): { specs: ResolvedSpec[] } | { issues: ParamIssue[] } {
+  if (!input.sweep) {
+    const v = validateSpec(input.spec)
+    return v.ok ? { specs: [v.spec] } : { issues: v.issues }
+  }
+  const sweep = input.sweep
+  const issues = sweepIssues(sweep)
+  if (issues.length) return { issues }
+  const specs: ResolvedSpec[] = []
+  for (const value of sweep.values) {
+    let doc: unknown
+    try {
+      doc = setAtPath(input.spec, sweep.path, value)
+    } catch (e) {
+      return { issues: [{ path: 'sweep.path', message: (e as Error).message }] }
+    }
+    const v = validateSpec(doc)
+    if (!v.ok)
+      return {
+        issues: v.issues.map((i) => ({
+          path: i.path,
+          message: `${i.message} (with ${sweep.path} = ${JSON.stringify(value)})`,
+        })),
+      }
+    specs.push(v.spec)
+  }
+  return { specs }
+}
+
+export class LabRuns {
+  private readonly active = new Map<string, Active>()
+
+  constructor(
+    private readonly newPool: PoolFactory,
+    private readonly parallel: number,
+    private readonly emit: LabListener,
+  ) {}
+
+  start(input: StartRunInput): RunStarted | { issues: ParamIssue[] } {
+    const points = resolvePoints(input)
+    if ('issues' in points) return points
+    const runId = randomUUID()
+    const jobs: RunJobRef[][] = points.specs.map((spec, point) =>
+      jobsOf(spec).map((j) => ({ point, ...j, label: spec.schedulers[j.schedIndex].label })),
+    )
+    const state: Active = { pool: null, cancelled: false }
+    this.active.set(runId, state)
+    void this.execute(runId, state, input, points.specs, jobs).catch((e: unknown) => {
+      this.active.delete(runId)
+      this.emit({ type: 'run:failed', runId, cancelled: false, message: `internal error: ${String(e)}` })
+    })
+    return { runId, jobs: jobs.flat(), parallel: this.parallel }
+  }
+
+  cancel(runId: string): boolean {
+    const a = this.active.get(runId)
+    if (!a || a.cancelled) return false
+    a.cancelled = true
+    a.pool?.cancel()
+    return true
+  }
+
+  cancelAll(): void {
+    for (const id of this.active.keys()) this.cancel(id)
+  }
+
+  get running(): number {
+    return this.active.size
+  }
+
+  private async execute(
+    runId: string,
+    state: Active,
+    input: StartRunInput,
+    specs: ResolvedSpec[],
+    jobs: RunJobRef[][],
+  ): Promise<void> {
+    const t0 = performance.now()
+    const failures: { job: RunJobRef; message: string }[] = []
+    const results: ExperimentResult[] = []
+    for (let p = 0; p < specs.length && !state.cancelled; p++) {
+      const refs = jobs[p]
+      const ref = (j: { schedIndex: number; repetition: number }): RunJobRef =>
+        refs.find((r) => r.schedIndex === j.schedIndex && r.repetition === j.repetition)!
+      const pace = new Map<RunJobRef, { t: number; f: number }>()
+      state.pool = this.newPool()
+      const runs = await state.pool.runAll(specs[p], refs, {
+        progress: (j, fraction, simSeconds) => {
+          const job = ref(j)
+          const now = performance.now()
+          const first = pace.get(job)
+          if (!first) pace.set(job, { t: now, f: fraction })
+          const df = first ? fraction - first.f : 0
+          const etaSeconds = first && df > 0 ? ((now - first.t) / 1000 / df) * (1 - fraction) : null
+          this.send({ type: 'run:progress', runId, job, fraction, simSeconds, etaSeconds }, state)
+        },
+        done: (j, result) => this.send({ type: 'run:job-done', runId, job: ref(j), result }, state),
+        failed: (j, message) => {
+          if (state.cancelled) return
+          failures.push({ job: ref(j), message })
+          this.send({ type: 'run:job-failed', runId, job: ref(j), message }, state)
+        },
+      })
+      state.pool = null
+      const ok = runs.filter((r): r is RunResult => r !== undefined)
+      const spec = specs[p]
+      results.push({
+        schema: 'iosched-lab/experiment@1',
+        name: spec.name,
+        spec,
+        runs: ok,
+        summary: summarizeRuns(ok),
+      })
+    }
+    const wallSeconds = (performance.now() - t0) / 1000
+    this.active.delete(runId)
+    if (state.cancelled) {
+      this.emit({ type: 'run:failed', runId, cancelled: true, message: 'cancelled' })
+      return
+    }
+    if (results.every((r) => r.runs.length === 0)) {
+      const why = failures[0] ? `${failures[0].job.label}: ${failures[0].message}` : 'no run finished'
+      this.emit({ type: 'run:failed', runId, cancelled: false, message: `every run failed (${why})` })
+      return
+    }
+    const sweep: SweepResult | null = input.sweep
+      ? { sweep: input.sweep, points: input.sweep.values.map((value, i) => ({ value, result: results[i] })) }
+      : null
+    this.emit({ type: 'run:done', runId, result: results[0], sweep, failures, wallSeconds })
+  }
+
+  /** Events of a cancelled run stop at once, except the final `run:failed`. */
+  private send(e: LabEvent, state: Active): void {
+    if (!state.cancelled) this.emit(e)
+  }
+}

@@ -1,0 +1,53 @@
+// What the header buttons and the keyboard shortcuts do: run, cancel, save.
+import { ref } from 'vue'
+import { useExperiment } from '../stores/experiment'
+import { useRun } from '../stores/run'
+import { useSessions } from '../stores/sessions'
+import { useSweep } from '../stores/sweep'
+import { useUi } from '../stores/ui'
+
+/** Whether the save dialog is open (shared by the header and the shortcut). */
+const saveDialog = ref<'closed' | 'save' | 'save-as'>('closed')
+
+export function useActions() {
+  const exp = useExperiment()
+  const run = useRun()
+  const sessions = useSessions()
+  const sweep = useSweep()
+  const ui = useUi()
+
+  async function runNow(): Promise<void> {
+    if (run.running) return
+    if (!(await exp.validate())) {
+      ui.go('setup')
+      ui.tell('The spec has problems: see the fields marked in red.')
+      return
+    }
+    if (ui.view === 'sweep') {
+      const s = sweep.spec()
+      if (!s) return ui.tell(sweep.problem || 'Choose a parameter and its values.')
+      await run.start({ spec: exp.doc, sweep: s })
+      return
+    }
+    ui.go('results')
+    await run.start({ spec: exp.doc })
+  }
+
+  function cancel(): void {
+    if (run.running) void run.cancel()
+  }
+
+  /** Save to the session file in use, or ask for a name. */
+  async function save(): Promise<void> {
+    if (saveDialog.value !== 'closed') return
+    const cur = sessions.current
+    if (!cur) {
+      saveDialog.value = 'save'
+      return
+    }
+    const info = await sessions.save(cur.name, cur.path)
+    ui.tell(info ? `Saved “${info.name}” to ${info.path}` : `Could not save: ${sessions.error}`)
+  }
+
+  return { runNow, cancel, save, saveDialog }
+}

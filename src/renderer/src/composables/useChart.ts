@@ -1,0 +1,93 @@
+// The one chart composable: a chart.js chart on a canvas, rebuilt in place whenever the reactive
+// inputs of `build` change (data streaming in, theme, options), destroyed with the component, and
+// exportable as PNG. Theme colours and defaults every chart shares are applied here.
+import { onBeforeUnmount, onMounted, shallowRef, watch } from 'vue'
+import type { Ref } from 'vue'
+import type { ChartConfiguration, ChartType } from 'chart.js'
+import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
+import type { ChartColours } from '../lib/chart-setup'
+import { useUi } from '../stores/ui'
+
+export type ChartBuilder = (c: ChartColours) => ChartConfiguration<ChartType> | null
+
+/** Axis styling for the theme (grid lines, tick and title colours). */
+export function axis(
+  c: ChartColours,
+  title: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    grid: { color: c.grid },
+    ticks: { color: c.muted, maxRotation: 0 },
+    title: { display: Boolean(title), text: title, color: c.muted },
+    border: { color: c.grid },
+    ...extra,
+  }
+}
+
+export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuilder) {
+  registerCharts()
+  const ui = useUi()
+  const chart = shallowRef<Chart | null>(null)
+  /** Milliseconds the last (re)draw took. */
+  const drawMs = shallowRef(0)
+
+  const render = (cfg: ChartConfiguration<ChartType> | null): void => {
+    const t0 = performance.now()
+    const colours = chartColours(ui.dark)
+    if (!cfg || !canvas.value) {
+      chart.value?.destroy()
+      chart.value = null
+      return
+    }
+    const plugins = (cfg.options?.plugins ?? {}) as Record<string, unknown>
+    cfg.options = {
+      responsive: true,
+      maintainAspectRatio: false,
+      ...cfg.options,
+      plugins: {
+        ...plugins,
+        legend: {
+          ...(plugins.legend as object),
+          labels: {
+            color: colours.text,
+            boxWidth: 14,
+            boxHeight: 2,
+            ...(plugins.legend as { labels?: object } | undefined)?.labels,
+          },
+        },
+        labBackground: { color: colours.background },
+      } as never,
+    }
+    const c = chart.value
+    if (c && (c.config as { type?: string }).type === cfg.type) {
+      c.data = cfg.data
+      c.options = cfg.options as never
+      c.update('none')
+    } else {
+      c?.destroy()
+      chart.value = new Chart(canvas.value, cfg)
+    }
+    drawMs.value = performance.now() - t0
+  }
+
+  onMounted(() => {
+    watch(() => build(chartColours(ui.dark)), render, { immediate: true })
+  })
+  onBeforeUnmount(() => {
+    chart.value?.destroy()
+    chart.value = null
+  })
+
+  /** Download the chart as a PNG file. */
+  function exportPng(name: string): void {
+    const c = chart.value
+    if (!c) return
+    const a = document.createElement('a')
+    a.href = c.toBase64Image('image/png', 1)
+    a.download = `${name.replace(/[^\w.-]+/g, '-')}.png`
+    a.click()
+  }
+
+  return { chart, drawMs, exportPng }
+}

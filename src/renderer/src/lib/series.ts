@@ -1,0 +1,45 @@
+// Chart-ready series of a run, computed once per run object (results are never edited), so a chart
+// that redraws because another scheduler's result arrived does not redo this one's work.
+import type { RunResult } from '../../../shared/experiment/result'
+
+type Point = { x: number; y: number }
+
+/** Points per sector-over-time chart at most: enough to see the pattern, few enough to draw fast. */
+export const SECTOR_POINTS = 3000
+
+const throughput = new WeakMap<RunResult, { read: Point[]; write: Point[] }>()
+const sectors = new WeakMap<RunResult, { reads: Point[]; writes: Point[]; maxGiB: number }>()
+
+/** Read and write MB/s over time (x in seconds). */
+export function throughputSeries(r: RunResult): { read: Point[]; write: Point[] } {
+  let s = throughput.get(r)
+  if (!s) {
+    const ts = r.timeSeries
+    s = {
+      read: ts.tMs.map((t, k) => ({ x: t / 1000, y: ts.readMBps[k] })),
+      write: ts.tMs.map((t, k) => ({ x: t / 1000, y: ts.writeMBps[k] })),
+    }
+    throughput.set(r, s)
+  }
+  return s
+}
+
+/** Dispatches as (seconds, GiB) points, at most `max` of them, split by direction. */
+export function sectorPoints(r: RunResult, max: number): { reads: Point[]; writes: Point[]; maxGiB: number } {
+  let s = sectors.get(r)
+  if (!s) {
+    const d = r.dispatches
+    const step = Math.max(1, Math.ceil(d.tMs.length / max))
+    const reads: Point[] = []
+    const writes: Point[] = []
+    let maxGiB = 0
+    for (let k = 0; k < d.tMs.length; k++) {
+      const y = (d.sector[k] * 512) / 2 ** 30
+      if (y > maxGiB) maxGiB = y
+      if (k % step === 0) (d.op[k] === 0 ? reads : writes).push({ x: d.tMs[k] / 1000, y })
+    }
+    s = { reads, writes, maxGiB }
+    sectors.set(r, s)
+  }
+  return s
+}

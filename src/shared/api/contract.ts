@@ -1,0 +1,119 @@
+// The LabApi contract: every method the lab's front end may call, declared once. Main (over IPC),
+// the preload (window.lab), the browser host (HTTP) and the renderer's client all use this file,
+// so a method added here and not served anywhere fails to compile.
+import type { Catalogue } from '../catalogue'
+import type { ExperimentResult } from '../experiment/compare'
+import type { ResolvedSpec } from '../experiment/resolved'
+import type { ParamIssue } from '../util/params'
+import type { SweepSpec, SweepValue } from './sweep'
+
+export type { SweepSpec, SweepValue }
+
+/** A spec checked by the shared validation: the resolved spec, or every problem with its path. */
+export type SpecCheck = { ok: true; spec: ResolvedSpec } | { ok: false; issues: ParamIssue[] }
+
+/** One experiment of the gallery (`examples/*.json`). */
+export interface Example {
+  /** File name without `.json`, e.g. `streaming-read-under-write-2003`. */
+  id: string
+  name: string
+  description: string
+  /** The spec document as written (not resolved), ready to edit. */
+  spec: unknown
+}
+
+/** One simulation of a run: a scheduler entry × a repetition (× a sweep point). */
+export interface RunJobRef {
+  /** Index into the sweep's values; 0 without a sweep. */
+  point: number
+  schedIndex: number
+  repetition: number
+  label: string
+}
+
+/** What `startRun` answers: the run's id and every job it will run, in order. */
+export interface RunStarted {
+  runId: string
+  jobs: RunJobRef[]
+  /** Simulation processes at once. */
+  parallel: number
+}
+
+export interface StartRunInput {
+  spec: unknown
+  /** Vary one parameter over values: one experiment per value. */
+  sweep?: SweepSpec
+}
+
+export interface SessionSaveInput {
+  /** A name for the library; also the file name when `path` is not given. */
+  name: string
+  /** The spec document as edited. */
+  spec: unknown
+  /** Results of the last run, if any. */
+  result?: ExperimentResult | null
+  /** Sweep results, if any. */
+  sweep?: SweepResult | null
+  /** Save here (any path ending in .json) instead of the library folder. */
+  path?: string
+}
+
+/** A session file in the library (or opened from anywhere). */
+export interface SessionInfo {
+  path: string
+  name: string
+  savedAt: string
+  /** Scheduler labels of the spec. */
+  schedulers: string[]
+  hasResult: boolean
+  bytes: number
+}
+
+/** The results of a sweep: one experiment per value of the varied parameter. */
+export interface SweepResult {
+  sweep: SweepSpec
+  points: { value: SweepValue; result: ExperimentResult }[]
+}
+
+/** The session document (docs/session-json.md), version 1. */
+export interface SessionDocument {
+  schema: 'iosched-lab/session@1'
+  name: string
+  savedAt: string
+  /** The app version that wrote it. */
+  app: string
+  spec: unknown
+  result: ExperimentResult | null
+  sweep: SweepResult | null
+}
+
+/** Where sessions are kept by default. */
+export interface LibraryInfo {
+  folder: string
+}
+
+/**
+ * The lab's methods. Each takes at most one argument (a plain object) and answers with plain
+ * data; inputs are validated with `LAB_INPUTS` (schemas.ts) wherever they cross a process boundary.
+ */
+export interface LabApi {
+  /** Everything the lab models: schedulers, devices, hosts, workloads, with every parameter. */
+  catalogue(): Promise<Catalogue>
+  /** The gallery of ready experiments. */
+  examples(): Promise<Example[]>
+  /** Check a spec document with the shared schema; never throws for a bad spec. */
+  validateSpec(input: { spec: unknown }): Promise<SpecCheck>
+  /** Start running an experiment (or a sweep) in child processes; events report on it. */
+  startRun(input: StartRunInput): Promise<RunStarted | { issues: ParamIssue[] }>
+  /** Kill a run's simulations; answers false when no such run is going. */
+  cancelRun(input: { runId: string }): Promise<boolean>
+  /** The library folder's sessions, newest first. */
+  listSessions(): Promise<SessionInfo[]>
+  saveSession(input: SessionSaveInput): Promise<SessionInfo>
+  openSession(input: { path: string }): Promise<SessionDocument>
+  library(): Promise<LibraryInfo>
+}
+
+export type LabMethod = keyof LabApi
+export type LabInput<M extends LabMethod> = Parameters<LabApi[M]>[0]
+export type LabOutput<M extends LabMethod> = Awaited<ReturnType<LabApi[M]>>

@@ -1,0 +1,72 @@
+// The lab's events: what a run reports while it goes. Delivered by IPC (app), WebSocket (browser
+// host) or a direct listener (tests), always as these plain objects.
+import type { ExperimentResult } from '../experiment/compare'
+import type { RunResult } from '../experiment/result'
+import type { RunJobRef, SweepResult } from './contract'
+
+export interface RunProgressEvent {
+  type: 'run:progress'
+  runId: string
+  job: RunJobRef
+  /** Share of the simulation done, 0 … 1. */
+  fraction: number
+  /** Simulated time reached. */
+  simSeconds: number
+  /** Wall-clock seconds left for this job, from its pace so far (null before there is a pace). */
+  etaSeconds: number | null
+}
+
+/** One job finished: its result, so tables and charts fill in while the others run. */
+export interface RunJobDoneEvent {
+  type: 'run:job-done'
+  runId: string
+  job: RunJobRef
+  result: RunResult
+}
+
+/** One job failed (its process crashed or the simulation threw); the others go on. */
+export interface RunJobFailedEvent {
+  type: 'run:job-failed'
+  runId: string
+  job: RunJobRef
+  message: string
+}
+
+/** The run is over and at least one job succeeded. */
+export interface RunDoneEvent {
+  type: 'run:done'
+  runId: string
+  /** Without a sweep: the experiment. With a sweep: the result of the first point. */
+  result: ExperimentResult
+  sweep: SweepResult | null
+  /** Jobs that failed, with why. */
+  failures: { job: RunJobRef; message: string }[]
+  wallSeconds: number
+}
+
+/** The run is over without a result: cancelled, every job failed, or an internal error. */
+export interface RunFailedEvent {
+  type: 'run:failed'
+  runId: string
+  cancelled: boolean
+  message: string
+}
+
+export type LabEvent = RunProgressEvent | RunJobDoneEvent | RunJobFailedEvent | RunDoneEvent | RunFailedEvent
+
+export type LabEventType = LabEvent['type']
+
+/** Every event type, for transports that register per type (compile-checked against LabEvent). */
+export const LAB_EVENT_TYPES = [
+  'run:progress',
+  'run:job-done',
+  'run:job-failed',
+  'run:done',
+  'run:failed',
+] as const satisfies readonly LabEventType[]
+
+type Missing = Exclude<LabEventType, (typeof LAB_EVENT_TYPES)[number]>
+/** Fails to compile when an event type is missing from the list above. */
+export const EVENT_LIST_IS_COMPLETE: Missing extends never ? true : never = true
+
+export type LabListener = (event: LabEvent) => void

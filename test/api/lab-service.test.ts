@@ -1,0 +1,156 @@
+import { fork } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { RunStarted } from '../../src/shared/api/contract'
+import type { LabService } from '../../src/main/services/lab-service'
+import { longSpec, newService, quickSpec, recorder, tempDir } from './fixtures'
+
+const services: LabService[] = []
+const service = (...a: Parameters<typeof newService>): LabService => {
+  const s = newService(...a)
+  services.push(s)
+  return s
+}
+afterEach(() => {
+  for (const s of services.splice(0)) s.dispose()
+})
+
+const started = (r: RunStarted | { issues: unknown }): RunStarted => {
+  if (!('runId' in r)) throw new Error(`not started: ${JSON.stringify(r)}`)
+  return r
+}
+const alive = (pid: number | undefined): boolean => {
+  try {
+    process.kill(pid!, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('LabService', () => {
+  it('serves the catalogue and the gallery of examples', async () => {
+    const lab = service()
+    const cat = await lab.catalogue()
+    expect(cat.schedulers.map((s) => s.name)).toEqual(expect.arrayContaining(['noop', 'deadline']))
+    const ex = await lab.examples()
+    const flagship = ex.find((e) => e.id === 'streaming-read-under-write-2003')
+    expect(flagship?.description).toContain('LKML')
+    expect((flagship?.spec as { device: unknown }).device).toEqual({ preset: 'hdd-2003-ide' })
+    expect(await newService({ examplesDir: '/nonexistent' }).examples()).toEqual([])
+  })
+
+  it('validates specs with the shared schema, each problem at its path', async () => {
+    const lab = service()
+    expect((await lab.validateSpec({ spec: quickSpec })).ok).toBe(true)
+    const bad = structuredClone(quickSpec) as typeof quickSpec
+    ;(bad.schedulers[1] as { tunables: Record<string, unknown> }).tunables.fifo_batch = -3
+    const v = await lab.validateSpec({ spec: bad })
+    expect(v).toEqual({
+      ok: false,
+      issues: [{ path: 'schedulers[1].tunables.fifo_batch', message: 'expected a positive integer, got -3' }],
+    })
+    const r = await lab.startRun({ spec: bad })
+    expect(r).toEqual({ issues: v.ok ? [] : v.issues })
+  })
+
+  it('runs an experiment in child processes: progress with an ETA, each result, then the summary', async () => {
+    const lab = service()
+    const rec = recorder(lab)
+    const run = started(await lab.startRun({ spec: quickSpec }))
+    expect(run.jobs.map((j) => j.label)).toEqual(['noop', 'deadline-fb4'])
+    const done = await rec.until('run:done', run.runId)
+    expect(done.result.summary.map((s) => s.label)).toEqual(['noop', 'deadline-fb4'])
+    expect(done.result.runs).toHaveLength(2)
+    expect(done.failures).toEqual([])
+    expect(done.sweep).toBeNull()
+    const jobDone = rec.events.filter((e) => e.type === 'run:job-done')
+    expect(jobDone.map((e) => e.job.label).sort()).toEqual(['deadline-fb4', 'noop'])
+    const last = rec.events.at(-1)
+    expect(last?.type).toBe('run:done')
+    await expect(lab.cancelRun({ runId: run.runId })).resolves.toBe(false)
+  })
+
+  it('runs a sweep: one experiment per value of the varied parameter', async () => {
+    const lab = service()
+    const rec = recorder(lab)
+    const sweep = { path: 'schedulers[1].tunables.fifo_batch', values: [1, 64] }
+    const run = started(await lab.startRun({ spec: quickSpec, sweep }))
+    expect(run.jobs.map((j) => j.point)).toEqual([0, 0, 1, 1])
+    const done = await rec.until('run:done', run.runId)
+    expect(done.sweep?.points.map((p) => p.value)).toEqual([1, 64])
+    expect(done.sweep?.points[1].result.spec.schedulers[1].tunables.fifo_batch).toBe(64)
+    const bad = await lab.startRun({
+      spec: quickSpec,
+      sweep: { path: 'schedulers[1].tunables.fifo_batch', values: [1, 0] },
+    })
+    expect(bad).toEqual({
+      issues: [
+        {
+          path: 'schedulers[1].tunables.fifo_batch',
+          message: 'expected a positive integer, got 0 (with schedulers[1].tunables.fifo_batch = 0)',
+        },
+      ],
+    })
+  })
+
+  it('cancels a run: every child is killed, no orphan, and the run ends as cancelled', async () => {
+    const children: ChildProcess[] = []
+    const lab = service({
+      spawner: (path) => {
+        const c = fork(path, [], {
+          execArgv: ['--import', 'tsx'],
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+          serialization: 'advanced',
+        })
+        children.push(c)
+        return c
+      },
+    })
+    const rec = recorder(lab)
+    const run = started(await lab.startRun({ spec: longSpec }))
+    expect(run.jobs).toHaveLength(8)
+    await rec.until('run:progress', run.runId)
+    expect(children.length).toBe(2)
+    await expect(lab.cancelRun({ runId: run.runId })).resolves.toBe(true)
+    const failed = await rec.until('run:failed', run.runId)
+    expect(failed).toMatchObject({ cancelled: true, message: 'cancelled' })
+    await new Promise((r) => setTimeout(r, 200))
+    expect(children.length).toBe(2)
+    for (const c of children) expect(alive(c.pid)).toBe(false)
+    expect(rec.events.some((e) => e.type === 'run:job-failed')).toBe(false)
+  })
+
+  it('turns a crashed child into an error on its run; the others go on', async () => {
+    const crash = join(tempDir(), 'crash.mjs')
+    writeFileSync(
+      crash,
+      "process.send({ type: 'ready' }); process.on('message', () => { console.error('out of memory'); process.exit(3) })\n",
+    )
+    let n = 0
+    const lab = service({
+      parallel: 1,
+      spawner: (path) =>
+        n++ === 1
+          ? fork(crash, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+          : fork(path, [], {
+              execArgv: ['--import', 'tsx'],
+              stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+              serialization: 'advanced',
+            }),
+    })
+    const rec = recorder(lab)
+    const run = started(await lab.startRun({ spec: quickSpec }))
+    const done = await rec.until('run:done', run.runId)
+    expect(done.failures).toEqual([
+      {
+        job: expect.objectContaining({ label: 'deadline-fb4' }),
+        message: 'simulation process exited with code 3: out of memory',
+      },
+    ])
+    expect(done.result.summary.map((s) => s.label)).toEqual(['noop'])
+    expect(rec.events.filter((e) => e.type === 'run:job-failed')).toHaveLength(1)
+  })
+})

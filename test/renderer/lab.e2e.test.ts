@@ -1,0 +1,185 @@
+// End to end: the built renderer in headless Chromium through the browser host, as a person uses
+// it — gallery, setup, a comparison with its table and charts, save and reopen after a reload,
+// cancel, a clear error for an invalid field, a sweep. Screenshots go to test-results/.
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { startLabHost } from './lab-host'
+import type { LabHost } from './lab-host'
+
+const FLAGSHIP = 'streaming-read-under-write-2003'
+const quickSpec = {
+  name: 'quick-ssd',
+  device: { preset: 'ssd-sata-mlc' },
+  workload: {
+    processes: [{ name: 'rr', type: 'random-read', params: { size: '64M', count: 200, direct: true } }],
+  },
+  schedulers: ['noop', 'deadline'],
+}
+
+describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser host', () => {
+  let host: LabHost
+  let browser: Browser
+  let page: Page
+  let labels: string[] = []
+  const errors: string[] = []
+  // The status line sticks to the window's bottom; in a full-page picture it belongs at the end.
+  const shot = async (name: string) => {
+    await page.addStyleTag({ content: 'footer { position: static !important }' })
+    await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true })
+  }
+  const field = (path: string) => page.locator(`[data-path="${path}"]`)
+
+  beforeAll(async () => {
+    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
+    await mkdir(RESULTS, { recursive: true })
+    page = await browser.newPage({ viewport: { width: 1360, height: 900 }, acceptDownloads: true })
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    page.on('pageerror', (e) => errors.push(e.message))
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+  })
+
+  it('refuses the page without the token', async () => {
+    const other = await browser.newPage()
+    const r = await other.goto(host.server.origin)
+    expect(r?.status()).toBe(401)
+    await other.close()
+  })
+
+  it('opens the gallery', async () => {
+    await page.goto(host.server.url)
+    expect(new URL(page.url()).search).toBe('') // the token left the address bar
+    const card = page.getByTestId('example').filter({ hasText: FLAGSHIP })
+    await card.waitFor()
+    await expect(card.textContent()).resolves.toContain('LKML')
+    await shot('1-start')
+  })
+
+  it('loads an experiment and changes a tunable', async () => {
+    await page.getByRole('button', { name: `Open “${FLAGSHIP}”` }).click()
+    await page.getByText('The spec is valid.').waitFor()
+    labels = await page
+      .locator('[data-scheduler]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-scheduler')!))
+    expect(labels).toEqual(expect.arrayContaining(['noop', 'deadline']))
+    const i = labels.indexOf('deadline')
+    const fifo = field(`schedulers[${i}].tunables.fifo_batch`)
+    await fifo.locator('input').fill('8')
+    await page.getByText('The spec is valid.').waitFor()
+    await expect(fifo.getAttribute('class')).resolves.toContain('changed')
+    await shot('2-setup')
+  })
+
+  it('runs the comparison: a bar per scheduler, then the table and every chart', async () => {
+    const t0 = Date.now()
+    await page.keyboard.press('Control+Enter')
+    await page.locator('.progress .row').first().waitFor()
+    await expect(page.locator('.progress .row').count()).resolves.toBe(labels.length)
+    for (const l of labels)
+      await page.locator(`tr[data-label="${l}"] td.num`).first().waitFor({ timeout: 150_000 })
+    await page.getByText(/Done in/).waitFor({ timeout: 30_000 })
+    console.log(`flagship: table complete ${((Date.now() - t0) / 1000).toFixed(1)} s after Run`)
+    await expect(page.locator('td.best').count()).resolves.toBeGreaterThan(0)
+    const charts = ['throughput', 'latency-cdf', 'process-throughput', ...labels.map((l) => `sectors-${l}`)]
+    for (const c of charts) {
+      const card = page.locator(`[data-chart="${c}"]`)
+      await expect(card.locator('canvas').count(), c).resolves.toBe(1)
+      await expect(card.locator('.waiting').count(), `${c} drawn`).resolves.toBe(0)
+    }
+    // ratios to a baseline
+    await page.getByLabel('Baseline scheduler').selectOption('noop')
+    await expect(page.locator('tr[data-label="deadline"] .ratio').first().textContent()).resolves.toMatch(
+      /^×/,
+    )
+    // PNG export
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-chart="throughput"] button.png').click(),
+    ])
+    expect(download.suggestedFilename()).toBe('throughput.png')
+    await shot('3-results')
+    // The README's picture (docs/screenshot.png): the table and the first charts.
+    await page.setViewportSize({ width: 1360, height: 1240 })
+    await page.evaluate(() =>
+      (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+    )
+    await page.screenshot({ path: join(RESULTS, '3-results-top.png') })
+    await page.setViewportSize({ width: 1360, height: 900 })
+    await page.getByLabel('Theme').selectOption('dark')
+    await shot('3-results-dark')
+    await page.getByLabel('Theme').selectOption('light')
+  }, 200_000)
+
+  it('saves the session, and reopens it after a reload', async () => {
+    await page.keyboard.press('Control+s')
+    await page.getByRole('dialog').waitFor()
+    await page.locator('input[name="session-name"]').fill('e2e flagship')
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved “e2e flagship”' }).waitFor()
+    await page.reload()
+    await page.getByText('No results yet').waitFor()
+    await page.getByRole('button', { name: 'Start' }).click()
+    await page.getByRole('button', { name: 'e2e flagship' }).click()
+    for (const l of labels) await page.locator(`tr[data-label="${l}"] td.num`).first().waitFor()
+    await page.locator('[data-chart="throughput"] canvas').waitFor()
+    await expect(page.locator('[data-chart="throughput"] .waiting').count()).resolves.toBe(0)
+    await shot('4-reopened')
+  })
+
+  it('cancels a long run', async () => {
+    await page.getByRole('button', { name: 'Setup' }).click()
+    await field('repetitions').locator('input').fill('20')
+    await page.getByText('The spec is valid.').waitFor()
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await page.locator('.progress .row[data-state="running"]').first().waitFor({ timeout: 30_000 })
+    await page.keyboard.press('Escape')
+    await page.locator('.progress .summary', { hasText: 'Cancelled.' }).waitFor({ timeout: 10_000 })
+    await expect(page.getByRole('button', { name: 'Run', exact: true }).isEnabled()).resolves.toBe(true)
+    expect(host.lab['runs'].running).toBe(0)
+    await shot('5-cancelled')
+  })
+
+  it('shows a clear error next to an invalid field, and will not run', async () => {
+    await page.getByRole('button', { name: 'Setup' }).click()
+    await field('repetitions').locator('input').fill('1')
+    const i = labels.indexOf('deadline')
+    const fifo = field(`schedulers[${i}].tunables.fifo_batch`)
+    await fifo.locator('input').fill('-3')
+    await fifo.locator('.issue').waitFor()
+    await expect(fifo.locator('.issue').textContent()).resolves.toBe('expected a positive integer, got -3')
+    await expect(page.getByRole('button', { name: 'Run', exact: true }).isDisabled()).resolves.toBe(true)
+    await expect(page.locator('.issues').textContent()).resolves.toContain(
+      `schedulers[${i}].tunables.fifo_batch`,
+    )
+    await fifo.screenshot({ path: join(RESULTS, '6-invalid-field.png') })
+    await fifo.locator('input').fill('16')
+    await page.getByText('The spec is valid.').waitFor()
+  })
+
+  it('edits the spec as JSON and sweeps a tunable, one line per scheduler', async () => {
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await page.getByLabel('Spec JSON').fill(JSON.stringify(quickSpec, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('The spec is valid.').waitFor()
+    await page.getByRole('button', { name: 'Sweep' }).click()
+    await page.getByLabel('Parameter to vary').selectOption('schedulers[1].tunables.fifo_batch')
+    await page.getByLabel('Values').fill('1, 4, 64')
+    await page.getByRole('button', { name: /Run sweep \(3 × 2/ }).click()
+    const chart = page.locator('[data-chart="sweep"]')
+    await chart.waitFor({ timeout: 60_000 })
+    await expect(chart.locator('.waiting').count()).resolves.toBe(0)
+    await page.getByLabel('Metric').selectOption('dev:readMBps')
+    await expect(chart.locator('.title').textContent()).resolves.toContain('against fifo_batch')
+    await shot('7-sweep')
+  })
+
+  it('logged no errors in the page', () => {
+    expect(errors).toEqual([])
+  })
+})

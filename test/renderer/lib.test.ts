@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { num } from '../../src/renderer/src/lib/format'
+import { bestIndex, tableMetrics } from '../../src/renderer/src/lib/metrics'
+import { normalizeDoc, parseTyped, setPath, uniqueLabel } from '../../src/renderer/src/lib/spec-doc'
+import type { LabelSummary } from '../../src/shared/experiment/compare'
+import { summarize } from '../../src/shared/metrics/stats'
+
+describe('renderer helpers', () => {
+  it('edits the spec document by issue path, dropping emptied objects', () => {
+    const d = normalizeDoc({ device: { preset: 'x' }, schedulers: ['noop'] })
+    expect(d.workload.processes).toEqual([])
+    setPath(d, 'device.overrides.rpm', 5400)
+    expect(d.device).toEqual({ preset: 'x', overrides: { rpm: 5400 } })
+    setPath(d, 'device.overrides.rpm', undefined)
+    expect(d.device).toEqual({ preset: 'x' })
+    setPath(d, 'schedulers[0].tunables.q', 1)
+    expect(d.schedulers[0]).toEqual({ name: 'noop', tunables: { q: 1 } })
+    setPath(d, 'host.overrides.memoryMiB', undefined)
+    expect(d.host).toBeUndefined()
+  })
+
+  it('reads typed text as the spec takes it', () => {
+    expect(parseTyped('42', 'int')).toBe(42)
+    expect(parseTyped('-3', 'int')).toBe(-3)
+    expect(parseTyped('4x', 'int')).toBe('4x')
+    expect(parseTyped('1M', 'size')).toBe('1M')
+    expect(parseTyped('4096', 'size')).toBe(4096)
+    expect(parseTyped(' ', 'int')).toBeUndefined()
+    expect(uniqueLabel(['deadline', 'deadline-2'], 'deadline')).toBe('deadline-3')
+  })
+
+  it('finds the best row per column, in the metric’s direction', () => {
+    const row = (label: string, MBps: number, seconds: number) =>
+      ({
+        label,
+        repetitions: 1,
+        seconds: summarize([seconds]),
+        processes: [
+          {
+            name: 'r',
+            MBps: summarize([MBps]),
+            seconds: summarize([seconds]),
+            latencyMs: { p99: summarize([1]) },
+          },
+        ],
+        device: {},
+      }) as unknown as LabelSummary
+    const rows = [row('a', 10, 5), row('b', 30, 9)]
+    const [mbps, time] = tableMetrics(['r'])
+    expect(bestIndex(mbps, rows)).toBe(1)
+    expect(bestIndex(time, rows)).toBe(0)
+    expect(bestIndex(mbps, rows.slice(0, 1))).toBe(-1)
+  })
+
+  it('formats numbers to three figures', () => {
+    expect(num(22.94)).toBe('22.9')
+    expect(num(308.4)).toBe('308')
+    expect(num(12345.6)).toBe('12,346')
+    expect(num(NaN)).toBe('–')
+  })
+})

@@ -1,0 +1,241 @@
+// The Pinia stores against a fake lab: validation by path, a run's events, sessions, sweeps.
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { setLab } from '../../src/renderer/src/api'
+import { useExperiment, VALIDATE_DELAY_MS } from '../../src/renderer/src/stores/experiment'
+import { useRun } from '../../src/renderer/src/stores/run'
+import { useSessions } from '../../src/renderer/src/stores/sessions'
+import { useSweep } from '../../src/renderer/src/stores/sweep'
+import type { RunJobRef } from '../../src/shared/api/contract'
+import type { ExperimentResult } from '../../src/shared/experiment/compare'
+import type { RunResult } from '../../src/shared/experiment/result'
+import { validateSpec } from '../../src/shared/experiment/validate'
+import { fakeLab } from './fake-lab'
+
+const spec = {
+  name: 'quick',
+  device: { preset: 'ssd-sata-mlc' },
+  workload: { processes: [{ name: 'rr', type: 'random-read', params: { count: 10 } }] },
+  schedulers: ['noop', 'deadline'],
+}
+const job = (schedIndex: number, label: string): RunJobRef => ({ point: 0, schedIndex, repetition: 0, label })
+const tick = () => new Promise((r) => setTimeout(r, 0))
+
+/** A RunResult with just what the summary reads. */
+function runResult(label: string, MBps: number): RunResult {
+  const lat = { p50: 1, p90: 2, p99: 3, p999: 4, max: 5, mean: 1 }
+  return {
+    label,
+    scheduler: label,
+    source: 'simulated',
+    repetition: 0,
+    seconds: 10,
+    processes: [{ name: 'rr', bytes: MBps * 1e7, seconds: 10, MBps, finished: true, latencyMs: lat }],
+    totals: { readMBps: MBps, writeMBps: 0, readIops: 1, writeIops: 0, utilisation: 1, meanSeekSectors: 0 },
+  } as unknown as RunResult
+}
+
+beforeEach(() => setActivePinia(createPinia()))
+afterEach(() => {
+  vi.useRealTimers()
+  setLab(null)
+})
+
+describe('experiment store', () => {
+  it('validates through the lab a moment after each change, and puts issues at their paths', async () => {
+    vi.useFakeTimers()
+    const lab = fakeLab({ validateSpec: (i) => validateSpec((i as { spec: unknown }).spec) })
+    const exp = useExperiment()
+    exp.load(spec)
+    exp.set('schedulers[1].tunables.fifo_batch', -3)
+    expect(exp.doc.schedulers[1]).toEqual({ name: 'deadline', tunables: { fifo_batch: -3 } })
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(lab.calls.filter((c) => c.method === 'validateSpec')).toHaveLength(1)
+    expect(exp.issueAt('schedulers[1].tunables.fifo_batch')).toBe('expected a positive integer, got -3')
+    expect(exp.ok).toBe(false)
+    exp.set('schedulers[1].tunables.fifo_batch', undefined)
+    expect(exp.doc.schedulers[1]).toEqual({ name: 'deadline' })
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.issues).toEqual([])
+    expect(exp.resolved?.schedulers.map((s) => s.label)).toEqual(['noop', 'deadline'])
+    expect(exp.labels).toEqual(['noop', 'deadline'])
+  })
+
+  it('drops an answer that a newer change has overtaken', async () => {
+    let answer: (v: unknown) => void = () => {}
+    fakeLab({ validateSpec: () => new Promise((r) => (answer = r)) })
+    const exp = useExperiment()
+    const first = exp.validate()
+    exp.doc.name = 'changed'
+    await tick()
+    answer({ ok: false, issues: [{ path: 'name', message: 'stale' }] })
+    expect(await first).toBe(false)
+    expect(exp.issues).toEqual([])
+  })
+})
+
+describe('run store', () => {
+  it('lays out the jobs, keeps events that beat the answer, and fills in results as they come', async () => {
+    const lab: ReturnType<typeof fakeLab> = fakeLab({
+      startRun: async () => {
+        lab.emit({
+          type: 'run:progress',
+          runId: 'r1',
+          job: job(0, 'noop'),
+          fraction: 0.5,
+          simSeconds: 1,
+          etaSeconds: 2,
+        })
+        return { runId: 'r1', jobs: [job(0, 'noop'), job(1, 'deadline')], parallel: 2 }
+      },
+    })
+    const run = useRun()
+    expect(await run.start({ spec })).toBe(true)
+    expect(run.status).toBe('running')
+    expect(run.jobs.map((j) => [j.job.label, j.state, j.fraction])).toEqual([
+      ['noop', 'running', 0.5],
+      ['deadline', 'waiting', 0],
+    ])
+    lab.emit({
+      type: 'run:job-done',
+      runId: 'r1',
+      job: job(1, 'deadline'),
+      result: runResult('deadline', 40),
+    })
+    lab.emit({ type: 'run:job-done', runId: 'other', job: job(0, 'noop'), result: runResult('noop', 1) })
+    expect(run.summary.map((s) => [s.label, s.processes[0].MBps.mean])).toEqual([['deadline', 40]])
+    expect(run.progress).toBeCloseTo(0.75)
+    lab.emit({
+      type: 'run:job-failed',
+      runId: 'r1',
+      job: job(0, 'noop'),
+      message: 'simulation process exited with code 3',
+    })
+    expect(run.failures).toEqual(['noop: simulation process exited with code 3'])
+    const result = {
+      schema: 'iosched-lab/experiment@1',
+      runs: [runResult('deadline', 40)],
+      summary: run.summary,
+    } as ExperimentResult
+    lab.emit({ type: 'run:done', runId: 'r1', result, sweep: null, failures: [], wallSeconds: 1.5 })
+    expect(run.status).toBe('done')
+    expect(run.result).toBe(result)
+    expect(run.wallSeconds).toBe(1.5)
+  })
+
+  it('cancels through the lab and ends as cancelled', async () => {
+    const lab = fakeLab({
+      startRun: () => ({ runId: 'r2', jobs: [job(0, 'noop')], parallel: 1 }),
+      cancelRun: () => true,
+    })
+    const run = useRun()
+    await run.start({ spec })
+    await run.cancel()
+    expect(lab.calls.at(-1)).toEqual({ method: 'cancelRun', input: { runId: 'r2' } })
+    lab.emit({ type: 'run:failed', runId: 'r2', cancelled: true, message: 'cancelled' })
+    expect(run.status).toBe('cancelled')
+    expect(run.running).toBe(false)
+    expect(run.jobs[0].state).toBe('failed')
+  })
+
+  it('reports a spec the lab refuses', async () => {
+    fakeLab({ startRun: () => ({ issues: [{ path: 'seed', message: 'expected an integer' }] }) })
+    const run = useRun()
+    expect(await run.start({ spec })).toBe(false)
+    expect(run.status).toBe('failed')
+    expect(run.issues).toEqual([{ path: 'seed', message: 'expected an integer' }])
+  })
+})
+
+describe('sessions store', () => {
+  it('saves the spec with the results of a finished run, and opens a session into the stores', async () => {
+    const result = {
+      schema: 'iosched-lab/experiment@1',
+      runs: [],
+      summary: [],
+    } as unknown as ExperimentResult
+    const lab = fakeLab({
+      saveSession: (i) => ({
+        path: '/lib/mine.json',
+        name: (i as { name: string }).name,
+        savedAt: 'now',
+        schedulers: [],
+        hasResult: true,
+        bytes: 1,
+      }),
+      listSessions: () => [],
+      library: () => ({ folder: '/lib' }),
+      openSession: () => ({
+        schema: 'iosched-lab/session@1',
+        name: 'old',
+        savedAt: 'then',
+        app: '1',
+        spec,
+        result,
+        sweep: null,
+      }),
+    })
+    const sessions = useSessions()
+    const run = useRun()
+    run.show(result, null)
+    const info = await sessions.save('mine')
+    expect(info?.path).toBe('/lib/mine.json')
+    expect(lab.calls.find((c) => c.method === 'saveSession')?.input).toEqual({
+      name: 'mine',
+      spec: useExperiment().doc,
+      result,
+      sweep: null,
+    })
+    expect(sessions.current).toEqual({ name: 'mine', path: '/lib/mine.json' })
+    run.show(null, null)
+    expect(await sessions.open('/lib/old.json')).toBe(true)
+    expect(useExperiment().doc.name).toBe('quick')
+    expect(run.result).toBe(result)
+    expect(run.status).toBe('done')
+    expect(sessions.current).toEqual({ name: 'old', path: '/lib/old.json' })
+  })
+
+  it('keeps the error of a failed open', async () => {
+    fakeLab({
+      openSession: () => {
+        throw new Error('x.json: no such file')
+      },
+    })
+    const sessions = useSessions()
+    expect(await sessions.open('x.json')).toBe(false)
+    expect(sessions.error).toContain('no such file')
+  })
+})
+
+describe('sweep store', () => {
+  it('makes values from a range, a list, or an enum', () => {
+    const sweep = useSweep()
+    expect(sweep.problem).toBe('Choose a parameter to vary.')
+    sweep.choose('schedulers[1].tunables.fifo_batch', {
+      name: 'fifo_batch',
+      kind: 'int',
+      default: 16,
+      unit: 'requests',
+      meaning: '',
+      min: 1,
+      max: 10000,
+    })
+    expect([sweep.from, sweep.to]).toEqual(['4', '64'])
+    sweep.steps = 4
+    expect(sweep.values).toEqual([4, 24, 44, 64])
+    sweep.list = '1, 2, x'
+    expect(sweep.values).toEqual([1, 2, 'x'])
+    expect(sweep.spec()).toEqual({ path: 'schedulers[1].tunables.fifo_batch', values: [1, 2, 'x'] })
+    sweep.choose('host.overrides.cpuPolicy', {
+      name: 'cpuPolicy',
+      kind: 'enum',
+      default: 'a',
+      unit: '',
+      meaning: '',
+      values: ['a', 'b'],
+    })
+    expect(sweep.values).toEqual(['a', 'b'])
+    sweep.choose('x.y', { name: 'y', kind: 'bool', default: false, unit: '', meaning: '' })
+    expect(sweep.values).toEqual([false, true])
+  })
+})
