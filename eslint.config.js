@@ -7,6 +7,8 @@ import tseslint from 'typescript-eslint'
 import vue from 'eslint-plugin-vue'
 import globals from 'globals'
 
+// Bare module names match exactly (so a file of ours named `events.ts` is not mistaken for Node's
+// `events`); `node:*` and the layer globs are patterns.
 const nodeBuiltins = [
   'node:*',
   'fs',
@@ -19,10 +21,14 @@ const nodeBuiltins = [
   'events',
 ]
 
-const restrict = (patterns) => ({
+const isPattern = (m) => m.includes('*') || m.includes('/')
+const restrict = (rules) => ({
   'no-restricted-imports': [
     'error',
-    { patterns: patterns.map((p) => ({ group: [p.from], message: p.why })) },
+    {
+      paths: rules.filter((r) => !isPattern(r.from)).map((r) => ({ name: r.from, message: r.why })),
+      patterns: rules.filter((r) => isPattern(r.from)).map((r) => ({ group: [r.from], message: r.why })),
+    },
   ],
 })
 
@@ -47,6 +53,10 @@ export default tseslint.config(
       'bench/**',
     ],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,vue}'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     rules: {
@@ -89,7 +99,12 @@ export default tseslint.config(
     rules: restrict([{ from: '**/renderer/**', why: 'main never imports the renderer' }]),
   },
   {
-    files: ['src/main/services/**/*.ts', 'src/main/workers/**/*.ts', 'src/cli/**/*.ts'],
+    files: [
+      'src/main/services/**/*.ts',
+      'src/main/workers/**/*.ts',
+      'src/main/server/**/*.ts',
+      'src/cli/**/*.ts',
+    ],
     rules: restrict([
       { from: 'electron', why: 'services, workers and the CLI run without Electron' },
       { from: '**/renderer/**', why: 'the renderer is not a dependency of services' },
