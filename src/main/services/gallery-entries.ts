@@ -6,7 +6,7 @@ import type { GalleryEntry } from '../../shared/gallery/types'
 import type { ClaimVerdict } from '../../shared/gallery/types'
 import { judge, metricOf } from '../../shared/gallery/claims'
 import type { GalleryRuns } from '../../shared/gallery/claims'
-import { expandSweep } from '../../shared/experiment/sweep'
+import { setAtPath } from '../../shared/api/sweep'
 import { formatIssues, validateSpec } from '../../shared/experiment/validate'
 import type { ExperimentResult } from '../../shared/experiment/compare'
 import { zodIssues } from '../../shared/experiment/format-issues'
@@ -69,7 +69,8 @@ export function loadGalleryEntry(name: string, root = repoRoot()): LoadedEntry {
 }
 
 function specsOf(v: GalleryEntry['variants'][number]): { spec: unknown; value?: unknown }[] {
-  return v.sweep ? expandSweep(v.spec, v.sweep) : [{ spec: v.spec }]
+  const s = v.sweep
+  return s ? s.values.map((value) => ({ value, spec: setAtPath(v.spec, s.path, value) })) : [{ spec: v.spec }]
 }
 
 export interface ReproduceResult {

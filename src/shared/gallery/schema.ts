@@ -39,7 +39,12 @@ export const galleryEntrySchema = z.strictObject({
         spec: z.unknown().optional(),
         /** A spec file instead of an inline spec, relative to the repository. */
         specFile: z.string().optional(),
-        sweep: z.strictObject({ path: z.string(), values: z.array(z.unknown()).min(1) }).optional(),
+        sweep: z
+          .strictObject({
+            path: z.string(),
+            values: z.array(z.union([z.number(), z.string(), z.boolean()])).min(1),
+          })
+          .optional(),
       }),
     )
     .min(1),

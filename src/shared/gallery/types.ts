@@ -1,4 +1,4 @@
-import type { Sweep } from '../experiment/sweep'
+import type { SweepSpec } from '../api/sweep'
 
 /**
  * A gallery entry: a ready experiment (one or more variants, each a spec, optionally swept along
@@ -22,7 +22,7 @@ export interface GalleryVariant {
   title: string
   spec: unknown
   /** Run the spec once per value of a parameter (e.g. dd's block size). */
-  sweep?: Sweep
+  sweep?: SweepSpec
 }
 
 /**
