@@ -36,10 +36,20 @@ describe('LabService', () => {
     const cat = await lab.catalogue()
     expect(cat.schedulers.map((s) => s.name)).toEqual(expect.arrayContaining(['noop', 'deadline']))
     const ex = await lab.examples()
-    const flagship = ex.find((e) => e.id === 'streaming-read-under-write-2003')
-    expect(flagship?.description).toContain('LKML')
-    expect((flagship?.spec as { device: unknown }).device).toEqual({ preset: 'hdd-2003-ide' })
-    expect(await newService({ examplesDir: '/nonexistent' }).examples()).toEqual([])
+    // the gallery comes first, one experiment per variant; the flagship example is shown once
+    expect(ex[0].id).toMatch(/^gallery\//)
+    const flagship = ex.filter(
+      (e) => (e.spec as { name?: string }).name === 'streaming-read-under-write-2003',
+    )
+    expect(flagship).toHaveLength(1)
+    expect(flagship[0].id).toBe('gallery/streaming-read-under-write-2003/main')
+    expect(flagship[0].name).toContain('LKML')
+    expect(flagship[0].description).toContain('published measurement A')
+    expect((flagship[0].spec as { device: unknown }).device).toEqual({ preset: 'hdd-2003-ide' })
+    expect(ex.map((e) => e.id)).toContain('gallery/row-vs-cfq-emmc-2012/iozone-parallel')
+    expect(await newService({ examplesDir: '/nonexistent', galleryRoot: '/nonexistent' }).examples()).toEqual(
+      [],
+    )
   })
 
   it('validates specs with the shared schema, each problem at its path', async () => {

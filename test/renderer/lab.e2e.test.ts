@@ -9,7 +9,7 @@ import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
-const FLAGSHIP = 'streaming-read-under-write-2003'
+const FLAGSHIP = 'gallery/streaming-read-under-write-2003/main'
 const quickSpec = {
   name: 'quick-ssd',
   device: { preset: 'ssd-sata-mlc' },
@@ -55,7 +55,9 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
   it('opens the gallery', async () => {
     await page.goto(host.server.url)
     expect(new URL(page.url()).search).toBe('') // the token left the address bar
-    const card = page.getByTestId('example').filter({ hasText: FLAGSHIP })
+    const card = page
+      .getByTestId('example')
+      .filter({ has: page.getByRole('button', { name: `Open “${FLAGSHIP}”` }) })
     await card.waitFor()
     await expect(card.textContent()).resolves.toContain('LKML')
     await shot('1-start')

@@ -9,6 +9,7 @@ import type { GalleryRuns } from '../../shared/gallery/claims'
 import { setAtPath } from '../../shared/api/sweep'
 import { formatIssues, validateSpec } from '../../shared/experiment/validate'
 import type { ExperimentResult } from '../../shared/experiment/compare'
+import type { Example } from '../../shared/api/contract'
 import { zodIssues } from '../../shared/experiment/format-issues'
 import { ExperimentRunner } from './experiments'
 import type { ExperimentEvents, ExperimentOptions } from './experiments'
@@ -24,16 +25,14 @@ export interface LoadedEntry {
 
 export class GalleryError extends Error {}
 
-/** Every gallery entry: name, title and source, in file-name order. */
+/** Every gallery entry: name, title and source, in gallery order. */
 export function listGallery(root = repoRoot()): { name: string; title: string; source: string }[] {
   const dir = join(root, 'gallery')
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => {
-      const { entry } = loadGalleryEntry(f.replace(/\.json$/, ''), root)
-      return { name: entry.name, title: entry.title, source: entry.source }
-    })
+    .map((f) => loadGalleryEntry(f.replace(/\.json$/, ''), root).entry)
+    .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
+    .map((e) => ({ name: e.name, title: e.title, source: e.source }))
 }
 
 /** Read and check one entry: its format, every variant's spec, and its page. */
@@ -131,4 +130,36 @@ export async function reproduce(
     claims,
     pass: claims.every((c) => c.pass),
   }
+}
+
+/**
+ * The gallery as the start page lists it: one ready experiment per variant (a swept variant at its
+ * first value), named by the entry and the variant, described by its source.
+ * An entry that fails to load is left out (`iosched-lab gallery NAME` says why).
+ */
+export function galleryExamples(root = repoRoot()): Example[] {
+  const out: Example[] = []
+  let names: string[]
+  try {
+    names = listGallery(root).map((e) => e.name)
+  } catch {
+    return out
+  }
+  for (const name of names) {
+    try {
+      const { entry } = loadGalleryEntry(name, root)
+      for (const v of entry.variants) {
+        const spec = v.sweep ? setAtPath(v.spec, v.sweep.path, v.sweep.values[0]) : v.spec
+        out.push({
+          id: `gallery/${entry.name}/${v.id}`,
+          name: entry.variants.length > 1 ? `${entry.title} — ${v.title}` : entry.title,
+          description: entry.source,
+          spec,
+        })
+      }
+    } catch {
+      /* left out */
+    }
+  }
+  return out
 }

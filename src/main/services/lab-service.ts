@@ -18,6 +18,7 @@ import type { LabListener } from '../../shared/api/lab-events'
 import { validateSpec } from '../../shared/experiment/validate'
 import type { ParamIssue } from '../../shared/util/params'
 import { loadExamples } from './examples'
+import { galleryExamples } from './gallery-entries'
 import { LabRuns } from './lab-runs'
 import { niceForkSpawner } from './nice-spawner'
 import { RunPool } from './run-pool'
@@ -25,8 +26,10 @@ import type { Spawner } from './run-pool'
 import { SessionStore } from './sessions'
 
 export interface LabServiceOptions {
-  /** The gallery: a folder of spec files. */
+  /** Example spec files shown after the gallery. */
   examplesDir: string
+  /** The folder holding gallery/ (default: the repository, or the app's own files). */
+  galleryRoot?: string
   /** Where sessions are saved by default. */
   libraryDir: string
   appVersion?: string
@@ -68,8 +71,15 @@ export class LabService implements LabApi {
     return catalogue()
   }
 
-  examples(): Promise<Example[]> {
-    return loadExamples(this.opts.examplesDir)
+  /** The start page: the gallery's experiments first, then the example spec files. */
+  async examples(): Promise<Example[]> {
+    const gallery = galleryExamples(this.opts.galleryRoot)
+    // an example file that a gallery entry already shows (its spec file) is not listed twice
+    const shown = new Set(gallery.map((g) => (g.spec as { name?: string })?.name).filter(Boolean))
+    const files = (await loadExamples(this.opts.examplesDir)).filter(
+      (e) => !shown.has((e.spec as { name?: string })?.name),
+    )
+    return [...gallery, ...files]
   }
 
   async validateSpec({ spec }: { spec: unknown }): Promise<SpecCheck> {

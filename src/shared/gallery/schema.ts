@@ -27,6 +27,8 @@ const claimBase = { id: z.string(), text: z.string() }
 /** The gallery entry file format (gallery/NAME.json). */
 export const galleryEntrySchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9.-]+$/),
+  /** Place in the gallery (the start page and \`iosched-lab gallery\` list entries by it). */
+  order: z.number().int().nonnegative(),
   title: z.string(),
   source: z.string(),
   /** Path of the Markdown page, relative to the repository (or the page itself). */

@@ -7,6 +7,8 @@ import type { SweepSpec } from '../api/sweep'
  */
 export interface GalleryEntry {
   name: string
+  /** Place in the gallery's listing. */
+  order: number
   title: string
   /** Where the measurement comes from. */
   source: string
