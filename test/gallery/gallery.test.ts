@@ -21,7 +21,9 @@ describe('the gallery', () => {
   })
 
   it('refuses an unknown entry with the list of known ones', () => {
-    expect(() => loadGalleryEntry('nope')).toThrow(/no gallery entry "nope"; known: dd-under-cpu-load-1997, interactive-latency/)
+    expect(() => loadGalleryEntry('nope')).toThrow(
+      /no gallery entry "nope"; known: dd-under-cpu-load-1997, interactive-latency/,
+    )
   })
 })
 
