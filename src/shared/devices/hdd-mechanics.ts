@@ -60,7 +60,7 @@ export class HddMechanics {
   readonly writeSettleNs: SimTime
   readonly seekCurve: SeekCurve
   /** Seek time in ns by cylinder distance, precomputed: the NCQ picker ranks many candidates. */
-  readonly seekTable: Float64Array
+  readonly seekTable: Int32Array
   private readonly zFirstLba: Float64Array
   private readonly zFirstCyl: Float64Array
   private readonly zCyls: Float64Array
@@ -135,7 +135,7 @@ export class HddMechanics {
       cyl += z.cylinders
     }
     this.capacitySectors = lba
-    this.seekTable = new Float64Array(this.cylinders + 1)
+    this.seekTable = new Int32Array(this.cylinders + 1)
     for (let d = 1; d <= this.cylinders; d++)
       this.seekTable[d] = Math.round(seekTimeMs(cfg.seek, d, this.cylinders) * 1e6)
   }

@@ -236,7 +236,7 @@ export class Hdd implements Device, Handler {
     m.locate(this.cache.streamSeg >= 0 ? Math.max(0, this.cache.streamPos(t) - 1) : this.headLba)
     const c0 = m.cyl
     const h0 = m.head
-    const phase = t % m.revNs
+    const phase = (t % m.revNs) | 0
     const cache = this.cache
     const sFrom = cache.streamFrom
     const sTo = cache.streamTo
@@ -251,7 +251,8 @@ export class Hdd implements Device, Handler {
     const seekTable = m.seekTable
     const settle = m.writeSettleNs
     const headSwitch = m.headSwitchNs
-    const rev = m.revNs
+    const rev = m.revNs | 0
+    const revTol = rev - ROT_TOLERANCE_NS
     let best = 0
     let bestCost = Infinity
     for (let i = 0; i < n; i++) {
@@ -281,15 +282,11 @@ export class Hdd implements Device, Handler {
           const c = cyl[i]
           const d = c > c0 ? c - c0 : c0 - c
           const move = wait + (d > 0 ? seekTable[d] + (w ? settle : 0) : head[i] !== h0 ? headSwitch : 0)
-          if (move >= bestCost)
-            cost = move // cannot win: skip the rotation
-          else {
-            let at = phase + move
-            while (at >= rev) at -= rev
-            let rot = angle[i] - at
-            if (rot < 0) rot += rev
-            cost = move + (rot > rev - ROT_TOLERANCE_NS ? 0 : rot)
-          }
+          // rotational wait, branch-free in int32: where the platter will be, and how far to go
+          const at = ((phase + move) | 0) % rev
+          let rot = angle[i] - at
+          rot += (rot >> 31) & rev
+          cost = move + (rot > revTol ? 0 : rot)
         }
       }
       if (cost < bestCost) {

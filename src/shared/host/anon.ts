@@ -63,12 +63,13 @@ export class AnonMemory implements BioOwner {
   swappedIn = 0
   swappedOut = 0
   private readonly spaces: AnonSpace[] = []
-  private readonly ringSpace: Int32Array
-  private readonly ringPage: Int32Array
+  /** The reclaim ring and the swap map, allocated on the first touch of anonymous memory. */
+  private ringSpace = new Int32Array(0)
+  private ringPage = new Int32Array(0)
   private head = 0
   private count = 0
-  private readonly slotSpace: Int32Array
-  private readonly slotPage: Int32Array
+  private slotSpace = new Int32Array(0)
+  private slotPage = new Int32Array(0)
   private cursor = 0
   private freeSlots: number
   private readonly bios: Bio[] = []
@@ -81,13 +82,16 @@ export class AnonMemory implements BioOwner {
     private readonly swap: SimFile | null,
     private readonly ctx: IoContext,
   ) {
-    const cap = cache.capacity + 1
+    this.freeSlots = swap ? swap.pageCount : 0
+  }
+
+  private allocate(): void {
+    const cap = this.cache.capacity + 1
     this.ringSpace = new Int32Array(cap)
     this.ringPage = new Int32Array(cap)
-    const slots = swap ? swap.pageCount : 0
+    const slots = this.swap ? this.swap.pageCount : 0
     this.slotSpace = new Int32Array(slots).fill(-1)
     this.slotPage = new Int32Array(slots)
-    this.freeSlots = slots
   }
 
   space(): AnonSpace {
@@ -106,6 +110,7 @@ export class AnonMemory implements BioOwner {
    * both exhausted (the kernel's OOM killer).
    */
   touch(sp: AnonSpace, p: number, write: boolean): FaultResult {
+    if (this.ringSpace.length === 0) this.allocate()
     sp.ensure(p + 1)
     const s = sp.state[p]
     const st = s & STATE

@@ -36,8 +36,9 @@ export class PageCache implements BioOwner {
   overcommitted = 0
   /** Pages of processes' anonymous memory (they share the memory the cache may use). */
   anonPages = 0
-  private readonly ringFile: Int32Array
-  private readonly ringPage: Int32Array
+  /** Allocated with the first cached page: a run that never caches a page never pays for it. */
+  private ringFile = new Int32Array(0)
+  private ringPage = new Int32Array(0)
   private head = 0
   private count = 0
   private readonly byId: SimFile[] = []
@@ -47,10 +48,7 @@ export class PageCache implements BioOwner {
     /** Pages available to the cache (memory less what the kernel and processes hold). */
     readonly capacity: number,
     private readonly queue: BlockQueue,
-  ) {
-    this.ringFile = new Int32Array(capacity + 1)
-    this.ringPage = new Int32Array(capacity + 1)
-  }
+  ) {}
 
   register(f: SimFile): void {
     this.byId[f.id] = f
@@ -92,6 +90,10 @@ export class PageCache implements BioOwner {
   }
 
   private push(fileId: number, page: number): void {
+    if (this.ringFile.length === 0) {
+      this.ringFile = new Int32Array(this.capacity + 1)
+      this.ringPage = new Int32Array(this.capacity + 1)
+    }
     const len = this.ringFile.length
     if (this.count >= len) return // overcommitted beyond the ring: the page is simply not tracked
     const j = (this.head + this.count) % len
