@@ -7,6 +7,8 @@ import { devicesCommand } from './devices'
 import { doctorCommand } from './doctor'
 import { fingerprintCommand } from './fingerprint'
 import { serveCommand } from './serve'
+import { importCommand } from './import'
+import { reportCommand } from './report'
 
 /** Every command: one file each, one line here. */
 export const commands: readonly CliCommand[] = [
@@ -18,4 +20,6 @@ export const commands: readonly CliCommand[] = [
   fingerprintCommand,
   galleryCommand,
   reproduceCommand,
+  importCommand,
+  reportCommand,
 ]

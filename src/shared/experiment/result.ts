@@ -37,6 +37,11 @@ export interface RunResult {
   measuredServiceLatency?: LatencyHistogramJSON
   /** Simulator-only facts: events executed and requests completed. */
   sim?: { events: number; requests: number }
+  /**
+   * Runs imported from a tool's output (`iosched-lab import`): which tool and version wrote it,
+   * the file it came from, and notes on what the tool did not measure or how figures were converted.
+   */
+  imported?: { tool: string; version?: string; file: string; notes?: string[] }
 }
 
 export interface ProcessResult {

@@ -1,6 +1,6 @@
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { ProcessResult } from '../../../shared/experiment/result'
-import type { FioDiskUtil } from './fio-json'
+import type { FioDiskUtil } from '../../../shared/formats/fio-json'
 import type { Journal } from './journal'
 import type { FioTarget } from './fio-job'
 

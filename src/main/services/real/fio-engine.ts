@@ -7,7 +7,7 @@ import { startEngine } from './engine-process'
 import { fioArguments } from './fio-command'
 import { parseEtaLine } from './fio-eta'
 import { translateSpec } from './fio-job'
-import { parseFioOutput } from './fio-json'
+import { parseFioOutput } from '../../../shared/formats/fio-json'
 import { processesFromReport } from './fio-result'
 
 /** fio as the engine: the spec's workload as a job file, json+ to a file, progress from ETA lines. */

@@ -1,8 +1,8 @@
 import type { ProcessResult } from '../../../shared/experiment/result'
 import { LatencyHistogram, summarizeLatency } from '../../../shared/metrics/histogram'
 import type { FioJobEntry } from './fio-job'
-import type { FioJobReport, FioLatency } from './fio-json'
-import { FioOutputError } from './fio-json'
+import type { FioJobReport, FioLatency } from '../../../shared/formats/fio-json'
+import { FioOutputError } from '../../../shared/formats/fio-json'
 
 /**
  * A latency histogram from json+ `clat_ns.bins` (bucket value in ns → count) of one or more

@@ -1,7 +1,7 @@
 import type { ExperimentResult } from '../../../shared/experiment/compare'
 import type { RunResult } from '../../../shared/experiment/result'
 import type { VmstatSeries } from './disk-sampler'
-import type { FioDiskUtil } from './fio-json'
+import type { FioDiskUtil } from '../../../shared/formats/fio-json'
 
 /** The device a real run used. */
 export interface RealTargetInfo {

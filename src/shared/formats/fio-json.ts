@@ -1,7 +1,10 @@
+import { ImportError } from './import-error'
+
 /**
  * Reading fio's JSON / json+ report: split concatenated documents (`--status-interval` appends one
  * per interval; the last is the final report), parse with positions, and check the fields the lab
- * uses — every problem names the file, the document and the field.
+ * uses — every problem names the file, the document and the field, and carries the line.
+ * Pure: used by the real-device engine (src/main/services/real) and by the importer.
  */
 
 /** A latency block (`clat_ns`, `lat_ns`, `slat_ns`); json+ adds `bins`: bucket value (ns) → count. */
@@ -74,13 +77,18 @@ export interface FioReport {
   messages: string[]
 }
 
-/** The output is not a usable fio report; the message says where and what. */
-export class FioOutputError extends Error {
+/**
+ * The output is not a usable fio report; the message says where and what (`source: detail`). As
+ * an ImportError it also carries the line and the field (a JSON path) for the importer.
+ */
+export class FioOutputError extends ImportError {
   constructor(
     readonly source: string,
     detail: string,
+    position: { line: number; field?: string | null; problem?: string } = { line: 1 },
   ) {
-    super(`${source}: ${detail}`)
+    super(position.problem ?? detail, position.line, position.field ?? null)
+    this.message = `${source}: ${detail}`
     this.name = 'FioOutputError'
   }
 }
@@ -136,6 +144,7 @@ export function splitJsonDocuments(text: string, source = 'fio output'): { docs:
       `truncated: the JSON document that starts at line ${s.line} is not closed — the output ends at line ${e.line} ` +
         `${inString ? 'inside a string' : `${depth} level(s) deep`} (${text.length} bytes). fio was probably stopped ` +
         'before it finished writing its report',
+      { line: e.line },
     )
   }
   const stray = strayChars
@@ -148,8 +157,32 @@ export function splitJsonDocuments(text: string, source = 'fio output'): { docs:
 
 /** Parse fio's --output-format=json / json+ output; returns the final report (the last document). */
 export function parseFioOutput(text: string, source = 'fio output'): FioReport {
+  const all = parseFioDocuments(text, source, { onlyLast: true })
+  return all.reports[all.reports.length - 1]
+}
+
+/** Every document of the output, each checked: the cumulative reports of `--status-interval`, then the final one. */
+export interface FioDocuments {
+  /** In output order; the last is the final report. */
+  reports: FioReport[]
+  /** 1-based line where each report starts. */
+  lines: number[]
+}
+
+/**
+ * Parse every JSON document of fio's output (one, or one per `--status-interval` and the final
+ * report), checking each as `parseFioOutput` checks the final one. `onlyLast` checks the last only.
+ */
+export function parseFioDocuments(
+  text: string,
+  source = 'fio output',
+  options: { onlyLast?: boolean } = {},
+): FioDocuments {
   if (text.trim() === '')
-    throw new FioOutputError(source, 'is empty: fio wrote no report (did it fail to start?)')
+    throw new FioOutputError(source, 'is empty: fio wrote no report (did it fail to start?)', {
+      line: 1,
+      problem: 'empty: fio wrote no report (did it fail to start?)',
+    })
   const { docs, stray } = splitJsonDocuments(text, source)
   if (docs.length === 0)
     throw new FioOutputError(
@@ -164,23 +197,133 @@ export function parseFioOutput(text: string, source = 'fio output'): FioReport {
       const m = /position (\d+)/.exec(msg)
       const where = m ? lineCol(text, d.start + Number(m[1])) : lineCol(text, d.start)
       const clean = msg.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')
+      const problem = `malformed JSON in document ${k + 1} of ${docs.length} at column ${where.col}: ${clean}`
       throw new FioOutputError(
         source,
         `malformed JSON in document ${k + 1} of ${docs.length} at line ${where.line}, column ${where.col}: ${clean}`,
+        { line: where.line, problem },
       )
     }
   })
-  const last = parsed[parsed.length - 1]
-  const where =
-    docs.length > 1 ? `document ${docs.length} of ${docs.length} (the final report)` : 'the report'
-  return checkReport(
-    last,
-    (path, what) => {
-      throw new FioOutputError(source, `${where}: ${path}: ${what}`)
-    },
-    docs.length,
-    stray,
-  )
+  const reports: FioReport[] = []
+  const lines: number[] = []
+  parsed.forEach((doc, k) => {
+    if (options.onlyLast && k < parsed.length - 1) return
+    const where =
+      docs.length === 1
+        ? 'the report'
+        : k === docs.length - 1
+          ? `document ${docs.length} of ${docs.length} (the final report)`
+          : `document ${k + 1} of ${docs.length}`
+    const fail: Fail = (path, what) => {
+      const at = locateJsonPath(docs[k].text, jsonPathSegments(path))
+      throw new FioOutputError(source, `${where}: ${path}: ${what}`, {
+        line: lineCol(text, docs[k].start + at).line,
+        field: path,
+        problem: `${where}: ${what}`,
+      })
+    }
+    reports.push(checkReport(doc, fail, docs.length, stray))
+    lines.push(lineCol(text, docs[k].start).line)
+  })
+  return { reports, lines }
+}
+
+type Segment = string | number
+
+/** `jobs[1].read.clat_ns.bins["1000"]` or `"fio version"` → its keys and indexes; `(top level)` → []. */
+export function jsonPathSegments(path: string): Segment[] {
+  const out: Segment[] = []
+  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|"((?:[^"\\]|\\.)*)"|([^.[\]"]+)/g
+  if (path.startsWith('(')) return out
+  for (const m of path.matchAll(re)) {
+    if (m[1] !== undefined) out.push(Number(m[1]))
+    else if (m[2] !== undefined || m[3] !== undefined) out.push(unescape(m[2] ?? m[3]))
+    else out.push(m[4])
+  }
+  return out
+}
+
+const unescape = (s: string): string => {
+  try {
+    return JSON.parse(`"${s}"`) as string
+  } catch {
+    return s
+  }
+}
+
+/**
+ * Offset, within one valid JSON document, of the value at `path` — or of the deepest value on the
+ * way there when the path goes on into something missing (a missing key points at its object).
+ * Recurses only along the path; everything else is skipped by scanning.
+ */
+export function locateJsonPath(doc: string, path: readonly Segment[]): number {
+  let i = 0
+  let best = 0
+  const ws = (): void => {
+    while (i < doc.length && (doc[i] === ' ' || doc[i] === '\n' || doc[i] === '\r' || doc[i] === '\t')) i++
+  }
+  const readString = (): string => {
+    const s = i++
+    while (i < doc.length && doc[i] !== '"') i += doc[i] === '\\' ? 2 : 1
+    i++
+    return unescapeJson(doc.slice(s, i))
+  }
+  const skip = (): void => {
+    ws()
+    let depth = 0
+    while (i < doc.length) {
+      const c = doc[i]
+      if (c === '"') readString()
+      else if (c === '{' || c === '[') {
+        depth++
+        i++
+      } else if (c === '}' || c === ']') {
+        if (depth === 0) return
+        depth--
+        i++
+        if (depth === 0) return
+      } else if (c === ',' && depth === 0) return
+      else i++
+    }
+  }
+  const walk = (depth: number): boolean => {
+    ws()
+    best = i
+    if (depth === path.length) return true
+    const open = doc[i]
+    if (open !== '{' && open !== '[') return false
+    i++
+    for (let k = 0; i < doc.length; k++) {
+      ws()
+      if (doc[i] === '}' || doc[i] === ']') return false
+      let on: boolean
+      if (open === '{') {
+        const key = readString()
+        ws()
+        i++ // ':'
+        on = path[depth] === key
+      } else on = path[depth] === k
+      if (on) {
+        if (walk(depth + 1)) return true
+        return false
+      }
+      skip()
+      ws()
+      if (doc[i] === ',') i++
+    }
+    return false
+  }
+  walk(0)
+  return best
+}
+
+const unescapeJson = (quoted: string): string => {
+  try {
+    return JSON.parse(quoted) as string
+  } catch {
+    return quoted.slice(1, -1)
+  }
 }
 
 type Fail = (path: string, what: string) => never

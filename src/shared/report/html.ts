@@ -1,0 +1,186 @@
+import type { RunResult } from '../experiment/result'
+import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
+import { LatencyHistogram } from '../metrics/histogram'
+import { secondsOf } from './csv'
+import { escapeHtml as h } from './escape'
+import { fmt, fmtCi } from './format'
+import type { ReportInput } from './input'
+import { PALETTE, lineChart } from './svg-chart'
+import type { ChartSeries } from './svg-chart'
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; color: #222; margin: 2em auto; max-width: 1000px; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.6em 0; } th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #eee; }
+th { text-align: left; background: #f5f5f5; } td:first-child { white-space: nowrap; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.noisy { color: #b35900; } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }
+pre { background: #f7f7f7; padding: 1em; overflow: auto; font-size: 12px; } figure { margin: 1em 0; }
+.note { color: #666; font-size: 0.9em; }
+`
+
+/**
+ * A self-contained HTML report: the experiment's name and description, the environment, the
+ * side-by-side table (mean ± 95 % CI with repetitions, noisy results flagged), repeated runs in
+ * order with their average, throughput over time and latency CDFs per scheduler as inline SVG,
+ * the imported runs' notes, and the spec. No scripts, no external resources; every text escaped.
+ */
+export function htmlReport(input: ReportInput): string {
+  const labels = input.summary.map((s) => s.label)
+  const colour = (label: string): string => PALETTE[Math.max(0, labels.indexOf(label)) % PALETTE.length]
+  const parts: string[] = [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${h(input.name)} — IOSched Lab report</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>${h(input.name)}</h1>`,
+  ]
+  if (input.description) parts.push(`<p>${h(input.description)}</p>`)
+  parts.push(
+    '<h2>Environment</h2>',
+    table(
+      ['', ''],
+      input.environment.map(([k, v]) => [h(k), h(v)]),
+      0,
+    ),
+  )
+  parts.push('<h2>Results</h2>', resultsTable(input, colour))
+  const repeated = repeatedTable(input)
+  if (repeated) parts.push('<h2>Repeated runs</h2>', repeated)
+  parts.push('<h2>Throughput over time</h2>', ...throughputCharts(input, colour))
+  parts.push('<h2>Latency</h2>', ...latencyCharts(input, colour))
+  const notes = input.runs.filter((r) => r.imported?.notes?.length)
+  if (notes.length > 0) {
+    parts.push('<h2>Imported runs</h2>')
+    for (const r of notes)
+      parts.push(
+        `<p><b>${h(r.label)}</b> #${r.repetition + 1}, ${h(r.imported!.tool)}${r.imported!.version ? ` ${h(r.imported!.version)}` : ''}, ${h(r.imported!.file)}</p>`,
+        `<ul>${r.imported!.notes!.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`,
+      )
+  }
+  if (input.spec !== null && input.spec !== undefined)
+    parts.push('<h2>Spec</h2>', `<pre>${h(JSON.stringify(input.spec, null, 2))}</pre>`)
+  parts.push(
+    '<p class="note">Written by IOSched Lab. MB = 10<sup>6</sup> bytes; latencies per operation.</p>',
+  )
+  parts.push('</body></html>')
+  return parts.join('\n') + '\n'
+}
+
+function table(header: string[], rows: string[][], numericFrom = 1): string {
+  const th = header.some((x) => x !== '') ? `<tr>${header.map((x) => `<th>${x}</th>`).join('')}</tr>` : ''
+  const tr = rows.map(
+    (r) =>
+      `<tr>${r.map((c, i) => (i >= numericFrom && numericFrom > 0 ? `<td class="n">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`,
+  )
+  return `<table>${th}${tr.join('')}</table>`
+}
+
+function resultsTable(input: ReportInput, colour: (l: string) => string): string {
+  const names: string[] = []
+  for (const s of input.summary) for (const p of s.processes) if (!names.includes(p.name)) names.push(p.name)
+  const header = ['scheduler']
+  for (const n of names) header.push(`${h(n)} MB/s`, `${h(n)} s`, `${h(n)} p50 / p99 / max ms`)
+  header.push('device read MB/s', 'device write MB/s')
+  const rows = input.summary.map((s) => {
+    const cells = [
+      `<span class="swatch" style="background:${colour(s.label)}"></span>${h(s.label)}${s.source === 'real' ? ' (real)' : ''}`,
+    ]
+    for (const n of names) {
+      const p = s.processes.find((x) => x.name === n)
+      if (!p) {
+        cells.push('-', '-', '-')
+        continue
+      }
+      const noisy = isNoisy(secondsOf(input.runs, s.label, n))
+      cells.push(
+        h(fmtCi(p.MBps.mean, p.MBps.ci95, s.repetitions)),
+        `${noisy ? '<span class="noisy" title="noisy: the runs vary by more than 5 %">⚠ </span>' : ''}${h(fmtCi(p.seconds.mean, p.seconds.ci95, s.repetitions))}`,
+        h(`${fmt(p.latencyMs.p50.mean)} / ${fmt(p.latencyMs.p99.mean)} / ${fmt(p.latencyMs.max.mean)}`),
+      )
+    }
+    cells.push(
+      h(fmtCi(s.device.readMBps.mean, s.device.readMBps.ci95, s.repetitions)),
+      h(fmtCi(s.device.writeMBps.mean, s.device.writeMBps.ci95, s.repetitions)),
+    )
+    return cells
+  })
+  const reps = input.summary.some((s) => s.repetitions > 1)
+  return (
+    table(header, rows) +
+    (reps
+      ? '<p class="note">With repetitions: mean ± 95 % confidence half-width; ⚠ noisy (coefficient of variation over 5 %).</p>'
+      : '')
+  )
+}
+
+function repeatedTable(input: ReportInput): string | null {
+  if (!input.summary.some((s) => s.repetitions > 1)) return null
+  const rows: string[][] = []
+  for (const s of input.summary)
+    for (const p of s.processes) {
+      const o = orderedWithMean(secondsOf(input.runs, s.label, p.name))
+      rows.push([h(s.label), h(p.name), h(o.ordered.map((x) => fmt(x)).join('  ')), h(fmt(o.mean))])
+    }
+  return table(['scheduler', 'process', 'seconds, runs in order', 'average'], rows, 2)
+}
+
+/** The first repetition of each label. */
+const firstRuns = (input: ReportInput): RunResult[] =>
+  input.summary
+    .map((s) => input.runs.find((r) => r.label === s.label && r.source === s.source)!)
+    .filter(Boolean)
+
+function throughputCharts(input: ReportInput, colour: (l: string) => string): string[] {
+  const runs = firstRuns(input).filter((r) => r.timeSeries.tMs.length > 0)
+  if (runs.length === 0) return ['<p class="note">No run has a time series.</p>']
+  const chart = (title: string, pick: (r: RunResult) => number[]): string => {
+    const series: ChartSeries[] = runs.map((r) => ({
+      name: r.label,
+      colour: colour(r.label),
+      points: r.timeSeries.tMs.map((t, k): [number, number] => [t / 1000, pick(r)[k]]),
+    }))
+    return `<figure>${lineChart({ title, xLabel: 'time (s)', yLabel: 'MB/s', series })}</figure>`
+  }
+  const note = input.summary.some((s) => s.repetitions > 1)
+    ? ['<p class="note">The first repetition of each scheduler.</p>']
+    : []
+  return [
+    chart('Read throughput (the vmstat bi view)', (r) => r.timeSeries.readMBps),
+    chart('Write throughput (the vmstat bo view)', (r) => r.timeSeries.writeMBps),
+    ...note,
+  ]
+}
+
+function latencyCharts(input: ReportInput, colour: (l: string) => string): string[] {
+  const names: string[] = []
+  for (const s of input.summary) for (const p of s.processes) if (!names.includes(p.name)) names.push(p.name)
+  const out: string[] = []
+  for (const name of names) {
+    const series: ChartSeries[] = []
+    for (const s of input.summary) {
+      const hist = new LatencyHistogram()
+      for (const r of input.runs)
+        if (r.label === s.label && r.source === s.source)
+          for (const p of r.processes)
+            if (p.name === name || p.name.startsWith(`${name}/`)) {
+              try {
+                hist.merge(LatencyHistogram.fromJSON(p.latency))
+              } catch {
+                // a histogram of another bucketing: left out of the chart
+              }
+            }
+      if (hist.count > 0)
+        series.push({
+          name: s.label,
+          colour: colour(s.label),
+          points: hist.cdf(300).map((c): [number, number] => [c.valueNs / 1e6, c.fraction]),
+        })
+    }
+    if (series.length > 0)
+      out.push(
+        `<figure>${lineChart({ title: `Latency CDF: ${name}`, xLabel: 'latency per operation (ms, log scale)', yLabel: 'fraction ≤ x', series, logX: true, yMax: 1 })}</figure>`,
+      )
+  }
+  return out.length > 0 ? out : ['<p class="note">No latency distributions in these runs.</p>']
+}

@@ -1,0 +1,150 @@
+import { escapeHtml } from './escape'
+
+/** One line of a chart: (x, y) points in data units. */
+export interface ChartSeries {
+  name: string
+  colour: string
+  points: Array<[number, number]>
+}
+
+export interface LineChart {
+  title: string
+  xLabel: string
+  yLabel: string
+  series: ChartSeries[]
+  /** Logarithmic x axis (latency CDFs); points with x ≤ 0 are left out. */
+  logX?: boolean
+  /** Fixed y range (a CDF: 0 … 1); default 0 … the largest y. */
+  yMax?: number
+  width?: number
+  height?: number
+}
+
+/** Colours of the series, one per scheduler label in order (readable on white, distinct in greyscale order). */
+export const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#7f7f7f',
+  '#bcbd22',
+]
+
+/** Most points drawn per line: enough for a 900-pixel-wide chart. */
+const MAX_POINTS = 900
+
+/**
+ * A line chart as a self-contained SVG element: axes with ticks, one polyline per series, a
+ * legend. Every text is escaped; nothing outside the element is needed to view it.
+ */
+export function lineChart(c: LineChart): string {
+  const W = c.width ?? 720
+  const H = c.height ?? 320
+  const m = { left: 64, right: 160, top: 30, bottom: 46 }
+  const pw = W - m.left - m.right
+  const ph = H - m.top - m.bottom
+  const tx = (x: number): number => (c.logX ? Math.log10(x) : x)
+  const series = c.series.map((s) => ({
+    ...s,
+    points: decimate(
+      s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!c.logX || x > 0)),
+    ),
+  }))
+  const xs = series.flatMap((s) => s.points.map(([x]) => tx(x)))
+  const ys = series.flatMap((s) => s.points.map(([, y]) => y))
+  let x0 = xs.length > 0 ? Math.min(...xs) : 0
+  let x1 = xs.length > 0 ? Math.max(...xs) : 1
+  if (x1 <= x0) {
+    x0 -= 0.5
+    x1 += 0.5
+  }
+  const y0 = 0
+  let y1 = c.yMax ?? (ys.length > 0 ? Math.max(...ys) * 1.05 : 1)
+  if (!(y1 > y0)) y1 = 1
+  const px = (x: number): number => m.left + ((tx(x) - x0) / (x1 - x0)) * pw
+  const py = (y: number): number => m.top + ph - ((y - y0) / (y1 - y0)) * ph
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(c.title)}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeHtml(c.title)}</title>`,
+    `<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`,
+    `<text x="${m.left}" y="18" font-size="13" font-weight="bold">${escapeHtml(c.title)}</text>`,
+  ]
+  // y ticks and grid
+  for (const v of ticks(y0, y1)) {
+    const y = r(py(v))
+    parts.push(`<line x1="${m.left}" y1="${y}" x2="${m.left + pw}" y2="${y}" stroke="#e5e5e5"/>`)
+    parts.push(`<text x="${m.left - 6}" y="${y + 4}" text-anchor="end">${escapeHtml(tickLabel(v))}</text>`)
+  }
+  // x ticks
+  const xt = c.logX ? logTicks(x0, x1) : ticks(x0, x1)
+  for (const v of xt) {
+    const x = r(c.logX ? m.left + ((Math.log10(v) - x0) / (x1 - x0)) * pw : px(v))
+    parts.push(`<line x1="${x}" y1="${m.top + ph}" x2="${x}" y2="${m.top + ph + 4}" stroke="#333"/>`)
+    parts.push(
+      `<text x="${x}" y="${m.top + ph + 16}" text-anchor="middle">${escapeHtml(tickLabel(v))}</text>`,
+    )
+  }
+  parts.push(
+    `<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#333"/>`,
+    `<text x="${m.left + pw / 2}" y="${H - 8}" text-anchor="middle">${escapeHtml(c.xLabel)}</text>`,
+    `<text transform="translate(14 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(c.yLabel)}</text>`,
+  )
+  series.forEach((s, i) => {
+    if (s.points.length > 0) {
+      const pts = s.points.map(([x, y]) => `${r(px(x))},${r(py(y))}`).join(' ')
+      parts.push(
+        `<polyline fill="none" stroke="${escapeHtml(s.colour)}" stroke-width="1.5" points="${pts}"><title>${escapeHtml(s.name)}</title></polyline>`,
+      )
+    }
+    const ly = m.top + 8 + i * 16
+    parts.push(
+      `<line x1="${m.left + pw + 12}" y1="${ly}" x2="${m.left + pw + 32}" y2="${ly}" stroke="${escapeHtml(s.colour)}" stroke-width="3"/>`,
+      `<text x="${m.left + pw + 38}" y="${ly + 4}">${escapeHtml(clip(s.name, 20))}${s.points.length === 0 ? ' (no data)' : ''}</text>`,
+    )
+  })
+  if (series.every((s) => s.points.length === 0))
+    parts.push(
+      `<text x="${m.left + pw / 2}" y="${m.top + ph / 2}" text-anchor="middle" fill="#777">no data</text>`,
+    )
+  parts.push('</svg>')
+  return parts.join('\n')
+}
+
+/** A tick value as short as it can be: 0.8, 20, 0.001, 1e+6. */
+const tickLabel = (v: number): string => String(Number(v.toPrecision(6)))
+
+const r = (x: number): number => Math.round(x * 10) / 10
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+
+/** Every k-th point so that at most MAX_POINTS remain, the last one always kept. */
+function decimate(points: Array<[number, number]>): Array<[number, number]> {
+  if (points.length <= MAX_POINTS) return points
+  const step = Math.ceil(points.length / MAX_POINTS)
+  const out = points.filter((_, i) => i % step === 0)
+  if (out[out.length - 1] !== points[points.length - 1]) out.push(points[points.length - 1])
+  return out
+}
+
+/** About five round tick values between a and b. */
+export function ticks(a: number, b: number, n = 5): number[] {
+  const span = b - a
+  if (!(span > 0) || !Number.isFinite(span)) return [a]
+  const raw = span / n
+  const p = 10 ** Math.floor(Math.log10(raw))
+  const step = [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw) ?? 10 * p
+  const out: number[] = []
+  for (let k = Math.ceil(a / step); k * step <= b + step * 1e-9; k++)
+    out.push(Number((k * step).toPrecision(12)))
+  return out
+}
+
+/** Powers of ten between 10^a and 10^b (log10 bounds). */
+function logTicks(a: number, b: number): number[] {
+  const out: number[] = []
+  for (let k = Math.ceil(a); k <= Math.floor(b); k++) out.push(10 ** k)
+  return out.length > 0 ? out : [10 ** a]
+}

@@ -1,0 +1,76 @@
+import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
+import { secondsOf } from './csv'
+import { fixedWidth, fmt, fmtCi } from './format'
+import type { ReportInput } from './input'
+
+/**
+ * A plain-text summary to paste into a mailing-list post, the way the 2003 scheduler comparisons
+ * were shared: fixed-width, under 80 columns, one table per process with each scheduler's key
+ * figures — the time (with repetitions: every run's time in order, then the average, as kernel
+ * posts list them), MB/s and latency — and the device's read and write rates.
+ */
+export function mailingListText(input: ReportInput): string {
+  const out: string[] = [`${input.name}\n${'='.repeat(Math.min(76, input.name.length))}`]
+  if (input.description) out.push(wrap(input.description, 76))
+  const env = input.environment.filter(([k]) => !k.startsWith('runs'))
+  if (env.length > 0) out.push(env.map(([k, v]) => wrap(`${k}: ${v}`, 76)).join('\n'))
+  const repeated = input.summary.some((s) => s.repetitions > 1)
+  let noisy = false
+  const names: string[] = []
+  for (const s of input.summary) for (const p of s.processes) if (!names.includes(p.name)) names.push(p.name)
+  for (const name of names) {
+    const rows: string[][] = []
+    const bytes = new Set<number>()
+    for (const s of input.summary) {
+      const p = s.processes.find((x) => x.name === name)
+      if (!p) continue
+      bytes.add(Math.round(p.bytes.mean))
+      const seconds = secondsOf(input.runs, s.label, name)
+      const flag = isNoisy(seconds) ? ' *' : ''
+      if (flag) noisy = true
+      const o = orderedWithMean(seconds)
+      const row = [s.source === 'real' ? `${s.label} (real)` : s.label]
+      if (repeated) row.push(o.ordered.map((x) => fmt(x)).join(' ') + flag, fmt(o.mean))
+      else row.push(fmt(o.mean))
+      row.push(fmtCi(p.MBps.mean, p.MBps.ci95, s.repetitions))
+      if (!repeated) row.push(fmt(p.latencyMs.p50.mean))
+      row.push(fmt(p.latencyMs.p99.mean), fmt(p.latencyMs.max.mean))
+      rows.push(row)
+    }
+    const header = ['scheduler', ...(repeated ? ['seconds, runs in order', 'average'] : ['seconds'])]
+    header.push('MB/s', ...(repeated ? [] : ['p50 ms']), 'p99 ms', 'max ms')
+    const size = bytes.size === 1 ? ` (${fmt([...bytes][0] / 1e6)} MB each)` : ''
+    out.push(`${name}${size}:\n${fixedWidth(header, rows)}`)
+  }
+  if (input.summary.length > 0)
+    out.push(
+      'device:\n' +
+        fixedWidth(
+          ['scheduler', 'read MB/s', 'write MB/s', 'busy %'],
+          input.summary.map((s) => [
+            s.source === 'real' ? `${s.label} (real)` : s.label,
+            fmtCi(s.device.readMBps.mean, s.device.readMBps.ci95, s.repetitions),
+            fmtCi(s.device.writeMBps.mean, s.device.writeMBps.ci95, s.repetitions),
+            fmt(s.device.utilisation.mean * 100),
+          ]),
+        ),
+    )
+  const notes: string[] = []
+  if (noisy) notes.push('* noisy: the runs vary by more than 5 % of their mean')
+  if (repeated) notes.push('MB/s: mean ± 95 % confidence half-width; latency: means over the runs')
+  if (notes.length > 0) out.push(notes.join('\n'))
+  return out.join('\n\n') + '\n'
+}
+
+function wrap(text: string, width: number): string {
+  const lines: string[] = []
+  let line = ''
+  for (const w of text.split(/\s+/)) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line)
+      line = w
+    } else line = line ? `${line} ${w}` : w
+  }
+  if (line) lines.push(line)
+  return lines.join('\n')
+}
