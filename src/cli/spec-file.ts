@@ -10,8 +10,8 @@ export class InputError extends Error {
   }
 }
 
-/** Read, parse and validate a spec file; every problem names the file and the place. */
-export function loadSpec(path: string): ResolvedSpec {
+/** Read and parse a JSON file; a missing file or bad JSON is an InputError naming the file and place. */
+export function readJsonFile(path: string): unknown {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -19,12 +19,16 @@ export function loadSpec(path: string): ResolvedSpec {
     const err = e as NodeJS.ErrnoException
     throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])
   }
-  let doc: unknown
   try {
-    doc = JSON.parse(text)
+    return JSON.parse(text)
   } catch (e) {
     throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
   }
+}
+
+/** Read, parse and validate a spec file; every problem names the file and the place. */
+export function loadSpec(path: string): ResolvedSpec {
+  const doc = readJsonFile(path)
   inlineTraceFiles(doc, dirname(path))
   const v = validateSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))

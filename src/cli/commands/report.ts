@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { runsCsv } from '../../shared/report/csv'
 import { htmlReport } from '../../shared/report/html'
@@ -6,7 +6,7 @@ import { reportInput, ReportInputError } from '../../shared/report/input'
 import { reportJson } from '../../shared/report/json'
 import { mailingListText } from '../../shared/report/text'
 import type { CliCommand } from '../command'
-import { InputError, jsonErrorWhere } from '../spec-file'
+import { InputError, readJsonFile } from '../spec-file'
 
 /** `iosched-lab report RESULT.json [--html|--csv|--text|--json] [-o FILE]`: export results. */
 export const reportCommand: CliCommand = {
@@ -34,19 +34,7 @@ export const reportCommand: CliCommand = {
     const chosen = (['html', 'csv', 'text', 'json'] as const).filter((k) => values[k])
     if (chosen.length > 1) throw new InputError([`report: choose one of --html, --csv, --text and --json`])
     const path = positionals[0]
-    let text: string
-    try {
-      text = readFileSync(path, 'utf8')
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException
-      throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])
-    }
-    let doc: unknown
-    try {
-      doc = JSON.parse(text)
-    } catch (e) {
-      throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
-    }
+    const doc = readJsonFile(path)
     let input
     try {
       input = reportInput(doc)

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
 import { summarizeRuns } from '../../shared/experiment/compare'
@@ -16,7 +15,7 @@ import { TargetRefused } from '../../main/services/real/target'
 import { TranslationError } from '../../main/services/real/fio-job'
 import { engineByName, engineNames, toolsFor } from '../../main/services/real/engines'
 import type { CliIo } from '../command'
-import { InputError, jsonErrorWhere } from '../spec-file'
+import { InputError, readJsonFile } from '../spec-file'
 
 /** Usage lines of `run --real` (appended to `run`'s). */
 export const realRunUsage = [
@@ -39,19 +38,7 @@ const num = (v: string | undefined, what: string, min = 0): number | undefined =
 }
 
 function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[] } {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException
-    throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])
-  }
-  let doc: unknown
-  try {
-    doc = JSON.parse(text)
-  } catch (e) {
-    throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
-  }
+  const doc = readJsonFile(path)
   const v = resolveRealSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
   return v

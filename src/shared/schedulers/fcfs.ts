@@ -1,31 +1,12 @@
-import type { SimTime } from '../sim/time'
-import { RequestFifo } from '../block/fifo'
-import type { Request } from '../block/types'
-import type { IoScheduler, SchedulerType } from './scheduler'
+import { Noop } from './noop'
+import type { SchedulerType } from './scheduler'
 import { TEXTBOOK_ERA } from './textbook'
 
 /**
  * First come, first served: one FIFO, dispatched in arrival order, and no merging at all — the
- * textbook baseline, noop without noop's back merges (allowMerge refuses every merge).
+ * textbook baseline: noop without noop's back merges (allowMerge refuses every merge).
  */
-class Fcfs implements IoScheduler {
-  readonly frontMerges = false
-  private readonly fifo = new RequestFifo()
-
-  insert(rq: Request, _now: SimTime): void {
-    this.fifo.push(rq)
-  }
-
-  dispatch(_now: SimTime): Request | undefined {
-    return this.fifo.shift() ?? undefined
-  }
-
-  hasWork(): boolean {
-    return this.fifo.size > 0
-  }
-
-  completed(_rq: Request, _now: SimTime): void {}
-
+class Fcfs extends Noop {
   allowMerge(): boolean {
     return false
   }

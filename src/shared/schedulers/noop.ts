@@ -9,7 +9,7 @@ import type { IoScheduler, SchedulerType } from './scheduler'
  * (The legacy layer's elv_dispatch_sort only reorders requests already on the dispatch list;
  * noop moves one at a time when the driver asks, so the order is the FIFO's.)
  */
-class Noop implements IoScheduler {
+export class Noop implements IoScheduler {
   readonly frontMerges = false
   private readonly fifo = new RequestFifo()
 
