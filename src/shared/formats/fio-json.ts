@@ -49,6 +49,8 @@ export interface FioJobReport {
   trim: FioDirection
   /** Client/server mode: the host that ran it. */
   hostname?: string
+  /** Client/server mode: the port of the server that ran it. */
+  port?: number
 }
 
 export interface FioDiskUtil {

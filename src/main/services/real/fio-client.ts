@@ -74,9 +74,8 @@ export async function runOnFioServers(
       throw new Error(
         `${out}: expected ${n} jobs from each of ${o.hosts.length} hosts, the report has ${report.jobs.length}`,
       )
-    const runs: RunResult[] = o.hosts.map((h, k) =>
-      hostRun(spec, h, report.jobs.slice(k * n, (k + 1) * n), plan.jobs, out),
-    )
+    const byHost = jobsByHost(report.jobs, o.hosts, n, out)
+    const runs: RunResult[] = o.hosts.map((h, k) => hostRun(spec, h, byHost[k], plan.jobs, out))
     return {
       result: {
         schema: 'iosched-lab/experiment@1',
@@ -92,6 +91,45 @@ export async function runOnFioServers(
     rmSync(dir, { recursive: true, force: true })
     o.journal?.removeTempDir(dir)
   }
+}
+
+/** fio's default server port. */
+const FIO_PORT = 8765
+
+/** The host and port fio reports for a `--client` address (`host`, `host,port`, `ip:…`, `ip6:…`). */
+export function clientEndpoint(address: string): { host: string; port: number } | null {
+  if (address.startsWith('sock:')) return null
+  const bare = address.replace(/^ip6?:/, '')
+  const comma = bare.lastIndexOf(',')
+  if (comma < 0) return { host: bare, port: FIO_PORT }
+  return { host: bare.slice(0, comma), port: Number(bare.slice(comma + 1)) }
+}
+
+/**
+ * The report's jobs, host by host. Hosts finish in any order and fio lists their jobs as they
+ * arrive, so each job is matched by the hostname and port it carries; a report without them (a
+ * fio that does not say) falls back to the order of the `--client` options.
+ */
+export function jobsByHost(
+  jobs: readonly FioJobReport[],
+  hosts: readonly string[],
+  perHost: number,
+  source: string,
+): FioJobReport[][] {
+  const endpoints = hosts.map(clientEndpoint)
+  const tagged = jobs.every((j) => typeof j.port === 'number')
+  const unique = new Set(endpoints.map((e) => (e ? `${e.host}:${e.port}` : null))).size === hosts.length
+  if (!tagged || !unique || endpoints.some((e) => e === null))
+    return hosts.map((_, k) => jobs.slice(k * perHost, (k + 1) * perHost))
+  return hosts.map((h, k) => {
+    const e = endpoints[k]!
+    // fio reports the port it connected to; the hostname may be resolved, so the port decides when unique
+    const samePort = endpoints.filter((x) => x!.port === e.port).length === 1
+    const mine = jobs.filter((j) => j.port === e.port && (samePort || j.hostname === e.host))
+    if (mine.length !== perHost)
+      throw new Error(`${source}: expected ${perHost} jobs from ${h}, the report has ${mine.length}`)
+    return mine
+  })
 }
 
 function hostRun(
