@@ -14,6 +14,8 @@ export default defineConfig({
           'workers/simulate': resolve(__dirname, 'src/main/workers/simulate.ts'),
           // The same worker as an Electron utility process (the app): parentPort bridged to process.send.
           'workers/utility-simulate': resolve(__dirname, 'src/main/utility-simulate.ts'),
+          // The privileged helper (real devices), run by Electron as Node under pkexec: privileged-helper.ts.
+          'real-helper': resolve(__dirname, 'src/main/real-helper.ts'),
         },
       },
     },

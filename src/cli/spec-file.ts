@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
 import { dirname, resolve } from 'node:path'
 import { validateSpec } from '../shared/experiment/validate'
 import type { ResolvedSpec } from '../shared/experiment/resolved'
@@ -14,7 +15,9 @@ export class InputError extends Error {
 export function readJsonFile(path: string): unknown {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    const bytes = readFileSync(path)
+    // a compressed session (.json.gz) starts with gzip's magic bytes
+    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8')
   } catch (e) {
     const err = e as NodeJS.ErrnoException
     throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])

@@ -4,9 +4,13 @@ import { app, BrowserWindow, session, utilityProcess } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { broadcast, registerLabIpc } from './ipc'
+import { APP_ROOT_HINT, pkexecHelper } from './privileged-helper'
 import { CONTENT_SECURITY_POLICY, isAppUrl } from './security'
 import { LabService } from './services/lab-service'
 import { defaultLibraryFolder } from './services/sessions'
+import { isRoot } from './services/real/prerequisites'
+import { repairAtStart } from './services/real/startup-repair'
+import { labStateDir } from './services/real/state-dir'
 import { utilitySpawner } from './utility-spawner'
 
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
@@ -14,6 +18,12 @@ const indexHtml = fileURLToPath(new URL('../renderer/index.html', import.meta.ur
 const appUrl = devUrl ?? pathToFileURL(indexHtml).href
 
 function createService(): LabService {
+  // Devices a crashed lab left switched are put back first (as root; otherwise listed as pending).
+  const startupRepair = repairAtStart(labStateDir())
+  void startupRepair.then((r) => {
+    for (const a of r.actions) console.log(`iosched-lab: repaired after an earlier crash: ${a}`)
+    for (const p of [...r.problems, ...r.pending]) console.warn(`iosched-lab: ${p}`)
+  })
   const lab = new LabService({
     examplesDir: join(app.getAppPath(), 'examples'),
     libraryDir: defaultLibraryFolder(),
@@ -25,6 +35,8 @@ function createService(): LabService {
       }),
     ),
     workerPath: fileURLToPath(new URL('./workers/utility-simulate.js', import.meta.url)),
+    // Real device tests: as root in this process, else through the pkexec helper (privileged-helper.ts).
+    real: { startupRepair, backend: isRoot() ? undefined : pkexecHelper(), rootHint: APP_ROOT_HINT },
   })
   lab.on((event) => broadcast(event, appUrl))
   return lab
@@ -70,7 +82,14 @@ void app.whenReady().then(() => {
   enforceCsp()
   const lab = createService()
   registerLabIpc(lab, appUrl)
-  app.on('before-quit', () => lab.dispose())
+  // Quit only once every real run has put its device back (and the privileged helper has gone).
+  let quitting = false
+  app.on('before-quit', (event) => {
+    if (quitting) return
+    quitting = true
+    event.preventDefault()
+    void lab.disposeAndWait().finally(() => app.quit())
+  })
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()

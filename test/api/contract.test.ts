@@ -24,6 +24,10 @@ describe('the LabApi contract', () => {
       'run:job-failed',
       'run:done',
       'run:failed',
+      'run:notice',
+      'fingerprint:progress',
+      'fingerprint:done',
+      'fingerprint:failed',
     ])
   })
 

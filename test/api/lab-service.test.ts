@@ -133,7 +133,7 @@ describe('LabService', () => {
     expect(rec.events.some((e) => e.type === 'run:job-failed')).toBe(false)
   })
 
-  it('turns a crashed child into an error on its run; the others go on', async () => {
+  it('turns a crashed child into an error on its run; a fresh child takes its place for the others', async () => {
     const crash = join(tempDir(), 'crash.mjs')
     writeFileSync(
       crash,
@@ -143,7 +143,7 @@ describe('LabService', () => {
     const lab = service({
       parallel: 1,
       spawner: (path) =>
-        n++ === 1
+        n++ === 0
           ? fork(crash, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
           : fork(path, [], {
               execArgv: ['--import', 'tsx'],
@@ -156,11 +156,12 @@ describe('LabService', () => {
     const done = await rec.until('run:done', run.runId)
     expect(done.failures).toEqual([
       {
-        job: expect.objectContaining({ label: 'deadline-fb4' }),
+        job: expect.objectContaining({ label: 'noop' }),
         message: 'simulation process exited with code 3: out of memory',
       },
     ])
-    expect(done.result.summary.map((s) => s.label)).toEqual(['noop'])
+    expect(done.result.summary.map((s) => s.label)).toEqual(['deadline-fb4'])
+    expect(n).toBe(2)
     expect(rec.events.filter((e) => e.type === 'run:job-failed')).toHaveLength(1)
   })
 })

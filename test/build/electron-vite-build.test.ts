@@ -1,6 +1,7 @@
-import { fork } from 'node:child_process'
+import { fork, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,6 +23,7 @@ describe('electron-vite build', () => {
     for (const f of [
       'main/index.js',
       'main/workers/simulate.js',
+      'main/real-helper.js',
       'preload/index.cjs',
       'renderer/index.html',
     ]) {
@@ -33,7 +35,9 @@ describe('electron-vite build', () => {
     const main = await readFile(join(out, 'main/index.js'), 'utf8')
     expect(main).toMatch(/^import .* from "electron";$/m)
     const rel = [...main.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)].map((m) => m[1])
-    expect(rel).toEqual(expect.arrayContaining(['../preload/index.cjs', '../renderer/index.html']))
+    expect(rel).toEqual(
+      expect.arrayContaining(['../preload/index.cjs', '../renderer/index.html', './real-helper.js']),
+    )
     const base = pathToFileURL(join(out, 'main/index.js'))
     for (const r of rel) expect(existsSync(fileURLToPath(new URL(r, base))), r).toBe(true)
   })
@@ -65,6 +69,29 @@ describe('electron-vite build', () => {
       expect(first).toEqual({ type: 'ready' })
     } finally {
       child.kill()
+    }
+  })
+
+  it('starts the bundled privileged helper under plain Node: hello, then gone when its input ends', async () => {
+    const state = await mkdtemp(join(tmpdir(), 'iosched-helper-build-'))
+    // as in the packaged app, the dependencies (zod …) sit next to the build
+    await symlink(join(import.meta.dirname, '../../node_modules'), join(out, 'node_modules'))
+    const child = spawn(process.execPath, [join(out, 'main/real-helper.js'), '--state-dir', state], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => resolve(d.toString().split('\n')[0]))
+        child.once('exit', (code) => reject(new Error(`helper exited with code ${code}`)))
+      })
+      expect(JSON.parse(line)).toMatchObject({ type: 'hello', protocol: 1, pid: child.pid, stateDir: state })
+      const exit = new Promise((r) => child.once('exit', r))
+      child.stdin.end()
+      await expect(exit).resolves.toBe(0)
+    } finally {
+      child.kill()
+      await rm(state, { recursive: true, force: true })
+      await rm(join(out, 'node_modules'), { force: true })
     }
   })
 })

@@ -9,6 +9,7 @@ export type Handlers = Partial<Record<LabMethod, (input: unknown) => unknown>>
 export function fakeLab(handlers: Handlers) {
   const calls: { method: LabMethod; input: unknown }[] = []
   const listeners = new Set<LabListener>()
+  const reconnects = new Set<() => void>()
   const client = createLabClient({
     async call(method, input) {
       calls.push({ method, input })
@@ -24,12 +25,18 @@ export function fakeLab(handlers: Handlers) {
       listeners.add(l)
       return () => listeners.delete(l)
     },
+    onReconnect(r) {
+      reconnects.add(r)
+      return () => reconnects.delete(r)
+    },
   })
   setLab(client)
   return {
     client,
     calls,
     emit: (e: LabEvent) => listeners.forEach((l) => l(e)),
+    /** The event channel came back after a drop. */
+    reconnect: () => reconnects.forEach((r) => r()),
     listeners,
   }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { startLabServer } from '../../src/main/server/lab-server'
 import type { LabServer } from '../../src/main/server/lab-server'
 import { LabService } from '../../src/main/services/lab-service'
+import type { LabServiceOptions } from '../../src/main/services/lab-service'
 import { buildApp } from '../build/build-app'
 
 export interface LabHost {
@@ -15,7 +16,8 @@ export interface LabHost {
   close(): Promise<void>
 }
 
-export async function startLabHost(): Promise<LabHost> {
+/** `options` are added to the service's (e.g. what was repaired at start). */
+export async function startLabHost(options: Partial<LabServiceOptions> = {}): Promise<LabHost> {
   const out = await buildApp()
   const library = await mkdtemp(join(tmpdir(), 'iosched-e2e-lib-'))
   const lab = new LabService({
@@ -23,6 +25,7 @@ export async function startLabHost(): Promise<LabHost> {
     libraryDir: library,
     appVersion: 'e2e',
     workerPath: join(out, 'main/workers/simulate.js'),
+    ...options,
   })
   const server = await startLabServer({ lab, rendererDir: join(out, 'renderer') })
   return {

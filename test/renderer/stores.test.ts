@@ -166,7 +166,7 @@ describe('sessions store', () => {
       listSessions: () => [],
       library: () => ({ folder: '/lib' }),
       openSession: () => ({
-        schema: 'iosched-lab/session@1',
+        schema: 'iosched-lab/session@2',
         name: 'old',
         savedAt: 'then',
         app: '1',
@@ -185,6 +185,9 @@ describe('sessions store', () => {
       spec: useExperiment().doc,
       result,
       sweep: null,
+      notes: '',
+      tags: [],
+      runs: [],
     })
     expect(sessions.current).toEqual({ name: 'mine', path: '/lib/mine.json' })
     run.show(null, null)

@@ -1,74 +1,9 @@
 import { parseArgs } from 'node:util'
-import { runCommand, findExecutable } from '../../main/services/real/exec'
-import { readJournals } from '../../main/services/real/journal'
-import { detachLoopsBackedBy, loopsBackedBy, scratchOwnerGone } from '../../main/services/real/loop-device'
-import { isRoot, ROOT_MESSAGE } from '../../main/services/real/prerequisites'
-import { repairJournals } from '../../main/services/real/repair'
-import { labStateDir, SCRATCH_PREFIX } from '../../main/services/real/state-dir'
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { diagnose } from '../../main/services/real/doctor'
+import { isRoot } from '../../main/services/real/prerequisites'
+import { labStateDir } from '../../main/services/real/state-dir'
 import type { CliCommand } from '../command'
 import { InputError } from '../spec-file'
-
-interface Check {
-  what: string
-  ok: boolean
-  detail: string
-}
-
-/**
- * `iosched-lab doctor`: what real runs need (root, fio, util-linux), the journals of crashed lab
- * processes replayed by hand (schedulers and tunables restored, engines stopped, scratch loop
- * devices detached), and scratch loop devices nobody's journal accounts for.
- */
-async function diagnose(
-  stateDir: string,
-): Promise<{ checks: Check[]; actions: string[]; problems: string[] }> {
-  const checks: Check[] = []
-  const actions: string[] = []
-  const problems: string[] = []
-  checks.push({ what: 'root', ok: isRoot(), detail: isRoot() ? 'yes' : ROOT_MESSAGE })
-  for (const [tool, need] of [
-    ['fio', 'the engine of real runs'],
-    ['losetup', 'scratch loop devices'],
-    ['lsblk', 'the device list'],
-    ['bonnie++', 'optional: the bonnie++ engine'],
-  ]) {
-    const path = findExecutable(tool)
-    let detail = path ? path : `not installed (${need})`
-    if (path && tool === 'fio') detail = `${(await runCommand('fio', ['--version'])).stdout.trim()} (${path})`
-    checks.push({ what: tool, ok: path !== null || tool === 'bonnie++', detail })
-  }
-  if (!isRoot()) return { checks, actions, problems }
-  for (const r of await repairJournals(stateDir)) {
-    if (r.ownerAlive) {
-      actions.push(`journal ${r.journal}: ${r.owner} is still running; left alone`)
-      continue
-    }
-    actions.push(...r.actions.map((a) => `${a} (journal of ${r.owner})`))
-    problems.push(...r.problems.map((p) => `${p} (journal ${r.journal})`))
-  }
-  // scratch devices whose journal is gone (or never written): ours by the directory name
-  const live = new Set(
-    readJournals(stateDir).flatMap((j) =>
-      j.data && j.ownerAlive ? j.data.loops.map((l) => l.backingFile) : [],
-    ),
-  )
-  for (const l of await loopsBackedBy('/')) {
-    const dir = dirname(l.backingFile)
-    if (
-      !dir.split('/').pop()!.startsWith(SCRATCH_PREFIX) ||
-      live.has(l.backingFile) ||
-      !scratchOwnerGone(dir)
-    )
-      continue
-    for (const d of await detachLoopsBackedBy(l.backingFile))
-      actions.push(`detached stray scratch device ${d} (${l.backingFile})`)
-    rmSync(dir, { recursive: true, force: true })
-    actions.push(`deleted ${dir}`)
-  }
-  return { checks, actions, problems }
-}
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',

@@ -6,6 +6,7 @@ import type { ImportFormat, ImportOptions, ImportedFile, ImportedRun } from '../
 import type { CliCommand } from '../command'
 import { InputError } from '../spec-file'
 import { num, renderTable } from '../table'
+import { addToSession } from '../import-session'
 
 const FORMATS: readonly ImportFormat[] = [
   'fio-json',
@@ -25,6 +26,7 @@ export const importCommand: CliCommand = {
     'import FILE… [--json]               read fio JSON, bonnie++ CSV, dd, lmdd, iozone, vmstat, KDiskMark or',
     '      [--format F] [--label L]      blkparse output and print each run it holds, the figures with their units',
     '      [--scheduler S] [--device D] [--interval S]   (what the files do not say; vmstat interval, s)',
+    '      [--session NAME] [--library DIR]  and add the runs to a session (a library name or a file; made if missing)',
   ],
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -36,6 +38,8 @@ export const importCommand: CliCommand = {
         scheduler: { type: 'string' },
         device: { type: 'string' },
         interval: { type: 'string' },
+        session: { type: 'string' },
+        library: { type: 'string' },
       },
       allowPositionals: true,
     })
@@ -74,6 +78,8 @@ export const importCommand: CliCommand = {
       }
     }
     numberRepetitions(files)
+    if (values.session !== undefined && files.length > 0)
+      await addToSession(values.session, values.library, files, io)
     if (values.json) io.out(JSON.stringify(jsonDocument(files), null, 2))
     else if (files.length > 0) io.out(files.map(describeFile).join('\n\n'))
     return failed ? 2 : 0

@@ -9,6 +9,8 @@ import { fingerprintCommand } from './fingerprint'
 import { serveCommand } from './serve'
 import { importCommand } from './import'
 import { reportCommand } from './report'
+import { sessionsCommand } from './sessions'
+import { realHelperCommand } from './real-helper'
 
 /** Every command: one file each, one line here. */
 export const commands: readonly CliCommand[] = [
@@ -22,4 +24,6 @@ export const commands: readonly CliCommand[] = [
   reproduceCommand,
   importCommand,
   reportCommand,
+  sessionsCommand,
+  realHelperCommand,
 ]

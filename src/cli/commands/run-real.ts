@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
-import { summarizeRuns } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
+import { combineRuns } from '../../main/services/real/combine'
 import { checkExtraFioArgs, shellQuote } from '../../main/services/real/fio-command'
 import { runOnFioServers } from '../../main/services/real/fio-client'
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
@@ -174,7 +174,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   for (const f of failures) io.err(`run failed: ${f}`)
   // run.ts imports this file for its usage lines: load its printers lazily, not in a cycle
   const { csv, jsonDocument, table } = await import('./run')
-  const both = combine(sim, real)
+  const both = combineRuns(sim, real)
   if (values.json) io.out(JSON.stringify({ ...jsonDocument(both), real: real.real }, null, 2))
   else if (values.csv) io.out(csv(labelled(both.summary)))
   else {
@@ -201,28 +201,6 @@ async function simulate(
   )
   for (const f of failures) io.err(`simulation failed: ${f}`)
   return r
-}
-
-/** Simulated and real runs of each label next to each other, with a title naming both devices. */
-function combine(sim: ExperimentResult | null, real: RealExperimentResult): ExperimentResult {
-  const t = real.real.target
-  const device = sim
-    ? `${real.spec.device.preset} (simulated) vs ${t.description} (real)`
-    : `real ${t.description}`
-  const host = sim ? `${real.spec.host.preset} (simulated), this machine (real)` : 'this machine'
-  const spec = {
-    ...real.spec,
-    device: { ...real.spec.device, preset: device },
-    host: { ...real.spec.host, preset: host },
-  }
-  const runs = [...(sim?.runs ?? []), ...real.runs]
-  const order = real.spec.schedulers.map((s) => s.label)
-  runs.sort(
-    (a, b) =>
-      order.indexOf(a.label) - order.indexOf(b.label) ||
-      (a.source === b.source ? 0 : a.source === 'simulated' ? -1 : 1),
-  )
-  return { schema: 'iosched-lab/experiment@1', name: real.name, spec, runs, summary: summarizeRuns(runs) }
 }
 
 /** CSV has no source column: real rows get "(real)" after their label. */

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util'
 import { startLabServer } from '../../main/server/lab-server'
 import { LabService } from '../../main/services/lab-service'
 import { defaultLibraryFolder } from '../../main/services/sessions'
+import { repairAtStart } from '../../main/services/real/startup-repair'
+import { labStateDir } from '../../main/services/real/state-dir'
 import type { CliCommand } from '../command'
 import { InputError } from '../spec-file'
 
@@ -40,17 +42,23 @@ export const serveCommand: CliCommand = {
     // The bundled worker starts in a fraction of the time the TypeScript source takes under tsx.
     const built = join(root, 'out/main/workers/simulate.js')
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+    // journals of lab processes that crashed mid-run: their devices are put back before anything else
+    const startupRepair = repairAtStart(labStateDir())
     const lab = new LabService({
       examplesDir: join(root, 'examples'),
       libraryDir: resolve(values.library ?? defaultLibraryFolder()),
       appVersion: pkg.version,
       parallel,
       workerPath: existsSync(built) ? built : undefined,
+      real: { startupRepair },
     })
     const host = values.host ?? '127.0.0.1'
     const server = await startLabServer({ lab, rendererDir, host, port })
     const folder = (await lab.library()).folder
     io.out(`IOSched Lab is served at:\n\n    ${server.url}\n\nsessions: ${folder}`)
+    const repaired = await startupRepair
+    for (const a of repaired.actions) io.err(`serve: repaired after an earlier crash: ${a}`)
+    for (const p of [...repaired.problems, ...repaired.pending]) io.err(`serve: ${p}`)
     if (!host.startsWith('127.') && host !== 'localhost' && host !== '::1')
       io.err(`serve: listening on ${host}: anyone who can reach it and has the URL can use the lab`)
     io.out('Press Ctrl+C to stop.')
@@ -58,8 +66,11 @@ export const serveCommand: CliCommand = {
       const stop = (): void => {
         process.off('SIGINT', stop)
         process.off('SIGTERM', stop)
-        lab.dispose()
-        void server.close().then(done)
+        // real runs are cancelled and their devices restored before the host goes
+        void lab
+          .disposeAndWait()
+          .then(() => server.close())
+          .then(done)
       }
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)

@@ -53,6 +53,8 @@ export class ExperimentRunner {
           failed: (j, m) => ev.failed?.(label(j), j.repetition, m),
         })
       } finally {
+        // its children served every job; they go with it
+        this.pool.dispose()
         this.pool = null
       }
     }

@@ -13,11 +13,9 @@ import type { ParamIssue } from '../../shared/util/params'
 import { jobsOf } from './experiments'
 import type { RunPool } from './run-pool'
 
-/** A new pool for one experiment (tests and the app choose how children are started). */
-export type PoolFactory = () => RunPool
-
 interface Active {
-  pool: RunPool | null
+  /** Aborting kills the pool's children busy with this run; its other jobs are not started. */
+  abort: AbortController
   cancelled: boolean
 }
 
@@ -55,7 +53,8 @@ export class LabRuns {
   private readonly active = new Map<string, Active>()
 
   constructor(
-    private readonly newPool: PoolFactory,
+    /** The lab's one pool: its children serve run after run. */
+    private readonly pool: RunPool,
     private readonly parallel: number,
     private readonly emit: LabListener,
   ) {}
@@ -67,7 +66,7 @@ export class LabRuns {
     const jobs: RunJobRef[][] = points.specs.map((spec, point) =>
       jobsOf(spec).map((j) => ({ point, ...j, label: spec.schedulers[j.schedIndex].label })),
     )
-    const state: Active = { pool: null, cancelled: false }
+    const state: Active = { abort: new AbortController(), cancelled: false }
     this.active.set(runId, state)
     void this.execute(runId, state, input, points.specs, jobs).catch((e: unknown) => {
       this.active.delete(runId)
@@ -80,7 +79,7 @@ export class LabRuns {
     const a = this.active.get(runId)
     if (!a || a.cancelled) return false
     a.cancelled = true
-    a.pool?.cancel()
+    a.abort.abort()
     return true
   }
 
@@ -107,25 +106,28 @@ export class LabRuns {
       const ref = (j: { schedIndex: number; repetition: number }): RunJobRef =>
         refs.find((r) => r.schedIndex === j.schedIndex && r.repetition === j.repetition)!
       const pace = new Map<RunJobRef, { t: number; f: number }>()
-      state.pool = this.newPool()
-      const runs = await state.pool.runAll(specs[p], refs, {
-        progress: (j, fraction, simSeconds) => {
-          const job = ref(j)
-          const now = performance.now()
-          const first = pace.get(job)
-          if (!first) pace.set(job, { t: now, f: fraction })
-          const df = first ? fraction - first.f : 0
-          const etaSeconds = first && df > 0 ? ((now - first.t) / 1000 / df) * (1 - fraction) : null
-          this.send({ type: 'run:progress', runId, job, fraction, simSeconds, etaSeconds }, state)
+      const runs = await this.pool.runAll(
+        specs[p],
+        refs,
+        {
+          progress: (j, fraction, simSeconds) => {
+            const job = ref(j)
+            const now = performance.now()
+            const first = pace.get(job)
+            if (!first) pace.set(job, { t: now, f: fraction })
+            const df = first ? fraction - first.f : 0
+            const etaSeconds = first && df > 0 ? ((now - first.t) / 1000 / df) * (1 - fraction) : null
+            this.send({ type: 'run:progress', runId, job, fraction, simSeconds, etaSeconds }, state)
+          },
+          done: (j, result) => this.send({ type: 'run:job-done', runId, job: ref(j), result }, state),
+          failed: (j, message) => {
+            if (state.cancelled) return
+            failures.push({ job: ref(j), message })
+            this.send({ type: 'run:job-failed', runId, job: ref(j), message }, state)
+          },
         },
-        done: (j, result) => this.send({ type: 'run:job-done', runId, job: ref(j), result }, state),
-        failed: (j, message) => {
-          if (state.cancelled) return
-          failures.push({ job: ref(j), message })
-          this.send({ type: 'run:job-failed', runId, job: ref(j), message }, state)
-        },
-      })
-      state.pool = null
+        state.abort.signal,
+      )
       const ok = runs.filter((r): r is RunResult => r !== undefined)
       const spec = specs[p]
       results.push({

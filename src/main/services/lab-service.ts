@@ -15,6 +15,17 @@ import type {
   StartRunInput,
 } from '../../shared/api/contract'
 import type { LabListener } from '../../shared/api/lab-events'
+import type {
+  DevicesReport,
+  DoctorReport,
+  FingerprintInput,
+  RealAccess,
+  RealPreview,
+  RealRunInput,
+  RealRunStart,
+  StartupRepair,
+} from '../../shared/api/real-contract'
+import type { RunStatusReport } from '../../shared/api/run-status'
 import { validateSpec } from '../../shared/experiment/validate'
 import type { ParamIssue } from '../../shared/util/params'
 import { loadExamples } from './examples'
@@ -24,6 +35,12 @@ import { niceForkSpawner } from './nice-spawner'
 import { RunPool } from './run-pool'
 import type { Spawner } from './run-pool'
 import { SessionStore } from './sessions'
+import { LibraryService } from './library/library-service'
+import type * as Lib from '../../shared/api/library-contract'
+import { RealLab } from './lab-real/real-lab'
+import type { RealLabOptions } from './lab-real/real-lab'
+import type { SimulateJobs } from './lab-real/real-runs'
+import { RunLedger } from './run-ledger'
 
 export interface LabServiceOptions {
   /** Example spec files shown after the gallery. */
@@ -39,20 +56,32 @@ export interface LabServiceOptions {
   spawner?: Spawner
   /** The simulation child's entry (default: next to the run pool, source or built). */
   workerPath?: string
+  /** Real devices: how root is reached, what was repaired at start (see lab-real/real-lab.ts). */
+  real?: RealLabOptions
 }
 
 export class LabService implements LabApi {
   private readonly listeners = new Set<LabListener>()
   private readonly runs: LabRuns
   private readonly sessions: SessionStore
+  private readonly libraryService: LibraryService
+  private readonly ledger = new RunLedger()
+  private readonly real: RealLab
+  /** The simulation children, kept from job to job and run to run (run-pool.ts). */
+  private readonly pool: RunPool
 
   constructor(private readonly opts: LabServiceOptions) {
     const parallel = Math.max(1, opts.parallel ?? availableParallelism())
-    const newPool = (): RunPool => new RunPool(parallel, opts.spawner ?? niceForkSpawner, opts.workerPath)
-    this.runs = new LabRuns(newPool, parallel, (e) => {
+    this.pool = new RunPool(parallel, opts.spawner ?? niceForkSpawner, opts.workerPath)
+    const emit: LabListener = (e) => {
+      this.ledger.record(e)
       for (const l of this.listeners) l(e)
-    })
+    }
+    this.runs = new LabRuns(this.pool, parallel, emit)
+    const simulate: SimulateJobs = (spec, jobs, ev, signal) => this.pool.runAll(spec, jobs, ev, signal)
+    this.real = new RealLab(opts.real ?? {}, simulate, emit, (id, started) => this.ledger.begin(id, started))
     this.sessions = new SessionStore(opts.libraryDir, opts.appVersion)
+    this.libraryService = new LibraryService(this.sessions, opts.appVersion)
   }
 
   /** Listen to every event (progress, results, failures of every run); returns the unsubscribe. */
@@ -64,6 +93,16 @@ export class LabService implements LabApi {
   /** Cancel every run (on quit): their children are killed. */
   dispose(): void {
     this.runs.cancelAll()
+    this.pool.dispose()
+    void this.real.dispose()
+    this.listeners.clear()
+  }
+
+  /** Like dispose, and resolves once every real run has restored its device and the helper is gone. */
+  async disposeAndWait(): Promise<void> {
+    this.runs.cancelAll()
+    this.pool.dispose()
+    await this.real.dispose()
     this.listeners.clear()
   }
 
@@ -83,15 +122,20 @@ export class LabService implements LabApi {
   }
 
   async validateSpec({ spec }: { spec: unknown }): Promise<SpecCheck> {
-    return validateSpec(spec)
+    const v = validateSpec(spec)
+    // someone is about to run it: have its simulation children ready when Run is pressed
+    if (v.ok && this.runs.running === 0) this.pool.warm(v.spec.schedulers.length * v.spec.repetitions, v.spec)
+    return v
   }
 
   async startRun(input: StartRunInput): Promise<RunStarted | { issues: ParamIssue[] }> {
-    return this.runs.start(input)
+    const r = this.runs.start(input)
+    if ('runId' in r) this.ledger.begin(r.runId, r)
+    return r
   }
 
   async cancelRun({ runId }: { runId: string }): Promise<boolean> {
-    return this.runs.cancel(runId)
+    return this.runs.cancel(runId) || this.real.cancel(runId)
   }
 
   listSessions(): Promise<SessionInfo[]> {
@@ -108,5 +152,39 @@ export class LabService implements LabApi {
 
   async library(): Promise<LibraryInfo> {
     return { folder: this.sessions.folder }
+  }
+
+  librarySearch(input: Lib.LibraryQuery = {}): Promise<Lib.LibrarySearchResult> {
+    return this.libraryService.search(input)
+  }
+
+  libraryCompare(input: Lib.LibraryCompareInput): Promise<Lib.LibraryComparison> {
+    return this.libraryService.compare(input)
+  }
+
+  setSessionMeta(input: Lib.SessionMetaInput): Promise<SessionInfo> {
+    return this.libraryService.setMeta(input)
+  }
+
+  importFiles(input: Lib.ImportFilesInput): Promise<Lib.ImportFilesResult> {
+    return this.libraryService.importFiles(input)
+  }
+
+  exportReport(input: Lib.ExportReportInput): Promise<Lib.ExportedReport> {
+    return this.libraryService.exportReport(input)
+  }
+
+  // Real devices (lab-real/): the same services as the CLI's devices, doctor, run --real, fingerprint.
+  realAccess = (): Promise<RealAccess> => this.real.access()
+  devices = (): Promise<DevicesReport> => this.real.devices()
+  previewRealRun = (input: RealRunInput): Promise<RealPreview> => this.real.preview(input)
+  startRealRun = (input: RealRunInput): Promise<RealRunStart> => this.real.startRun(input)
+  doctor = (): Promise<DoctorReport> => this.real.doctor()
+  startFingerprint = (input: FingerprintInput) => this.real.startFingerprint(input)
+  startupRepairs = (): Promise<StartupRepair> => this.real.startupRepairs()
+
+  /** A run's state and its events so far, for a client that lost them (a dropped WebSocket). */
+  async runStatus({ runId }: { runId: string }): Promise<RunStatusReport> {
+    return this.ledger.status(runId)
   }
 }

@@ -1,16 +1,27 @@
-// Sessions: an experiment and its results saved as one versioned JSON document
-// (`iosched-lab/session@1`, docs/session-json.md), in a library folder or at any path. Writes are
-// atomic — a temporary file beside the target, fsync, rename, fsync of the folder — so a crash
-// leaves either the old file or the new one, never half of one.
-import { randomBytes } from 'node:crypto'
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+// Sessions: an experiment, every run, the environment, notes and tags saved as one versioned
+// document (`iosched-lab/session@2`, docs/session-json.md), in a library folder or at any path;
+// gzip-compressed when large. Writes are atomic (library/atomic-write.ts): a crash leaves either
+// the old file or the new one. Older versions are migrated when read; a file from a newer lab or
+// a corrupt one is listed by the library with its error.
+import { rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { SessionDocument, SessionInfo, SessionSaveInput } from '../../shared/api/contract'
-import { ApiError } from '../../shared/api/errors'
-import { sessionDocumentSchema } from '../../shared/api/schemas'
+import type { SessionMetaInput } from '../../shared/api/library-contract'
+import type { RunResult } from '../../shared/experiment/result'
+import { appendRuns } from '../../shared/session/append-runs'
+import { serializeSession } from '../../shared/session/document'
+import { sessionIndex } from '../../shared/session/run-sets'
+import { SESSION_SCHEMA } from '../../shared/session/types'
+import { removeStaleTemps, writeFileAtomic } from './library/atomic-write'
+import type { AtomicWriteOptions } from './library/atomic-write'
+import { currentEnvironment } from './library/environment'
+import { LibraryIndex } from './library/library-index'
+import type { LibraryScan } from './library/library-index'
+import { GZIP_THRESHOLD_BYTES, gzipText, readSessionFile } from './library/session-file'
 
-export const SESSION_SCHEMA = 'iosched-lab/session@1'
+export { writeFileAtomic }
+export { SESSION_SCHEMA }
 
 /** The default library: $IOSCHED_LAB_HOME/sessions, else $XDG_DATA_HOME/iosched-lab/sessions. */
 export function defaultLibraryFolder(env: NodeJS.ProcessEnv = process.env): string {
@@ -30,143 +41,155 @@ export function slugOf(name: string): string {
   return s || 'session'
 }
 
-/** Write `text` to `path` atomically: temp file in the same folder, fsync, rename, fsync the folder. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const dir = dirname(path)
-  await mkdir(dir, { recursive: true })
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-  const fh = await open(tmp, 'wx', 0o644)
-  try {
-    await fh.writeFile(text, 'utf8')
-    await fh.sync()
-  } catch (e) {
-    await fh.close()
-    await rm(tmp, { force: true })
-    throw e
-  }
-  await fh.close()
-  try {
-    await rename(tmp, path)
-  } catch (e) {
-    await rm(tmp, { force: true })
-    throw e
-  }
-  // The rename itself is durable only once the folder is synced (not possible on every platform).
-  try {
-    const d = await open(dir, 'r')
-    await d.sync().finally(() => d.close())
-  } catch {
-    /* best effort */
-  }
-}
-
-/** Parse and check a session document; throws ApiError with the reason. */
-export function parseSession(text: string, where: string): SessionDocument {
-  let doc: unknown
-  try {
-    doc = JSON.parse(text)
-  } catch {
-    throw new ApiError('bad-input', `${where}: not a JSON document`)
-  }
-  const schema = (doc as { schema?: unknown } | null)?.schema
-  if (typeof schema === 'string' && schema.startsWith('iosched-lab/session@') && schema !== SESSION_SCHEMA)
-    throw new ApiError(
-      'bad-input',
-      `${where}: session format ${schema} is newer than this lab reads (${SESSION_SCHEMA})`,
-    )
-  const parsed = sessionDocumentSchema.safeParse(doc)
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]
-    throw new ApiError(
-      'bad-input',
-      `${where}: not an IOSched Lab session (${first.path.join('.') || 'document'}: ${first.message})`,
-    )
-  }
-  return parsed.data
+export interface SessionStoreOptions {
+  /** Library files larger than this are gzip-compressed (default 1 MiB). */
+  gzipThresholdBytes?: number
 }
 
 /** The library folder of session files, plus save-as and open at any path. */
 export class SessionStore {
+  readonly index: LibraryIndex
+
   constructor(
     readonly folder: string,
     private readonly appVersion = '0',
-  ) {}
+    private readonly options: SessionStoreOptions = {},
+  ) {
+    this.folder = resolve(folder)
+    this.index = new LibraryIndex(this.folder)
+  }
 
   /** Absolute path of `p`; relative paths are taken inside the library folder. */
   resolvePath(p: string): string {
     return isAbsolute(p) ? p : resolve(this.folder, p)
   }
 
-  async save(input: SessionSaveInput): Promise<SessionInfo> {
-    const path = input.path ? this.resolvePath(input.path) : join(this.folder, `${slugOf(input.name)}.json`)
+  async save(input: SessionSaveInput, write: AtomicWriteOptions = {}): Promise<SessionInfo> {
+    const content = { result: input.result ?? null, sweep: input.sweep ?? null, runs: input.runs ?? [] }
+    const spec = input.spec ?? null
     const doc: SessionDocument = {
       schema: SESSION_SCHEMA,
       name: input.name.trim(),
       savedAt: new Date().toISOString(),
       app: this.appVersion,
-      spec: input.spec,
-      result: input.result ?? null,
-      sweep: input.sweep ?? null,
+      index: sessionIndex({ ...content, spec }),
+      notes: input.notes ?? '',
+      tags: cleanTags(input.tags ?? []),
+      environment: currentEnvironment(this.appVersion, input.devices),
+      spec,
+      ...content,
     }
-    const text = JSON.stringify(doc)
-    await writeFileAtomic(path, text)
-    return infoOf(path, doc, Buffer.byteLength(text))
+    const path = input.path ? this.resolvePath(input.path) : join(this.folder, `${slugOf(input.name)}.json`)
+    return this.write(doc, path, write)
   }
 
   async open(path: string): Promise<SessionDocument> {
-    const abs = this.resolvePath(path)
-    let text: string
-    try {
-      text = await readFile(abs, 'utf8')
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') throw new ApiError('not-found', `${abs}: no such file`)
-      throw new ApiError('bad-input', `${abs}: cannot read (${code ?? (e as Error).message})`)
-    }
-    return parseSession(text, abs)
+    return readSessionFile(this.resolvePath(path))
   }
 
-  /** Every readable session in the library folder, newest first; other files are skipped. */
-  async list(): Promise<SessionInfo[]> {
-    let names: string[]
+  /** Change a saved session's name, notes or tags; everything else in the file stays. */
+  async setMeta(input: SessionMetaInput): Promise<SessionInfo> {
+    const path = this.resolvePath(input.path)
+    const doc = await readSessionFile(path)
+    if (input.name !== undefined) doc.name = input.name.trim()
+    if (input.notes !== undefined) doc.notes = input.notes
+    if (input.tags !== undefined) doc.tags = cleanTags(input.tags)
+    return this.write(doc, path)
+  }
+
+  /**
+   * Add runs (imported files) to the session at `path`, continuing their repetitions; a missing
+   * file becomes a new session of these runs named `name`.
+   */
+  async addRuns(path: string, name: string, runs: RunResult[]): Promise<SessionInfo> {
+    const abs = this.resolvePath(path)
+    let doc: SessionDocument
     try {
-      names = await readdir(this.folder)
-    } catch {
-      return []
+      doc = await readSessionFile(abs)
+    } catch (e) {
+      if ((e as { kind?: string }).kind !== 'not-found') throw e
+      return this.save({ name, spec: null, runs: appendRuns([], runs), path: abs })
     }
-    const out: SessionInfo[] = []
-    for (const n of names) {
-      if (!n.endsWith('.json') || n.startsWith('.')) continue
-      const path = join(this.folder, n)
-      try {
-        const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)])
-        out.push(infoOf(path, parseSession(text, path), st.size))
-      } catch {
-        /* not a session: not listed */
-      }
+    doc.runs = appendRuns(doc.runs, runs)
+    doc.index = sessionIndex(doc)
+    doc.savedAt = new Date().toISOString()
+    return this.write(doc, abs)
+  }
+
+  /** Every readable session in the library folder, newest first. */
+  async list(): Promise<SessionInfo[]> {
+    const { entries } = await this.index.scan()
+    return entries.map((e) => ({
+      path: e.path,
+      name: e.name,
+      savedAt: e.savedAt,
+      schedulers: e.index.labels,
+      hasResult: e.index.hasResult || e.index.hasSweep || e.index.runs > 0,
+      bytes: e.bytes,
+      tags: e.tags,
+      runs: e.index.runs,
+      kinds: e.index.kinds,
+      compressed: e.compressed,
+    }))
+  }
+
+  /** Every session file of the library, readable or not. */
+  scan(): Promise<LibraryScan> {
+    return this.index.scan()
+  }
+
+  /**
+   * Write a document. In the library folder the name's extension follows the size — `.json.gz`
+   * above the threshold, `.json` below — and the other one, an older save, is removed; elsewhere
+   * `.json.gz` is compressed and anything else is plain JSON, as the user named it.
+   */
+  private async write(
+    doc: SessionDocument,
+    path: string,
+    opts: AtomicWriteOptions = {},
+  ): Promise<SessionInfo> {
+    const text = serializeSession(doc)
+    const inLibrary = dirname(path) === this.folder
+    const threshold = this.options.gzipThresholdBytes ?? GZIP_THRESHOLD_BYTES
+    const compress = inLibrary ? Buffer.byteLength(text) > threshold : path.endsWith('.json.gz')
+    const base = path.replace(/\.json(\.gz)?$/, '')
+    const target = inLibrary ? `${base}.json${compress ? '.gz' : ''}` : path
+    const data = compress ? await gzipText(text) : text
+    await writeFileAtomic(target, data, opts)
+    // what a killed writer left for this session, under either extension
+    for (const p of inLibrary ? [`${base}.json`, `${base}.json.gz`] : [target]) await removeStaleTemps(p)
+    this.index.forget(target)
+    if (inLibrary) {
+      const other = `${base}.json${compress ? '' : '.gz'}`
+      if (other !== target) await rm(other, { force: true })
     }
-    return out.sort((a, b) => b.savedAt.localeCompare(a.savedAt))
+    return infoOf(target, doc, typeof data === 'string' ? Buffer.byteLength(data) : data.length, compress)
   }
 }
 
-function infoOf(path: string, doc: SessionDocument, bytes: number): SessionInfo {
+/** Tags trimmed, without duplicates (case-insensitive), in the order given. */
+export function cleanTags(tags: string[]): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const t of tags.map((x) => x.trim()).filter(Boolean))
+    if (!seen.has(t.toLowerCase())) {
+      seen.add(t.toLowerCase())
+      out.push(t)
+    }
+  return out
+}
+
+function infoOf(path: string, doc: SessionDocument, bytes: number, compressed: boolean): SessionInfo {
   return {
     path,
     name: doc.name,
     savedAt: doc.savedAt,
-    schedulers: schedulerLabels(doc.spec),
-    hasResult: doc.result !== null || doc.sweep !== null,
+    schedulers: doc.index.labels,
+    hasResult: doc.result !== null || doc.sweep !== null || doc.runs.length > 0,
     bytes,
+    tags: doc.tags,
+    runs: doc.index.runs,
+    kinds: doc.index.kinds,
+    compressed,
   }
-}
-
-/** Labels of a spec document's schedulers, as far as they can be read without validating it. */
-function schedulerLabels(spec: unknown): string[] {
-  const list = (spec as { schedulers?: unknown } | null)?.schedulers
-  if (!Array.isArray(list)) return []
-  return list.map((e) =>
-    typeof e === 'string'
-      ? e
-      : String((e as { label?: unknown; name?: unknown })?.label ?? (e as { name?: unknown })?.name ?? '?'),
-  )
 }

@@ -1,15 +1,17 @@
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { RunResult } from '../../shared/experiment/result'
 
-/** Parent → simulation child. */
-export interface WorkerRequest {
-  type: 'run'
-  spec: ResolvedSpec
-  schedIndex: number
-  repetition: number
-}
+/** Parent → simulation child: one run at a time; a child serves any number of them in turn. */
+export type WorkerRequest =
+  | { type: 'run'; spec: ResolvedSpec; schedIndex: number; repetition: number }
+  /**
+   * Before the first run: simulate each scheduler entry of `spec` for a moment and drop the
+   * results, so the simulator's hot code is compiled when the user presses Run (a cold child runs
+   * the flagship about half as fast). Answers nothing.
+   */
+  | { type: 'warm'; spec: ResolvedSpec; budgetMs: number }
 
-/** Simulation child → parent. */
+/** Simulation child → parent: `ready` once at start, then per run its progress and its end. */
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'progress'; fraction: number; simSeconds: number }

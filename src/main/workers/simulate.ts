@@ -1,14 +1,43 @@
-// Child-process entry: runs one simulation and reports progress and the result to its parent.
-// Started by the run pool with child_process.fork (CLI, browser host) or utilityProcess (app).
+// Child-process entry: runs simulations one at a time, as its parent asks, and reports progress
+// and each result. Started by the run pool with child_process.fork (CLI, browser host) or
+// utilityProcess (app); the pool keeps it for the next job and kills it on cancel.
 import { simulate } from '../../shared/experiment/runner'
+import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { WorkerRequest, WorkerMessage } from '../services/worker-protocol'
 
 const send = (m: WorkerMessage): void => {
   process.send?.(m)
 }
 
+/** Thrown from the progress hook to end a warm-up simulation. */
+const WARM_ENOUGH = new Error('warm enough')
+
+/** A real job came: warming up is over. */
+let working = false
+
+/** Each entry for a moment, yielding between them so that a job that arrives meanwhile goes first. */
+async function warmUp(spec: ResolvedSpec, budgetMs: number): Promise<void> {
+  const per = budgetMs / Math.max(1, spec.schedulers.length)
+  for (let i = 0; i < spec.schedulers.length && !working; i++) {
+    await new Promise((r) => setImmediate(r))
+    if (working) return
+    const end = Date.now() + per
+    try {
+      simulate(spec, i, 0, {
+        progress: () => {
+          if (Date.now() > end) throw WARM_ENOUGH
+        },
+      })
+    } catch {
+      // warm enough (or an entry that cannot run: its job will say so)
+    }
+  }
+}
+
 process.on('message', (msg: WorkerRequest) => {
+  if (msg.type === 'warm') return void warmUp(msg.spec, msg.budgetMs)
   if (msg.type !== 'run') return
+  working = true
   try {
     let last = 0
     const result = simulate(msg.spec, msg.schedIndex, msg.repetition, {
@@ -25,5 +54,8 @@ process.on('message', (msg: WorkerRequest) => {
     send({ type: 'failed', message: (e as Error).message ?? String(e) })
   }
 })
+
+// A parent that goes away (even killed) takes its idle children with it.
+process.on('disconnect', () => process.exit(0))
 
 send({ type: 'ready' })

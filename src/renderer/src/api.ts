@@ -11,16 +11,21 @@ import { LAB_METHODS } from '../../shared/api/methods'
 export interface LabTransport {
   call(method: LabMethod, input: unknown): Promise<LabReply>
   subscribe(listener: LabListener): () => void
+  /** Called after the event channel came back from a drop (events meanwhile are lost). */
+  onReconnect?(listener: () => void): () => void
 }
 
 export type LabClient = LabApi & {
   /** Listen to run events; returns the unsubscribe. */
   onEvent(listener: LabListener): () => void
+  /** Listen for the event channel coming back after a drop (then ask `runStatus`). */
+  onReconnect(listener: () => void): () => void
 }
 
 export function createLabClient(transport: LabTransport): LabClient {
   const client: Record<string, unknown> = {
     onEvent: (l: LabListener) => transport.subscribe(l),
+    onReconnect: (l: () => void) => transport.onReconnect?.(l) ?? (() => undefined),
   }
   for (const m of LAB_METHODS) {
     client[m] = async (input?: unknown): Promise<unknown> => {

@@ -22,12 +22,19 @@ const NOT_AUTHORISED: LabReply = {
 
 function httpTransport(): LabTransport {
   const listeners = new Set<LabListener>()
+  const reconnects = new Set<() => void>()
   let socket: WebSocket | null = null
   let retry = 500
+  let opened = false
   const connect = (): void => {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
     socket = new WebSocket(`${scheme}//${location.host}/api/events`)
-    socket.onopen = () => (retry = 500)
+    socket.onopen = () => {
+      retry = 500
+      // events sent while the socket was down are lost: tell whoever needs to catch up
+      if (opened) for (const r of reconnects) r()
+      opened = true
+    }
     socket.onmessage = (m) => {
       const e = JSON.parse(String(m.data)) as LabEvent
       for (const l of listeners) l(e)
@@ -55,6 +62,10 @@ function httpTransport(): LabTransport {
         listeners.delete(l)
         if (!listeners.size) socket?.close()
       }
+    },
+    onReconnect(r) {
+      reconnects.add(r)
+      return () => reconnects.delete(r)
     },
   }
 }

@@ -6,8 +6,13 @@ import type { ExperimentResult } from '../experiment/compare'
 import type { ResolvedSpec } from '../experiment/resolved'
 import type { ParamIssue } from '../util/params'
 import type { SweepSpec, SweepValue } from './sweep'
+import type { RealLabApi } from './real-contract'
+import type { LibraryLabApi } from './library-contract'
+import type { RunResult } from '../experiment/result'
+import type { RunKind, SessionDocument } from '../session/types'
 
 export type { SweepSpec, SweepValue }
+export type { SessionDocument }
 
 /** A spec checked by the shared validation: the resolved spec, or every problem with its path. */
 export type SpecCheck = { ok: true; spec: ResolvedSpec } | { ok: false; issues: ParamIssue[] }
@@ -29,6 +34,8 @@ export interface RunJobRef {
   schedIndex: number
   repetition: number
   label: string
+  /** A real run's job (fio on a device); absent for a simulation. */
+  source?: 'real'
 }
 
 /** What `startRun` answers: the run's id and every job it will run, in order. */
@@ -54,8 +61,15 @@ export interface SessionSaveInput {
   result?: ExperimentResult | null
   /** Sweep results, if any. */
   sweep?: SweepResult | null
-  /** Save here (any path ending in .json) instead of the library folder. */
+  /** Save here (any path ending in .json, or .json.gz to compress) instead of the library folder. */
   path?: string
+  /** Free text kept with the session. */
+  notes?: string
+  tags?: string[]
+  /** Runs beside the result: imported from tools' outputs, or real runs. */
+  runs?: RunResult[]
+  /** Details of the real devices of the runs, kept in the session's environment. */
+  devices?: Record<string, unknown>[]
 }
 
 /** A session file in the library (or opened from anywhere). */
@@ -67,6 +81,13 @@ export interface SessionInfo {
   schedulers: string[]
   hasResult: boolean
   bytes: number
+  /** Tags of the session (v2; none for older files). */
+  tags?: string[]
+  /** Runs it holds, and where they came from. */
+  runs?: number
+  kinds?: RunKind[]
+  /** Written gzip-compressed (`.json.gz`). */
+  compressed?: boolean
 }
 
 /** The results of a sweep: one experiment per value of the varied parameter. */
@@ -75,8 +96,8 @@ export interface SweepResult {
   points: { value: SweepValue; result: ExperimentResult }[]
 }
 
-/** The session document (docs/session-json.md), version 1. */
-export interface SessionDocument {
+/** The session document's version 1 (docs/session-json.md): read and migrated to version 2. */
+export interface SessionDocumentV1 {
   schema: 'iosched-lab/session@1'
   name: string
   savedAt: string
@@ -96,7 +117,7 @@ export interface LibraryInfo {
  * The lab's methods. Each takes at most one argument (a plain object) and answers with plain
  * data; inputs are validated with `LAB_INPUTS` (schemas.ts) wherever they cross a process boundary.
  */
-export interface LabApi {
+export interface LabApi extends RealLabApi, LibraryLabApi {
   /** Everything the lab models: schedulers, devices, hosts, workloads, with every parameter. */
   catalogue(): Promise<Catalogue>
   /** The gallery of ready experiments. */

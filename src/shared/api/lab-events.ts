@@ -3,6 +3,7 @@
 import type { ExperimentResult } from '../experiment/compare'
 import type { RunResult } from '../experiment/result'
 import type { RunJobRef, SweepResult } from './contract'
+import type { RealEvent } from './real-events'
 
 export interface RunProgressEvent {
   type: 'run:progress'
@@ -52,7 +53,8 @@ export interface RunFailedEvent {
   message: string
 }
 
-export type LabEvent = RunProgressEvent | RunJobDoneEvent | RunJobFailedEvent | RunDoneEvent | RunFailedEvent
+export type LabEvent =
+  RunProgressEvent | RunJobDoneEvent | RunJobFailedEvent | RunDoneEvent | RunFailedEvent | RealEvent
 
 export type LabEventType = LabEvent['type']
 
@@ -63,6 +65,10 @@ export const LAB_EVENT_TYPES = [
   'run:job-failed',
   'run:done',
   'run:failed',
+  'run:notice',
+  'fingerprint:progress',
+  'fingerprint:done',
+  'fingerprint:failed',
 ] as const satisfies readonly LabEventType[]
 
 type Missing = Exclude<LabEventType, (typeof LAB_EVENT_TYPES)[number]>

@@ -2,6 +2,8 @@
 // refuse a list that misses a method or names one that does not exist; main, the preload and the
 // browser host register exactly these names. No zod here, so the preload bundle stays small.
 import type { LabMethod } from './contract'
+import { REAL_METHODS } from './real-contract'
+import { LIBRARY_METHODS } from './library-contract'
 
 const METHODS = {
   catalogue: true,
@@ -13,6 +15,8 @@ const METHODS = {
   saveSession: true,
   openSession: true,
   library: true,
+  ...REAL_METHODS,
+  ...LIBRARY_METHODS,
 } as const satisfies Record<LabMethod, true>
 
 export const LAB_METHODS = Object.keys(METHODS) as LabMethod[]

@@ -3,8 +3,16 @@
 // method without a schema. Spec documents stay `unknown` here: validateSpec checks them in depth.
 import { z } from 'zod'
 import type { ExperimentResult } from '../experiment/compare'
-import type { LabInput, LabMethod, SessionDocument, SweepResult } from './contract'
+import type { LabInput, LabMethod, SessionDocumentV1, SweepResult } from './contract'
 import { MAX_SWEEP_POINTS } from './sweep'
+import { REAL_INPUTS } from './real-schemas'
+import {
+  LIBRARY_INPUTS,
+  notesSchema,
+  sessionDevicesSchema,
+  sessionRunsSchema,
+  tagsSchema,
+} from './library-schemas'
 
 const none = z.undefined()
 const spec = z.unknown().refine((v) => v !== undefined, 'missing (expected the spec document)')
@@ -38,7 +46,7 @@ export const sweepResultSchema = z.custom<SweepResult>(
 )
 
 /** The session document, version 1 (docs/session-json.md). */
-export const sessionDocumentSchema: z.ZodType<SessionDocument> = z.object({
+export const sessionDocumentSchema: z.ZodType<SessionDocumentV1> = z.object({
   schema: z.literal('iosched-lab/session@1'),
   name: z.string().min(1).max(200),
   savedAt: z.string(),
@@ -64,9 +72,15 @@ export const LAB_INPUTS: { [M in LabMethod]: z.ZodType<LabInput<M>> } = {
       .string()
       .min(1)
       .max(4096)
-      .refine((p) => p.endsWith('.json'), 'a session file name ends in .json')
+      .refine((p) => /\.json(\.gz)?$/.test(p), 'a session file name ends in .json (or .json.gz)')
       .optional(),
+    notes: notesSchema.optional(),
+    tags: tagsSchema.optional(),
+    runs: sessionRunsSchema.optional(),
+    devices: sessionDevicesSchema.optional(),
   }),
   openSession: z.strictObject({ path: z.string().min(1).max(4096) }),
   library: none,
+  ...REAL_INPUTS,
+  ...LIBRARY_INPUTS,
 }

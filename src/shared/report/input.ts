@@ -28,7 +28,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /**
  * A report input from any results document the lab writes: `iosched-lab run --json`
  * (`iosched-lab/run-output@1`), an ExperimentResult (`iosched-lab/experiment@1`), a session
- * (`iosched-lab/session@1`, its last result), `iosched-lab import --json` (`iosched-lab/import@1`),
+ * (`iosched-lab/session@1`, its last result; `@2`, its result and extra runs), `iosched-lab import --json` (`iosched-lab/import@1`),
  * or a bare array of runs. Throws a ReportInputError saying what it is not.
  */
 export function reportInput(doc: unknown, environment: Array<[string, string]> = []): ReportInput {
@@ -57,6 +57,19 @@ export function reportInput(doc: unknown, environment: Array<[string, string]> =
       put('saved', doc.savedAt)
       put('iosched-lab', doc.app)
       return fromExperiment(doc.result, 'result.', [...env, ...environment])
+    }
+    case 'iosched-lab/session@2': {
+      const result = isObj(doc.result) ? doc.result : null
+      const runs = [
+        ...(Array.isArray(result?.runs) ? result.runs : []),
+        ...(Array.isArray(doc.runs) ? doc.runs : []),
+      ]
+      if (runs.length === 0)
+        throw new ReportInputError('the session holds no runs (it was saved before a run)')
+      put('saved', doc.savedAt)
+      put('iosched-lab', doc.app)
+      if (result) return fromExperiment({ ...result, runs }, 'result.', [...env, ...environment])
+      return make(str(doc.name, 'name'), '', null, checkRuns(runs, 'runs'), [...env, ...environment])
     }
     case 'iosched-lab/import@1': {
       if (!Array.isArray(doc.files)) throw new ReportInputError('files: expected an array')

@@ -3,33 +3,10 @@ import { join } from 'node:path'
 import { runCommand } from './exec'
 import { listSys, readSys, sysBlockDir } from './sysfs'
 import { parseSchedulerLine } from './scheduler-line'
+import type { RealDevice } from '../../../shared/api/real-contract'
 
-/** A whole block device as the lab sees it: what it is, which schedulers, and whether it is in use. */
-export interface BlockDevice {
-  name: string
-  path: string
-  /** lsblk TYPE: disk, loop, rom … */
-  type: string
-  majMin: string
-  sizeBytes: number
-  model: string | null
-  serial: string | null
-  transport: string | null
-  rotational: boolean
-  readOnly: boolean
-  /** Schedulers the kernel offers for it (empty for a device without an I/O scheduler, e.g. zram). */
-  schedulers: string[]
-  activeScheduler: string | null
-  /** For a loop device: the file behind it. */
-  loopBackingFile: string | null
-  partitions: string[]
-  /** Mounts on it or anything under it, e.g. `/dev/sdb1 on /home`. */
-  mounts: string[]
-  /** Why writing to it would destroy something (empty = not in use). */
-  inUse: string[]
-  /** It holds /, /boot, /usr, /var or swap: never a target without the user's typed confirmation. */
-  systemDisk: boolean
-}
+/** A whole block device as the lab sees it: the same shape the LabApi answers with. */
+export type BlockDevice = RealDevice
 
 /** lsblk's JSON node (the columns we ask for). */
 export interface LsblkNode {

@@ -262,7 +262,13 @@ function reportRepair(r: RepairReport, ev: RealExperimentEvents): void {
 export function previewRealRun(
   spec: ResolvedSpec,
   o: RealExperimentOptions = {},
-): { jobFile: string; command: string[]; notes: string[]; skipped: { label: string; reason: string }[] } {
+): {
+  jobFile: string
+  command: string[]
+  notes: string[]
+  skipped: { label: string; reason: string }[]
+  readOnly: boolean
+} {
   const t = o.target ?? { kind: 'scratch' }
   const size =
     t.kind === 'scratch'
@@ -288,5 +294,6 @@ export function previewRealRun(
     command: plan.command,
     notes: [...new Set([...mapped.flatMap((m) => m.notes), ...plan.notes])],
     skipped,
+    readOnly: plan.readOnly,
   }
 }

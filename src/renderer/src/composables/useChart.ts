@@ -10,6 +10,9 @@ import { useUi } from '../stores/ui'
 
 export type ChartBuilder = (c: ChartColours) => ChartConfiguration<ChartType> | null
 
+/** Shortest time between two redraws of one chart. */
+export const REDRAW_MS = 250
+
 /** Axis styling for the theme (grid lines, tick and title colours). */
 export function axis(
   c: ChartColours,
@@ -71,10 +74,33 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
     drawMs.value = performance.now() - t0
   }
 
+  // While results stream in, redraw at most every REDRAW_MS: the first draw at once, the latest
+  // data at the end of the window (redrawing every chart for each arriving result held the page up).
+  let last = 0
+  let pending: ReturnType<typeof setTimeout> | null = null
+  let latest: ChartConfiguration<ChartType> | null = null
+  const schedule = (cfg: ChartConfiguration<ChartType> | null): void => {
+    latest = cfg
+    if (pending) return
+    // nothing on the canvas yet: draw at once
+    const wait = chart.value ? last + REDRAW_MS - performance.now() : 0
+    if (wait <= 0) {
+      last = performance.now()
+      return render(cfg)
+    }
+    pending = setTimeout(() => {
+      pending = null
+      last = performance.now()
+      render(latest)
+    }, wait)
+  }
+
   onMounted(() => {
-    watch(() => build(chartColours(ui.dark)), render, { immediate: true })
+    watch(() => build(chartColours(ui.dark)), schedule, { immediate: true })
   })
   onBeforeUnmount(() => {
+    if (pending) clearTimeout(pending)
+    pending = null
     chart.value?.destroy()
     chart.value = null
   })

@@ -12,8 +12,9 @@ export const useCatalogue = defineStore('catalogue', () => {
   const cat = shallowRef<Catalogue | null>(null)
   const error = ref('')
 
-  async function load(): Promise<void> {
-    if (cat.value) return
+  /** Load once; `force` loads again (a fingerprint added a device preset). */
+  async function load(force = false): Promise<void> {
+    if (cat.value && !force) return
     try {
       cat.value = await useLab().catalogue()
     } catch (e) {

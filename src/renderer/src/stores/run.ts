@@ -2,7 +2,8 @@
 // result (or the sweep's). Large results are kept shallow: they are read, never edited.
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { RunJobRef, StartRunInput, SweepResult } from '../../../shared/api/contract'
+import type { RunJobRef, RunStarted, StartRunInput, SweepResult } from '../../../shared/api/contract'
+import type { RealRunInput } from '../../../shared/api/real-contract'
 import type { LabEvent } from '../../../shared/api/lab-events'
 import { summarizeRuns } from '../../../shared/experiment/compare'
 import type { ExperimentResult, LabelSummary } from '../../../shared/experiment/compare'
@@ -20,8 +21,12 @@ export interface JobState {
   message?: string
 }
 
-export const jobKey = (j: { point: number; schedIndex: number; repetition: number }): string =>
-  `${j.point}:${j.schedIndex}:${j.repetition}`
+export const jobKey = (j: {
+  point: number
+  schedIndex: number
+  repetition: number
+  source?: string
+}): string => `${j.point}:${j.schedIndex}:${j.repetition}${j.source === 'real' ? ':real' : ''}`
 
 export const useRun = defineStore('run', () => {
   const status = ref<RunStatus>('idle')
@@ -32,6 +37,8 @@ export const useRun = defineStore('run', () => {
   const result = shallowRef<ExperimentResult | null>(null)
   const sweep = shallowRef<SweepResult | null>(null)
   const failures = ref<string[]>([])
+  /** What a real run said on the way (warnings, repairs, entries the kernel lacks, fio notes). */
+  const notices = ref<string[]>([])
   const message = ref('')
   const issues = ref<ParamIssue[]>([])
   const startedAt = ref(0)
@@ -44,7 +51,35 @@ export const useRun = defineStore('run', () => {
   const running = computed(() => status.value === 'starting' || status.value === 'running')
 
   function listen(): void {
-    unsubscribe ??= useLab().onEvent(onEvent)
+    if (unsubscribe) return
+    unsubscribe = useLab().onEvent(onEvent)
+    useLab().onReconnect(() => void recover())
+  }
+
+  /**
+   * Catch up after the event channel dropped: ask the lab for the run's state and rebuild it from
+   * the run's start and its events so far (replayed through onEvent), so it does not look stuck.
+   */
+  async function recover(): Promise<void> {
+    const id = runId.value
+    if (!id || status.value !== 'running') return
+    let s
+    try {
+      s = await useLab().runStatus({ runId: id })
+    } catch {
+      return // still unreachable: the next reconnect tries again
+    }
+    if (id !== runId.value || status.value !== 'running') return
+    if (s.state === 'unknown' || !s.started) {
+      status.value = 'failed'
+      message.value = 'The lab no longer knows this run (was it restarted?).'
+      for (const j of jobs.value) if (j.state !== 'done') j.state = 'failed'
+      return
+    }
+    jobs.value = s.started.jobs.map((job) => ({ job, fraction: 0, etaSeconds: null, state: 'waiting' }))
+    runs.value = []
+    failures.value = []
+    for (const e of s.events) onEvent(e)
   }
 
   function onEvent(e: LabEvent): void {
@@ -58,10 +93,12 @@ export const useRun = defineStore('run', () => {
           Object.assign(job, { fraction: e.fraction, etaSeconds: e.etaSeconds, state: 'running' })
         break
       case 'run:job-done':
+        if (job?.state === 'done') break // seen already (replayed by recover)
         if (job) Object.assign(job, { fraction: 1, etaSeconds: 0, state: 'done' })
         if (e.job.point === 0) runs.value = [...runs.value, e.result]
         break
       case 'run:job-failed':
+        if (job?.state === 'failed') break
         if (job) Object.assign(job, { state: 'failed', message: e.message })
         failures.value.push(
           `${e.job.label}${e.job.repetition ? ` #${e.job.repetition + 1}` : ''}: ${e.message}`,
@@ -75,6 +112,9 @@ export const useRun = defineStore('run', () => {
         wallSeconds.value = e.wallSeconds
         status.value = 'done'
         break
+      case 'run:notice':
+        if (!notices.value.includes(e.message)) notices.value.push(e.message)
+        break
       case 'run:failed':
         status.value = e.cancelled ? 'cancelled' : 'failed'
         message.value = e.cancelled ? 'Cancelled.' : e.message
@@ -84,20 +124,37 @@ export const useRun = defineStore('run', () => {
   }
 
   /** Start a run; answers false (with issues) when the spec does not validate. */
-  async function start(input: StartRunInput): Promise<boolean> {
+  function start(input: StartRunInput): Promise<boolean> {
+    return begin(input.sweep ? 'sweep' : 'experiment', () => useLab().startRun(input))
+  }
+
+  /** Run the spec for real (fio on a device), beside its simulation unless asked not to. */
+  function startReal(input: RealRunInput): Promise<boolean> {
+    return begin('experiment', () => useLab().startRealRun(input))
+  }
+
+  async function begin(
+    kind: 'experiment' | 'sweep',
+    call: () => Promise<RunStarted | { issues: ParamIssue[] } | { problems: string[] }>,
+  ): Promise<boolean> {
     if (running.value) return false
     listen()
     reset()
-    mode.value = input.sweep ? 'sweep' : 'experiment'
+    mode.value = kind
     status.value = 'starting'
     startedAt.value = Date.now()
     early = []
     try {
-      const r = await useLab().startRun(input)
+      const r = await call()
       if ('issues' in r) {
         issues.value = r.issues
         status.value = 'failed'
         message.value = 'The spec has problems: fix them in the setup.'
+        return false
+      }
+      if ('problems' in r) {
+        status.value = 'failed'
+        message.value = r.problems.join('\n')
         return false
       }
       runId.value = r.runId
@@ -124,6 +181,7 @@ export const useRun = defineStore('run', () => {
     result.value = null
     sweep.value = null
     failures.value = []
+    notices.value = []
     message.value = ''
     issues.value = []
     wallSeconds.value = 0
@@ -158,6 +216,7 @@ export const useRun = defineStore('run', () => {
     result,
     sweep,
     failures,
+    notices,
     message,
     issues,
     startedAt,
@@ -167,8 +226,10 @@ export const useRun = defineStore('run', () => {
     progress,
     listen,
     start,
+    startReal,
     cancel,
     show,
     onEvent,
+    recover,
   }
 })

@@ -1,7 +1,11 @@
-// Sessions: the library's list, the session now open, save (to the library or any path) and open.
+// Sessions: the library's list, the session now open — its notes, tags and the runs imported into
+// it — save (to the library or any path) and open.
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { ref, shallowRef } from 'vue'
 import type { SessionInfo } from '../../../shared/api/contract'
+import type { RunResult } from '../../../shared/experiment/result'
+import { appendRuns } from '../../../shared/session/append-runs'
+import { runKind } from '../../../shared/session/run-sets'
 import { errorText, useLab } from '../api'
 import { useExperiment } from './experiment'
 import { useRun } from './run'
@@ -11,6 +15,11 @@ export const useSessions = defineStore('sessions', () => {
   const folder = ref('')
   /** The session the current work was opened from or last saved to. */
   const current = ref<{ name: string; path: string } | null>(null)
+  /** Notes and tags of the current work, saved with it. */
+  const notes = ref('')
+  const tags = ref<string[]>([])
+  /** Runs beside the result: imported from tools' outputs (kept shallow: read, never edited). */
+  const extraRuns = shallowRef<RunResult[]>([])
   const error = ref('')
   const busy = ref(false)
 
@@ -27,20 +36,32 @@ export const useSessions = defineStore('sessions', () => {
     }
   }
 
-  /** Save the experiment and its results; `path` saves as a file anywhere. */
-  async function save(name: string, path?: string): Promise<SessionInfo | null> {
+  /** Save the experiment, its results and imported runs; `path` saves as a file anywhere. */
+  async function save(
+    name: string,
+    path?: string,
+    meta?: { notes: string; tags: string[] },
+  ): Promise<SessionInfo | null> {
     const exp = useExperiment()
     const run = useRun()
     busy.value = true
     try {
+      if (meta) {
+        notes.value = meta.notes
+        tags.value = meta.tags
+      }
       const info = await useLab().saveSession({
         name,
         spec: exp.doc,
         result: run.status === 'done' ? run.result : null,
         sweep: run.status === 'done' ? run.sweep : null,
+        notes: notes.value,
+        tags: tags.value,
+        runs: extraRuns.value,
         ...(path ? { path } : {}),
       })
       current.value = { name: info.name, path: info.path }
+      tags.value = info.tags ?? tags.value
       error.value = ''
       void refresh()
       return info
@@ -59,6 +80,9 @@ export const useSessions = defineStore('sessions', () => {
       useExperiment().load(doc.spec)
       useRun().show(doc.result, doc.sweep)
       current.value = { name: doc.name, path }
+      notes.value = doc.notes ?? ''
+      tags.value = doc.tags ?? []
+      extraRuns.value = doc.runs ?? []
       error.value = ''
       return true
     } catch (e) {
@@ -69,5 +93,38 @@ export const useSessions = defineStore('sessions', () => {
     }
   }
 
-  return { list, folder, current, error, busy, refresh, save, open }
+  /** New work (a gallery experiment, a blank spec): no session, notes, tags or imported runs. */
+  function reset(): void {
+    current.value = null
+    notes.value = ''
+    tags.value = []
+    extraRuns.value = []
+  }
+
+  /** Add imported runs; a label already there continues its repetitions. */
+  function addRuns(runs: RunResult[]): void {
+    extraRuns.value = appendRuns(extraRuns.value, runs)
+  }
+
+  /** Remove the imported runs of one label (and kind). */
+  function removeRuns(label: string, kind: string): void {
+    extraRuns.value = extraRuns.value.filter((r) => !(r.label === label && runKind(r) === kind))
+  }
+
+  return {
+    list,
+    folder,
+    current,
+    notes,
+    tags,
+    extraRuns,
+    error,
+    busy,
+    refresh,
+    save,
+    open,
+    reset,
+    addRuns,
+    removeRuns,
+  }
 })

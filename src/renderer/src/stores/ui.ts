@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 
-export type View = 'start' | 'setup' | 'results' | 'sweep' | 'bench'
+export type View = 'start' | 'setup' | 'results' | 'sweep' | 'bench' | 'devices' | 'library'
 export type Theme = 'system' | 'light' | 'dark'
 
 export const VIEWS: { id: View; title: string }[] = [
@@ -10,6 +10,8 @@ export const VIEWS: { id: View; title: string }[] = [
   { id: 'setup', title: 'Setup' },
   { id: 'results', title: 'Results' },
   { id: 'sweep', title: 'Sweep' },
+  { id: 'devices', title: 'Devices' },
+  { id: 'library', title: 'Library' },
 ]
 
 export const useUi = defineStore('ui', () => {

@@ -1,0 +1,222 @@
+// Real runs started from the app: the spec simulated first (unless asked not to), then run for
+// real through the backend (this process as root, or the privileged helper), every job reported
+// with the same run events as a simulation, and both in one result: "deadline" and its real run
+// side by side. Cancel stops fio and waits until the device is restored and released.
+import { randomUUID } from 'node:crypto'
+import type { RunJobRef, RunStarted } from '../../../shared/api/contract'
+import type { LabListener } from '../../../shared/api/lab-events'
+import type { RealRunInput, RealRunStart } from '../../../shared/api/real-contract'
+import type { ExperimentResult } from '../../../shared/experiment/compare'
+import { summarizeRuns } from '../../../shared/experiment/compare'
+import type { ResolvedSpec } from '../../../shared/experiment/resolved'
+import type { RunResult } from '../../../shared/experiment/result'
+import { jobsOf } from '../experiments'
+import type { RunEvents, RunJob } from '../run-pool'
+import { combineRuns } from '../real/combine'
+import type { RealBackend } from '../real/real-backend'
+import { mapEntries } from '../real/real-experiment'
+import { resolveRealSpec } from '../real/real-spec'
+import { checkExtraFioArgs } from '../real/fio-command'
+import { checkTarget, planFacts, runOptions } from './preview'
+
+/** Run simulations of some jobs of a spec (the lab's pool); the signal aborts them. */
+export type SimulateJobs = (
+  spec: ResolvedSpec,
+  jobs: RunJob[],
+  ev: RunEvents,
+  signal: AbortSignal,
+) => Promise<(RunResult | undefined)[]>
+
+interface Active {
+  cancelled: boolean
+  abort: AbortController
+  realStarted: boolean
+}
+
+export class RealRuns {
+  private readonly active = new Map<string, Active>()
+
+  constructor(
+    private readonly backend: RealBackend,
+    private readonly simulate: SimulateJobs,
+    private readonly emit: LabListener,
+    /** Called with each run's start (the ledger remembers it). */
+    private readonly begun: (started: RunStarted) => void,
+    /** Problems that stop any real run here (root, tools), checked at each start. */
+    private readonly blockers: () => Promise<string[]>,
+  ) {}
+
+  async start(input: RealRunInput): Promise<RealRunStart> {
+    const v = resolveRealSpec(input.spec)
+    if (!v.ok) return { issues: v.issues }
+    const spec = v.spec
+    const problems = [...checkExtraFioArgs(input.fioArgs ?? []), ...(await this.blockers())]
+    const { mapped, skipped } = mapEntries(spec)
+    if (mapped.length === 0)
+      problems.push(
+        `no scheduler entry of the spec can run on this kernel (${skipped.map((s) => `${s.label}: ${s.reason}`).join('; ')})`,
+      )
+    if (problems.length > 0) return { problems }
+    // the same refusals as the run itself, before anything starts (it checks again, as root,
+    // with an exclusive open)
+    const plan = planFacts(spec, input)
+    if (plan.problems.length > 0) return { problems: plan.problems }
+    const t = await checkTarget(input.target, plan.readOnly, spec)
+    if (!t.ok) return { problems: [t.reason] }
+    try {
+      await this.backend.start() // the one moment the app may ask for root (pkexec)
+    } catch (e) {
+      return { problems: [(e as Error).message] }
+    }
+    const runId = randomUUID()
+    const simulated =
+      input.alsoSimulate === false
+        ? []
+        : jobsOf(spec).filter((j) => !v.kernelOnly.includes(spec.schedulers[j.schedIndex].label))
+    const ref = (j: RunJob, source?: 'real'): RunJobRef => ({
+      point: 0,
+      schedIndex: j.schedIndex,
+      repetition: j.repetition,
+      label: spec.schedulers[j.schedIndex].label,
+      ...(source ? { source } : {}),
+    })
+    const real: RunJobRef[] = []
+    for (let rep = 0; rep < spec.repetitions; rep++)
+      for (const m of mapped) real.push(ref({ schedIndex: m.index, repetition: rep }, 'real'))
+    const started: RunStarted = { runId, jobs: [...simulated.map((j) => ref(j)), ...real], parallel: 1 }
+    const state: Active = { cancelled: false, abort: new AbortController(), realStarted: false }
+    this.active.set(runId, state)
+    this.begun(started)
+    void this.execute(runId, state, spec, input, simulated, real, ref, skipped).catch((e: unknown) => {
+      this.active.delete(runId)
+      this.emit({ type: 'run:failed', runId, cancelled: false, message: `internal error: ${String(e)}` })
+    })
+    return started
+  }
+
+  /** Stop a real run: resolves true once its device is restored; false when no such run. */
+  async cancel(runId: string): Promise<boolean> {
+    const a = this.active.get(runId)
+    if (!a || a.cancelled) return false
+    a.cancelled = true
+    a.abort.abort()
+    await this.backend.cancel(runId)
+    return true
+  }
+
+  async cancelAll(): Promise<void> {
+    await Promise.all([...this.active.keys()].map((id) => this.cancel(id)))
+  }
+
+  private async execute(
+    runId: string,
+    state: Active,
+    spec: ResolvedSpec,
+    input: RealRunInput,
+    simulated: RunJob[],
+    real: RunJobRef[],
+    ref: (j: RunJob, source?: 'real') => RunJobRef,
+    skipped: { label: string; reason: string }[],
+  ): Promise<void> {
+    const t0 = performance.now()
+    const failures: { job: RunJobRef; message: string }[] = []
+    const send: LabListener = (e) => {
+      if (!state.cancelled) this.emit(e)
+    }
+    for (const s of skipped)
+      send({ type: 'run:notice', runId, message: `${s.label} does not run for real: ${s.reason}` })
+    let sim: ExperimentResult | null = null
+    if (simulated.length > 0) {
+      const results = await this.simulate(
+        spec,
+        simulated,
+        {
+          progress: (j, fraction, simSeconds) =>
+            send({ type: 'run:progress', runId, job: ref(j), fraction, simSeconds, etaSeconds: null }),
+          done: (j, result) => send({ type: 'run:job-done', runId, job: ref(j), result }),
+          failed: (j, message) => {
+            if (state.cancelled) return
+            failures.push({ job: ref(j), message })
+            send({ type: 'run:job-failed', runId, job: ref(j), message })
+          },
+        },
+        state.abort.signal,
+      )
+      const ok = results.filter((r): r is RunResult => r !== undefined)
+      sim = {
+        schema: 'iosched-lab/experiment@1',
+        name: spec.name,
+        spec,
+        runs: ok,
+        summary: summarizeRuns(ok),
+      }
+    }
+    const finish = (cancelled: boolean, message: string): void => {
+      this.active.delete(runId)
+      this.emit({ type: 'run:failed', runId, cancelled, message })
+    }
+    if (state.cancelled) return finish(true, 'cancelled')
+    const job = (label: string, rep: number): RunJobRef | undefined =>
+      real.find((r) => r.label === label && r.repetition === rep)
+    const began = new Map<RunJobRef, number>()
+    let result
+    try {
+      state.realStarted = true
+      result = await this.backend.run(runId, spec, runOptions(input), {
+        notice: (message) => send({ type: 'run:notice', runId, message }),
+        runStarted: (label, rep) => {
+          const j = job(label, rep)
+          if (!j) return
+          began.set(j, performance.now())
+          send({ type: 'run:progress', runId, job: j, fraction: 0, simSeconds: 0, etaSeconds: null })
+        },
+        progress: (label, rep, fraction, etaSeconds) => {
+          const j = job(label, rep)
+          if (!j) return
+          const seconds = (performance.now() - (began.get(j) ?? performance.now())) / 1000
+          send({
+            type: 'run:progress',
+            runId,
+            job: j,
+            fraction: fraction ?? 0,
+            simSeconds: seconds,
+            etaSeconds,
+          })
+        },
+        runDone: (label, rep, r) => {
+          const j = job(label, rep)
+          if (j) send({ type: 'run:job-done', runId, job: j, result: r })
+        },
+        failed: (label, rep, message) => {
+          const j = job(label, rep)
+          if (!j || state.cancelled) return
+          failures.push({ job: j, message })
+          send({ type: 'run:job-failed', runId, job: j, message })
+        },
+      })
+    } catch (e) {
+      return finish(state.cancelled, state.cancelled ? 'cancelled' : (e as Error).message)
+    }
+    if (state.cancelled) return finish(true, 'cancelled')
+    const both = combineRuns(sim, result)
+    this.active.delete(runId)
+    if (both.runs.length === 0) {
+      const why = failures[0] ? `${failures[0].job.label}: ${failures[0].message}` : 'no run finished'
+      return void this.emit({
+        type: 'run:failed',
+        runId,
+        cancelled: false,
+        message: `every run failed (${why})`,
+      })
+    }
+    for (const n of result.real.notes) send({ type: 'run:notice', runId, message: `note: ${n}` })
+    this.emit({
+      type: 'run:done',
+      runId,
+      result: both,
+      sweep: null,
+      failures,
+      wallSeconds: (performance.now() - t0) / 1000,
+    })
+  }
+}

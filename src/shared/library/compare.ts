@@ -1,0 +1,233 @@
+// Run sets from any sessions compared against a baseline set, metric by metric: the mean over the
+// repetitions (or, for latency, the percentile of every operation of every repetition together),
+// the difference from the baseline in percent, and whether it is significant — Welch's t-test
+// across repetitions for times and rates, Mann-Whitney on the merged latency histograms for latency.
+import { groupProcesses } from '../experiment/process-groups'
+import type { RunResult } from '../experiment/result'
+import { compare, isNoisy, orderedWithMean } from '../metrics/compare-runs'
+import { LatencyHistogram } from '../metrics/histogram'
+import { mannWhitneyHistograms } from '../metrics/mann-whitney'
+import { summarize } from '../metrics/stats'
+import type { RunSetFacts } from '../session/types'
+
+/** A run set of a session file: the file and the set's key in it. */
+export interface RunSetRef {
+  path: string
+  set: string
+}
+
+export interface CompareMetric {
+  /** `run:seconds`, `dev:readMBps`, `dev:writeMBps`, `proc:<name>:seconds|MBps|p50|p99`. */
+  id: string
+  label: string
+  unit: string
+  /** The column group: `run`, `device` or the process's name. */
+  group: string
+  better: 'higher' | 'lower'
+  /** How significance is judged: across repetitions, on the latency distributions, or not at all. */
+  test: 'welch' | 'mann-whitney' | 'none'
+}
+
+/** One set's figure for one metric; null numbers are "not measured" or "not computable". */
+export interface CompareCell {
+  /** Repetitions with a value (latency from histograms: operations). */
+  n: number
+  value: number | null
+  /** Half-width of the 95 % confidence interval of the mean (repetitions ≥ 2). */
+  ci95: number | null
+  /** (value − baseline) / baseline × 100; null for the baseline itself. */
+  diffPercent: number | null
+  /** Two-sided p-value of the test against the baseline. */
+  p: number | null
+  significant: boolean
+  /** The repetitions vary by more than 5 % of their mean. */
+  noisy: boolean
+}
+
+export interface CompareSetRow {
+  ref: RunSetRef
+  session: string
+  facts: RunSetFacts
+  /** Each repetition's run time in increasing order, and their mean: as kernel mailing-list posts list them. */
+  times: { ordered: number[]; mean: number | null }
+}
+
+export interface LibraryComparison {
+  alpha: number
+  /** Index of the baseline in `sets`. */
+  baseline: number
+  sets: CompareSetRow[]
+  metrics: CompareMetric[]
+  /** `cells[set][metric]`; null when the set has no such figure (a process it does not run). */
+  cells: (CompareCell | null)[][]
+}
+
+export interface CompareSetInput {
+  ref: RunSetRef
+  session: string
+  facts: RunSetFacts
+  runs: RunResult[]
+}
+
+/** At most this many processes get columns (the baseline's first, then the others'). */
+export const MAX_COMPARE_PROCESSES = 8
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : NaN)
+const finite = (v: number): number | null => (Number.isFinite(v) ? v : null)
+
+/** Compare every set against `sets[baseline]` at significance level `alpha`. */
+export function compareRunSets(sets: CompareSetInput[], baseline = 0, alpha = 0.05): LibraryComparison {
+  if (baseline < 0 || baseline >= sets.length)
+    throw new RangeError(`no run set ${baseline} to compare against`)
+  const grouped = sets.map((s) => s.runs.map(groupProcesses))
+  const metrics = metricsOf(sets, grouped, baseline)
+  const cells = grouped.map((runs, i) =>
+    metrics.map((m) => cellOf(m, runs, i === baseline ? null : grouped[baseline], alpha)),
+  )
+  return {
+    alpha,
+    baseline,
+    sets: sets.map((s) => {
+      const o = orderedWithMean(s.runs.map((r) => r.seconds).filter(Number.isFinite))
+      return {
+        ref: s.ref,
+        session: s.session,
+        facts: s.facts,
+        times: { ordered: o.ordered, mean: finite(o.mean) },
+      }
+    }),
+    metrics,
+    cells,
+  }
+}
+
+function metricsOf(sets: CompareSetInput[], grouped: RunResult[][], baseline: number): CompareMetric[] {
+  const all = grouped.flat()
+  const some = (f: (r: RunResult) => number): boolean => all.some((r) => num(f(r)) > 0)
+  const out: CompareMetric[] = [
+    { id: 'run:seconds', label: 'run time', unit: 's', group: 'run', better: 'lower', test: 'welch' },
+  ]
+  if (some((r) => r.totals.readMBps))
+    out.push({
+      id: 'dev:readMBps',
+      label: 'read',
+      unit: 'MB/s',
+      group: 'device',
+      better: 'higher',
+      test: 'welch',
+    })
+  if (some((r) => r.totals.writeMBps))
+    out.push({
+      id: 'dev:writeMBps',
+      label: 'write',
+      unit: 'MB/s',
+      group: 'device',
+      better: 'higher',
+      test: 'welch',
+    })
+  const names: string[] = []
+  for (const i of [baseline, ...sets.keys()])
+    for (const r of grouped[i]) for (const p of r.processes) if (!names.includes(p.name)) names.push(p.name)
+  for (const name of names.slice(0, MAX_COMPARE_PROCESSES)) {
+    const ps = all.flatMap((r) => r.processes.filter((p) => p.name === name))
+    const m = (
+      id: string,
+      label: string,
+      unit: string,
+      better: CompareMetric['better'],
+      test: CompareMetric['test'],
+    ) => out.push({ id: `proc:${name}:${id}`, label, unit, group: name, better, test })
+    m('seconds', 'time', 's', 'lower', 'welch')
+    if (ps.some((p) => num(p.MBps) > 0)) m('MBps', 'rate', 'MB/s', 'higher', 'welch')
+    if (ps.some((p) => Number.isFinite(num(p.latencyMs?.p50)))) {
+      m('p50', 'p50 latency', 'ms', 'lower', 'mann-whitney')
+      m('p99', 'p99 latency', 'ms', 'lower', 'none')
+    }
+  }
+  return out
+}
+
+/** The values of a repetition-level metric, one per run that has it. */
+function valuesOf(id: string, runs: RunResult[]): number[] {
+  const out: number[] = []
+  for (const r of runs) {
+    let v = NaN
+    if (id === 'run:seconds') v = num(r.seconds)
+    else if (id === 'dev:readMBps') v = num(r.totals.readMBps)
+    else if (id === 'dev:writeMBps') v = num(r.totals.writeMBps)
+    else {
+      const [, name, what] = splitProcessMetric(id)
+      const p = r.processes.find((x) => x.name === name)
+      if (!p) continue
+      v =
+        what === 'seconds'
+          ? num(p.seconds)
+          : what === 'MBps'
+            ? num(p.MBps)
+            : num(p.latencyMs?.[what as 'p50'])
+    }
+    if (Number.isFinite(v)) out.push(v)
+  }
+  return out
+}
+
+function splitProcessMetric(id: string): [string, string, string] {
+  const last = id.lastIndexOf(':')
+  return ['proc', id.slice(5, last), id.slice(last + 1)]
+}
+
+/** Every operation of every repetition of a process: the histograms merged (null without any). */
+function mergedLatency(id: string, runs: RunResult[]): LatencyHistogram | null {
+  const [, name] = splitProcessMetric(id)
+  const h = new LatencyHistogram()
+  for (const r of runs)
+    for (const p of r.processes)
+      if (p.name === name && p.latency && p.latency.count > 0) h.merge(LatencyHistogram.fromJSON(p.latency))
+  return h.count > 0 ? h : null
+}
+
+function cellOf(
+  m: CompareMetric,
+  runs: RunResult[],
+  base: RunResult[] | null,
+  alpha: number,
+): CompareCell | null {
+  const isLatency = m.id.endsWith(':p50') || m.id.endsWith(':p99')
+  if (m.id.startsWith('proc:')) {
+    const [, name] = splitProcessMetric(m.id)
+    if (!runs.some((r) => r.processes.some((p) => p.name === name))) return null
+  }
+  const values = valuesOf(m.id, runs)
+  if (isLatency) {
+    const pct = m.id.endsWith(':p50') ? 50 : 99
+    const h = mergedLatency(m.id, runs)
+    const hb = base ? mergedLatency(m.id, base) : null
+    // The percentile of all operations together when the histograms are there, else the mean of the runs' figures.
+    const value = h ? h.percentile(pct) / 1e6 : summarize(values).mean
+    const bValue = base ? (hb ? hb.percentile(pct) / 1e6 : summarize(valuesOf(m.id, base)).mean) : NaN
+    const test = m.test === 'mann-whitney' && h && hb ? mannWhitneyHistograms(hb.toJSON(), h.toJSON()) : null
+    const p = test ? test.p : NaN
+    return {
+      n: h ? h.count : values.length,
+      value: finite(value),
+      ci95: h ? null : finite(summarize(values).ci95),
+      diffPercent: base ? finite(bValue !== 0 ? ((value - bValue) / Math.abs(bValue)) * 100 : NaN) : null,
+      p: finite(p),
+      significant: p < alpha,
+      noisy: !h && isNoisy(values),
+    }
+  }
+  const s = summarize(values)
+  if (values.length === 0)
+    return { n: 0, value: null, ci95: null, diffPercent: null, p: null, significant: false, noisy: false }
+  const c = base ? compare(valuesOf(m.id, base), values, alpha) : null
+  return {
+    n: values.length,
+    value: finite(s.mean),
+    ci95: finite(s.ci95),
+    diffPercent: c ? finite(c.diffPercent) : null,
+    p: c ? finite(c.welch.p) : null,
+    significant: c ? c.significant : false,
+    noisy: isNoisy(values),
+  }
+}

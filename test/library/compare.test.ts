@@ -1,0 +1,115 @@
+// Comparing run sets against a baseline, with known values: Welch's t-test across repetitions
+// (as R's t.test), Mann-Whitney on the merged latency histograms, ordered run times with the mean.
+import { describe, expect, it } from 'vitest'
+import { compareRunSets } from '../../src/shared/library/compare'
+import type { CompareSetInput } from '../../src/shared/library/compare'
+import { LatencyHistogram } from '../../src/shared/metrics/histogram'
+import { mannWhitneyHistograms } from '../../src/shared/metrics/mann-whitney'
+import { runSetsOf } from '../../src/shared/session/run-sets'
+import { experiment, importedRuns } from './helpers'
+
+const setsOf = (session: string, result = experiment(session, {})): CompareSetInput[] =>
+  runSetsOf({ result, sweep: null, runs: [] }).map((s) => ({
+    ref: { path: `/lib/${session}.json`, set: s.facts.key },
+    session,
+    facts: s.facts,
+    runs: s.runs,
+  }))
+
+describe('library comparison', () => {
+  const a = setsOf('A', experiment('A', { deadline: [12, 10, 11] }))
+  const b = setsOf('B', experiment('B', { anticipatory: [21, 22, 20], noop: [11, 11.5, 10.5] }))
+  const c = compareRunSets([...a, ...b], 0)
+
+  it('lays out the baseline first, each set with its ordered run times and their average', () => {
+    expect(c.baseline).toBe(0)
+    expect(c.sets.map((s) => [s.session, s.facts.label])).toEqual([
+      ['A', 'deadline'],
+      ['B', 'anticipatory'],
+      ['B', 'noop'],
+    ])
+    expect(c.sets[0].times).toEqual({ ordered: [10, 11, 12], mean: 11 })
+    expect(c.sets[1].times).toEqual({ ordered: [20, 21, 22], mean: 21 })
+    expect(c.metrics.map((m) => m.id)).toEqual([
+      'run:seconds',
+      'dev:readMBps',
+      'dev:writeMBps',
+      'proc:reader:seconds',
+      'proc:reader:MBps',
+      'proc:reader:p50',
+      'proc:reader:p99',
+    ])
+  })
+
+  it("tests times across repetitions with Welch's t-test, as R's t.test", () => {
+    const at = c.metrics.findIndex((m) => m.id === 'run:seconds')
+    const base = c.cells[0][at]!
+    expect(base).toMatchObject({ n: 3, value: 11, diffPercent: null, p: null, significant: false })
+    expect(base.ci95).toBeCloseTo(2.484, 3) // t(0.975, 2) · 1 / √3
+    const slow = c.cells[1][at]!
+    // t.test(c(21, 22, 20), c(12, 10, 11)): t = 12.247, df = 4, p-value = 0.0002552
+    expect(slow.diffPercent).toBeCloseTo(90.909, 3)
+    expect(slow.p).toBeCloseTo(0.0002552, 6)
+    expect(slow.significant).toBe(true)
+    const same = c.cells[2][at]!
+    // t.test(c(11, 11.5, 10.5), c(12, 10, 11)): t = 0, p-value = 1
+    expect(same.diffPercent).toBeCloseTo(0, 10)
+    expect(same.p).toBeCloseTo(1, 10)
+    expect(same.significant).toBe(false)
+  })
+
+  it('tests latency distributions with Mann-Whitney on the merged histograms', () => {
+    const at = c.metrics.findIndex((m) => m.id === 'proc:reader:p50')
+    expect(c.metrics[at].test).toBe('mann-whitney')
+    const merged = (s: CompareSetInput) => {
+      const h = new LatencyHistogram()
+      for (const r of s.runs) h.merge(LatencyHistogram.fromJSON(r.processes[0].latency))
+      return h
+    }
+    const [h0, h1] = [merged(a[0]), merged(b[0])]
+    const cell = c.cells[1][at]!
+    expect(cell.n).toBe(600)
+    expect(cell.value).toBe(h1.percentile(50) / 1e6)
+    expect(cell.p).toBe(mannWhitneyHistograms(h0.toJSON(), h1.toJSON()).p)
+    expect(cell.p!).toBeLessThan(1e-10)
+    expect(cell.diffPercent!).toBeGreaterThan(80)
+    expect(c.cells[1][at + 1]).toMatchObject({ p: null, significant: false }) // p99: the difference only
+  })
+
+  it('compares imported runs with simulated ones on what both measured', () => {
+    const imported = runSetsOf({ result: null, sweep: null, runs: importedRuns('fio disk', [11]) })
+    const x = compareRunSets(
+      [
+        a[0],
+        {
+          ref: { path: '/lib/i.json', set: imported[0].facts.key },
+          session: 'I',
+          facts: imported[0].facts,
+          runs: imported[0].runs,
+        },
+      ],
+      1,
+    )
+    expect(x.baseline).toBe(1)
+    const at = x.metrics.findIndex((m) => m.id === 'run:seconds')
+    // one run on a side: a difference, no test
+    expect(x.cells[0][at]).toMatchObject({ n: 3, value: 11, diffPercent: 0, p: null, significant: false })
+    expect(x.sets[1].facts).toMatchObject({ kind: 'imported', tool: 'fio', workloads: ['fio'] })
+  })
+
+  it('leaves a cell empty for a process a set does not run, and flags noisy sets', () => {
+    const other = experiment('O', { cfq: [5, 9, 5.5] })
+    other.runs.forEach((r) => (r.processes[0].name = 'writer'))
+    const x = compareRunSets([...a, ...setsOf('O', other)])
+    const reader = x.metrics.findIndex((m) => m.id === 'proc:reader:seconds')
+    const writer = x.metrics.findIndex((m) => m.id === 'proc:writer:seconds')
+    expect(x.cells[1][reader]).toBeNull()
+    expect(x.cells[0][writer]).toBeNull()
+    expect(x.cells[1][writer]).toMatchObject({ noisy: true, diffPercent: null })
+    expect(x.cells[1][x.metrics.findIndex((m) => m.id === 'run:seconds')]?.noisy).toBe(true)
+  })
+
+  it('refuses a baseline that is not one of the sets', () => {
+    expect(() => compareRunSets(a, 3)).toThrow(RangeError)
+  })
+})

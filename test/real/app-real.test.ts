@@ -1,0 +1,216 @@
+// The app's real-device API (LabService: devices, realAccess, previewRealRun, startRealRun,
+// cancelRun, doctor, startFingerprint, runStatus) against a 256 MiB loop device of the test's own.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { RunStarted } from '../../src/shared/api/contract'
+import type { RealRunStart } from '../../src/shared/api/real-contract'
+import { LocalRealBackend } from '../../src/main/services/real/real-backend'
+import type { LabService } from '../../src/main/services/lab-service'
+import { newService, recorder } from '../api/fixtures'
+import {
+  activeScheduler,
+  cleanupDir,
+  createLoop,
+  describeReal,
+  loopsUnder,
+  readWhileWriting,
+  tempDir,
+  waitFor,
+} from './real-env'
+
+const started = (r: RealRunStart): RunStarted => {
+  if (!('runId' in r)) throw new Error(`not started: ${JSON.stringify(r)}`)
+  return r
+}
+
+describeReal('real devices through the LabApi (root, fio, a loop device)', () => {
+  let dir = ''
+  let disk = { device: '', name: '', file: '' }
+  let lab: LabService
+  const presets = () => join(dir, 'presets')
+
+  beforeAll(() => {
+    dir = tempDir('iosched-app-real-')
+    disk = createLoop(dir, 256)
+    writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'mq-deadline')
+    process.env.IOSCHED_LAB_SCRATCH_DIR = dir
+    lab = newService({
+      real: { backend: new LocalRealBackend(join(dir, 'state')), presetDir: presets },
+    })
+  })
+  afterAll(async () => {
+    await lab?.disposeAndWait()
+    delete process.env.IOSCHED_LAB_SCRATCH_DIR
+    cleanupDir(dir)
+  })
+
+  it('lists the devices with their schedulers, and says real runs can go', async () => {
+    const d = await lab.devices()
+    expect(d.root).toBe(true)
+    const mine = d.devices.find((x) => x.name === disk.name)
+    expect(mine).toMatchObject({
+      type: 'loop',
+      activeScheduler: 'mq-deadline',
+      inUse: [],
+      loopBackingFile: disk.file,
+    })
+    expect(mine?.schedulers).toEqual(expect.arrayContaining(['none', 'mq-deadline']))
+    const vda = d.devices.find((x) => x.name === 'vda')
+    if (vda) expect(vda.systemDisk).toBe(true)
+    const a = await lab.realAccess()
+    expect(a).toMatchObject({ root: true, via: 'root', problems: [], scratchDir: dir })
+    expect(a.checks.find((c) => c.what === 'fio')?.ok).toBe(true)
+  })
+
+  it('previews the job file and command, and every refusal, before anything runs', async () => {
+    const spec = readWhileWriting(2, ['noop', 'deadline'])
+    const scratch = await lab.previewRealRun({
+      spec,
+      target: { kind: 'scratch' },
+      fioArgs: ['--status-interval=1'],
+    })
+    expect(scratch.ok).toBe(true)
+    expect(scratch.jobFile).toContain('[writer]')
+    expect(scratch.jobFile).toContain('[reader]')
+    expect(scratch.command).toMatch(/^fio --output-format=json\+ .*--status-interval=1 /)
+    expect(scratch.target.description).toContain('scratch loop device of 256 MiB')
+    const unconfirmed = await lab.previewRealRun({ spec, target: { kind: 'device', name: disk.name } })
+    expect(unconfirmed.ok).toBe(false)
+    expect(unconfirmed.problems.join()).toContain(`--confirm ${disk.name}`)
+    const wrong = await lab.previewRealRun({
+      spec,
+      target: { kind: 'device', name: disk.name, confirm: 'sdz' },
+    })
+    expect(wrong.ok).toBe(false)
+    const confirmed = await lab.previewRealRun({
+      spec,
+      target: { kind: 'device', name: disk.name, confirm: disk.name },
+    })
+    expect(confirmed).toMatchObject({ ok: true, problems: [] })
+    expect(confirmed.command).toContain('fio ')
+    const system = await lab.previewRealRun({ spec, target: { kind: 'device', name: 'vda', confirm: 'vda' } })
+    expect(system.ok).toBe(false)
+    expect(system.problems.join()).toMatch(/refusing \/dev\/vda: it is in use/)
+    const badArgs = await lab.previewRealRun({
+      spec,
+      target: { kind: 'scratch' },
+      fioArgs: ['--filename=/dev/vda'],
+    })
+    expect(badArgs.problems.join()).toContain('the lab chooses the device')
+    // the same refusals when asked to run: nothing starts, nothing is touched
+    await expect(
+      lab.startRealRun({ spec, target: { kind: 'device', name: 'vda', confirm: 'vda' } }),
+    ).resolves.toEqual({
+      problems: [expect.stringContaining('refusing /dev/vda')],
+    })
+    await expect(lab.startRealRun({ spec, target: { kind: 'device', name: disk.name } })).resolves.toEqual({
+      problems: [expect.stringContaining(`--confirm ${disk.name}`)],
+    })
+    const bad = await lab.startRealRun({
+      spec: { ...spec, schedulers: ['noop', 'elevator-x'] },
+      target: { kind: 'scratch' },
+    })
+    expect(bad).toHaveProperty('issues')
+  })
+
+  it('runs a spec for real beside its simulation: one result, the scheduler restored', async () => {
+    const rec = recorder(lab)
+    const spec = readWhileWriting(2, ['noop', 'deadline'])
+    const seen: string[] = []
+    lab.on((e) => {
+      if (e.type === 'run:progress' && e.job.source === 'real')
+        seen.push(`${e.job.label}:${activeScheduler(disk.name)}`)
+    })
+    const run = started(
+      await lab.startRealRun({ spec, target: { kind: 'device', name: disk.name, confirm: disk.name } }),
+    )
+    expect(run.jobs.map((j) => `${j.label}${j.source ? ' (real)' : ''}`)).toEqual([
+      'noop',
+      'deadline',
+      'noop (real)',
+      'deadline (real)',
+    ])
+    const done = await rec.until('run:done', run.runId)
+    expect(done.failures).toEqual([])
+    expect(done.result.runs.map((r) => `${r.label}/${r.source}`)).toEqual([
+      'noop/simulated',
+      'noop/real',
+      'deadline/simulated',
+      'deadline/real',
+    ])
+    expect(done.result.summary.map((s) => `${s.label}/${s.source}`)).toEqual([
+      'noop/simulated',
+      'noop/real',
+      'deadline/simulated',
+      'deadline/real',
+    ])
+    expect(done.result.spec.device.preset).toContain(`/dev/${disk.name}`)
+    expect((done.result as { real?: { jobFile: string } }).real?.jobFile).toContain('[reader]')
+    // the kernel's schedulers while fio ran, and the original one after
+    expect(seen.some((s) => s === 'noop:none')).toBe(true)
+    expect(seen.some((s) => s === 'deadline:mq-deadline')).toBe(true)
+    expect(activeScheduler(disk.name)).toBe('mq-deadline')
+    const jobDone = rec.events.filter((e) => e.type === 'run:job-done' && e.runId === run.runId)
+    expect(jobDone).toHaveLength(4)
+    // a client that lost its events gets the outcome back
+    const status = await lab.runStatus({ runId: run.runId })
+    expect(status.state).toBe('done')
+    expect(status.started?.jobs).toHaveLength(4)
+    expect(status.events.at(-1)?.type).toBe('run:done')
+  }, 90_000)
+
+  it('cancels a real run on a scratch device: fio stopped, device detached, run ends as cancelled', async () => {
+    const rec = recorder(lab)
+    const run = started(
+      await lab.startRealRun({
+        spec: readWhileWriting(30, ['deadline']),
+        target: { kind: 'scratch' },
+        alsoSimulate: false,
+      }),
+    )
+    expect(run.jobs).toEqual([expect.objectContaining({ label: 'deadline', source: 'real' })])
+    await waitFor(
+      () => rec.events.some((e) => e.type === 'run:progress' && e.runId === run.runId && e.fraction > 0),
+      30_000,
+      'fio to report progress',
+    )
+    expect(loopsUnder(dir)).toHaveLength(2)
+    await expect(lab.cancelRun({ runId: run.runId })).resolves.toBe(true)
+    const failed = await rec.until('run:failed', run.runId)
+    expect(failed).toMatchObject({ cancelled: true, message: 'cancelled' })
+    // the test's own device stays; the scratch one is gone
+    expect(loopsUnder(dir)).toEqual([disk.device])
+    expect((await lab.runStatus({ runId: run.runId })).state).toBe('cancelled')
+    await expect(lab.cancelRun({ runId: run.runId })).resolves.toBe(false)
+  }, 90_000)
+
+  it('fingerprints the device, saves the preset, and the catalogue lists it', async () => {
+    const rec = recorder(lab)
+    const r = await lab.startFingerprint({
+      target: { kind: 'device', name: disk.name, confirm: disk.name },
+      seconds: 1,
+      name: 'test-loop-fp',
+    })
+    if (!('runId' in r)) throw new Error(r.problems.join('\n'))
+    const done = await rec.until('fingerprint:done', r.runId)
+    expect(done.outcome).toMatchObject({ name: 'test-loop-fp', path: join(presets(), 'test-loop-fp.json') })
+    expect(done.outcome.points.map((p) => p.name)).toContain('qd1-randread')
+    expect(rec.events.some((e) => e.type === 'fingerprint:progress' && e.runId === r.runId)).toBe(true)
+    expect(existsSync(done.outcome.path)).toBe(true)
+    expect(JSON.parse(readFileSync(done.outcome.path, 'utf8')).schema).toBe('iosched-lab/device-preset@1')
+    const cat = await lab.catalogue()
+    expect(cat.devices.presets.map((p) => p.name)).toContain('test-loop-fp')
+    const v = await lab.validateSpec({
+      spec: { ...readWhileWriting(1, ['noop']), device: { preset: 'test-loop-fp' } },
+    })
+    expect(v.ok).toBe(true)
+    expect(activeScheduler(disk.name)).toBe('mq-deadline')
+  }, 90_000)
+
+  it('doctor checks and has nothing to repair', async () => {
+    const d = await lab.doctor()
+    expect(d).toMatchObject({ root: true, problems: [], stateDir: join(dir, 'state') })
+    expect(d.checks.map((c) => c.what)).toEqual(expect.arrayContaining(['root', 'fio', 'losetup']))
+  })
+})

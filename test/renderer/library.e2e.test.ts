@@ -1,0 +1,206 @@
+// End to end: the library in Chromium through the browser host — two sessions saved with tags and
+// notes (one with imported bonnie++ and fio files), found with the filters, run sets of both
+// compared against a baseline, a session opened again and exported as an HTML report and as text,
+// and unreadable files listed with their errors. Screenshots go to test-results/library-*.png.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BONNIE_103, FIO_MINI } from '../formats/fixtures'
+import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { startLabHost } from './lab-host'
+import type { LabHost } from './lab-host'
+
+const spec = (name: string, schedulers: unknown[], seed: number) => ({
+  name,
+  device: { preset: 'hdd-2003-ide' },
+  workload: {
+    processes: [{ name: 'rr', type: 'random-read', params: { size: '256M', count: 150, direct: true } }],
+  },
+  schedulers,
+  repetitions: 3,
+  seed,
+})
+
+describe.runIf(chromiumAvailable())('the library in Chromium, through the browser host', () => {
+  let host: LabHost
+  let browser: Browser
+  let page: Page
+  const errors: string[] = []
+  const shot = async (name: string) => {
+    await page.addStyleTag({ content: 'footer { position: static !important }' })
+    await page.screenshot({ path: join(RESULTS, `library-${name}.png`), fullPage: true })
+  }
+
+  beforeAll(async () => {
+    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
+    page = await browser.newPage({ viewport: { width: 1360, height: 900 }, acceptDownloads: true })
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(host.server.url)
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+  })
+
+  /** A new experiment from JSON, run to the end. */
+  async function runSpec(doc: unknown): Promise<void> {
+    await page.getByRole('button', { name: 'Start', exact: true }).click()
+    await page.getByRole('button', { name: 'New blank experiment' }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('The spec is valid.').waitFor()
+    await page.keyboard.press('Control+Enter')
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+  }
+
+  async function save(name: string, tags: string, notes: string): Promise<void> {
+    await page.keyboard.press('Control+s')
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    await dialog.locator('input[name="session-name"]').fill(name)
+    await dialog.locator('input[name="session-tags"]').fill(tags)
+    await dialog.locator('textarea[name="session-notes"]').fill(notes)
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved “${name}”` })
+      .waitFor()
+  }
+
+  it('saves a simulated session with tags and notes', async () => {
+    await runSpec(spec('ssd deadline', ['noop', { name: 'deadline', tunables: { fifo_batch: 4 } }], 1))
+    await save('SSD deadline', 'ssd, e2e', 'noop against deadline with fifo_batch 4')
+  }, 150_000)
+
+  it('imports a bonnie++ CSV and a fio JSON file into a second session, and saves it', async () => {
+    await runSpec(spec('ssd kyber', ['kyber', 'bfq'], 2))
+    await page.getByTestId('import-input').setInputFiles([
+      { name: 'disk-a.csv', mimeType: 'text/csv', buffer: Buffer.from(BONNIE_103) },
+      { name: 'mini.json', mimeType: 'application/json', buffer: Buffer.from(FIO_MINI) },
+      { name: 'junk.txt', mimeType: 'text/plain', buffer: Buffer.from('not a benchmark\n') },
+    ])
+    await page.getByRole('status').filter({ hasText: 'Imported 3 runs from 2 files' }).waitFor()
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'junk.txt: line 1: unrecognised format' }).count(),
+    ).resolves.toBe(1)
+    const table = page.getByRole('table', { name: 'Imported runs' })
+    await expect(table.locator('tbody tr').count()).resolves.toBe(2)
+    await expect(table.locator('tr[data-imported="disk-a"]').textContent()).resolves.toMatch(/bonnie\+\+.*2/)
+    await shot('1-imported')
+    await save('SSD kyber and tools', 'ssd, imported', 'kyber and bfq; bonnie++ and fio from the lab PC')
+    await expect(page.locator('.bar .tag').allTextContents()).resolves.toEqual(['ssd', 'imported'])
+  }, 150_000)
+
+  it('lists both sessions in the library and filters them', async () => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Library' }).click()
+    const hits = page.locator('article.hit')
+    const settled = () => page.locator('[data-testid="hits"][aria-busy="false"]').waitFor()
+    await hits.first().waitFor()
+    await expect(hits.count()).resolves.toBe(2)
+    await shot('2-library')
+    await page.getByRole('group', { name: 'Tags' }).getByRole('button', { name: 'e2e' }).click()
+    await settled()
+    await expect(hits.count()).resolves.toBe(1)
+    await expect(hits.first().getAttribute('data-session')).resolves.toBe('SSD deadline')
+    await page.getByRole('group', { name: 'Tags' }).getByRole('button', { name: 'e2e' }).click()
+    await page.getByLabel('Workload', { exact: true }).selectOption('bonnie++')
+    await settled()
+    await expect(hits.count()).resolves.toBe(1)
+    await expect(hits.first().getAttribute('data-session')).resolves.toBe('SSD kyber and tools')
+    await expect(hits.first().locator('tbody tr').count()).resolves.toBe(1) // only the bonnie++ run set
+    await shot('3-filtered')
+    await page.getByLabel('Workload', { exact: true }).selectOption('')
+    await page.getByLabel('Search sessions').fill('lab pc')
+    await settled()
+    await expect(hits.count()).resolves.toBe(1)
+    await page.getByLabel('Search sessions').fill('')
+    await settled()
+    await expect(hits.count()).resolves.toBe(2)
+  })
+
+  it('compares run sets of both sessions against a baseline', async () => {
+    for (const name of [
+      'Pick SSD deadline: noop',
+      'Pick SSD deadline: deadline',
+      'Pick SSD kyber and tools: kyber',
+      'Pick SSD kyber and tools: disk-a',
+    ])
+      await page.getByRole('checkbox', { name }).check()
+    await page.getByRole('button', { name: 'Compare 4 →' }).click()
+    const table = page.getByRole('table', { name: 'Comparison of run sets' })
+    await table.waitFor()
+    await expect(table.locator('tbody tr').count()).resolves.toBe(4)
+    await expect(table.locator('tr.base').getAttribute('data-row')).resolves.toBe('SSD deadline: noop')
+    // simulated repetitions differ by seed: a difference in percent on the kyber row, maybe significant
+    const kyber = table.locator('tr[data-row="SSD kyber and tools: kyber"]')
+    await expect(kyber.locator('.diff').first().textContent()).resolves.toMatch(/[+−±][\d.]+ %/)
+    await expect(table.locator('tr[data-row="SSD deadline: noop"] td.times').textContent()).resolves.toMatch(
+      /[\d.]+ [\d.]+ [\d.]+\s*→\s*[\d.]+/,
+    )
+    await page.getByRole('radio', { name: 'Baseline: SSD kyber and tools: kyber' }).check()
+    await expect
+      .poll(() => table.locator('tr.base').getAttribute('data-row'))
+      .toBe('SSD kyber and tools: kyber')
+    await page.getByLabel('Metric to chart').selectOption('proc:rr:MBps')
+    await shot('4-compare')
+    await page.getByLabel('Theme').selectOption('dark')
+    await shot('4-compare-dark')
+    await page.getByLabel('Theme').selectOption('light')
+  })
+
+  it('opens a session from the library and exports it as an HTML report and as text', async () => {
+    await page.getByRole('tab', { name: /Sessions/ }).click()
+    await page
+      .locator('article.hit[data-session="SSD kyber and tools"]')
+      .getByRole('button', { name: 'Open' })
+      .click()
+    await page.locator('tr[data-label="kyber"] td.num').first().waitFor()
+    await expect(
+      page.getByRole('table', { name: 'Imported runs' }).locator('tbody tr').count(),
+    ).resolves.toBe(2)
+    const [html] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-export="html"]').click(),
+    ])
+    expect(html.suggestedFilename()).toBe('ssd-kyber-and-tools.html')
+    const report = await readFile((await html.path())!, 'utf8')
+    expect(report).toMatch(/^<!DOCTYPE html>/)
+    expect(report).toContain('<h1>SSD kyber and tools</h1>')
+    expect(report).toContain('bonnie++')
+    expect(report).toContain('<svg')
+    await writeFile(join(RESULTS, 'library-report.html'), report)
+    const [text] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-export="text"]').click(),
+    ])
+    expect(text.suggestedFilename()).toBe('ssd-kyber-and-tools.txt')
+    expect(await readFile((await text.path())!, 'utf8')).toMatch(/^SSD kyber and tools\n=+/)
+    await shot('5-results-with-imports')
+  })
+
+  it('lists files it cannot read with their errors, and the sessions as before', async () => {
+    await writeFile(join(host.library, 'broken.json'), '{"schema": "iosched-lab/session@2", "name": "cut')
+    await writeFile(
+      join(host.library, 'future.json'),
+      JSON.stringify({ schema: 'iosched-lab/session@9', name: 'x' }),
+    )
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Library' }).click()
+    await page.reload()
+    const problems = page.locator('.problems li')
+    await problems.first().waitFor()
+    await expect(problems.count()).resolves.toBe(2)
+    await expect(page.locator('[data-problem="future.json"]').textContent()).resolves.toContain(
+      'newer than this lab reads',
+    )
+    await expect(page.locator('article.hit').count()).resolves.toBe(2)
+    await shot('6-problems')
+  })
+
+  it('logged no errors in the page', () => {
+    expect(errors).toEqual([])
+  })
+})
