@@ -1,6 +1,10 @@
 import type { SimTime } from '../sim/time'
 import type { HddMechanics } from './hdd-mechanics'
 
+/** Slots of the segment filter (a power of two). */
+const MARK_SLOTS = 4096
+export const MARK_MASK = MARK_SLOTS - 1
+
 /**
  * The drive's read buffer: a few segments, each holding a contiguous run of LBAs, and at most one
  * active prefetch stream. After a read from the media the drive keeps reading ahead into that
@@ -19,6 +23,14 @@ export class SegmentCache {
   readonly ixLo: Float64Array
   readonly ixHi: Float64Array
   ixCount = 0
+  /**
+   * A coarse filter beside the index: slot `bucketOf(s)` is non-zero when some indexed segment
+   * may hold LBA s (buckets of `1 / ixScale` sectors, hashed into a small table). Zero means no
+   * segment holds s, so the NCQ picker skips the exact look-up for nearly every random read.
+   */
+  readonly ixMark = new Uint8Array(MARK_SLOTS)
+  /** Sectors → buckets: 1 / (a power of two at least one segment long), so exact. */
+  readonly ixScale: number
 
   /** Segment the stream fills, or −1 when no prefetch is running. */
   streamSeg = -1
@@ -38,6 +50,7 @@ export class SegmentCache {
     this.used = new Float64Array(count)
     this.ixLo = new Float64Array(count)
     this.ixHi = new Float64Array(count)
+    this.ixScale = 1 / 2 ** Math.ceil(Math.log2(Math.max(1, segSectors)))
   }
 
   /** The LBA the prefetch has reached at time t (re-anchors the stream so walks stay short). */
@@ -130,6 +143,7 @@ export class SegmentCache {
    * invalidates what it covers), so only the last segment starting at or before s can hold s.
    */
   index(): void {
+    this.markIndexed(0)
     const n = this.count
     let k = 0
     for (let i = 0; i < n; i++) {
@@ -146,6 +160,17 @@ export class SegmentCache {
       this.ixHi[j] = hi
     }
     this.ixCount = k
+    this.markIndexed(1)
+  }
+
+  /** Set (1) or clear (0) the filter's slots of every indexed segment. */
+  private markIndexed(v: number): void {
+    const scale = this.ixScale
+    for (let k = 0; k < this.ixCount; k++) {
+      const first = Math.floor(this.ixLo[k] * scale)
+      const span = Math.min(Math.floor((this.ixHi[k] - 1) * scale) - first + 1, MARK_SLOTS)
+      for (let b = 0; b < span; b++) this.ixMark[((first + b) | 0) & MARK_MASK] = v
+    }
   }
 
   /** As `holds`, through the index `index()` built. */

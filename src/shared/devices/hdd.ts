@@ -2,7 +2,7 @@ import { READ, SECTOR, WRITE, type DeviceInfo, type Request } from '../block/typ
 import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device } from './device'
-import { SegmentCache, WriteCache } from './hdd-cache'
+import { MARK_MASK, SegmentCache, WriteCache } from './hdd-cache'
 import { HddMechanics, ROT_TOLERANCE_NS, type HddMechanicsConfig } from './hdd-mechanics'
 
 /**
@@ -247,7 +247,7 @@ export class Hdd implements Device, Handler {
     // touches no objects — the queue keeps each command's decoded target in typed arrays — and
     // calls nothing on the common path (a seek-table look-up and a phase step for the rotation).
     const { sector, nsect, write, arrival, cyl, head, angle } = q
-    const { ixLo, ixHi, ixCount } = cache
+    const { ixLo, ixHi, ixCount, ixMark, ixScale } = cache
     const seekTable = m.seekTable
     const settle = m.writeSettleNs
     const headSwitch = m.headSwitchNs
@@ -269,7 +269,7 @@ export class Hdd implements Device, Handler {
           const s = sector[i]
           if (s >= sFrom && s <= sTo)
             cost = cache.cost(s, s + nsect[i], t) // the prefetch stream (rare)
-          else if (ixCount > 0) {
+          else if (ixCount > 0 && ixMark[((s * ixScale) | 0) & MARK_MASK] !== 0) {
             // in a segment? only the last one starting at or before s can hold it (they do not
             // overlap); counting the starts ≤ s over the few segments avoids unpredictable branches
             let a = 0

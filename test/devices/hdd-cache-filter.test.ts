@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { MARK_MASK, SegmentCache } from '../../src/shared/devices/hdd-cache'
+import { HddMechanics, linearZones } from '../../src/shared/devices/hdd-mechanics'
+import { FITTED_7200 } from '../../src/shared/devices/seek'
+import { Rng } from '../../src/shared/sim/rng'
+
+const mech = new HddMechanics({
+  zones: linearZones(113_909, 24, 1160, 555),
+  heads: 10,
+  rpm: 7200,
+  seek: FITTED_7200,
+  headSwitchMs: 0.8,
+  writeSettleMs: 1.0,
+})
+
+describe('the read buffer’s segment filter (what lets the NCQ picker skip the look-up)', () => {
+  it('never says "not held" of an LBA a segment holds, and marks only a few slots', () => {
+    const cache = new SegmentCache(mech, 8, 2048)
+    const rng = new Rng(7)
+    const slot = (s: number): number => ((s * cache.ixScale) | 0) & MARK_MASK
+    let held = 0
+    for (let round = 0; round < 300; round++) {
+      // a media read somewhere (near a few hot spots, so segments cluster and overlap), prefetching
+      // for a while, then stopped by the next command: the buffer keeps what was read
+      const base = [0, 1e6, 5e8, mech.capacitySectors - 1e5][round % 4]
+      const s = Math.floor(base + rng.next() * 8e3)
+      const t0 = round * 1e8
+      cache.startStream(s, s + 8, t0, s)
+      cache.abort(t0 + rng.next() * 4e6)
+      cache.index()
+      const marked = cache.ixMark.reduce((a, v) => a + (v ? 1 : 0), 0)
+      expect(marked).toBeLessThanOrEqual(2 * cache.ixCount)
+      for (let k = 0; k < 200; k++) {
+        const probe = Math.floor(base + rng.next() * 1e4)
+        if (cache.holds(probe, probe + 1)) {
+          held++
+          expect(cache.ixMark[slot(probe)], `LBA ${probe} is held`).not.toBe(0)
+          expect(cache.holdsIndexed(probe, probe + 1)).toBe(true)
+        }
+      }
+    }
+    expect(held).toBeGreaterThan(100) // the probes did hit segments
+  })
+})
