@@ -3,6 +3,7 @@
 import { app, BrowserWindow, session, utilityProcess } from 'electron'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { registerFileDialogs } from './file-dialogs'
 import { broadcast, registerLabIpc } from './ipc'
 import { APP_ROOT_HINT, pkexecHelper } from './privileged-helper'
 import { CONTENT_SECURITY_POLICY, isAppUrl } from './security'
@@ -82,6 +83,7 @@ void app.whenReady().then(() => {
   enforceCsp()
   const lab = createService()
   registerLabIpc(lab, appUrl)
+  registerFileDialogs(appUrl)
   // Quit only once every real run has put its device back (and the privileged helper has gone).
   let quitting = false
   app.on('before-quit', (event) => {

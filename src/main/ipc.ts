@@ -12,7 +12,7 @@ import { callLabMethod } from '../shared/api/serve'
 import { isAppUrl } from './security'
 
 /** IPC is answered only for our own page in the top frame, never for a frame it might embed. */
-function checkSender(event: IpcMainInvokeEvent, appUrl: string): void {
+export function checkSender(event: IpcMainInvokeEvent, appUrl: string): void {
   const frame = event.senderFrame
   if (!frame || frame.parent || !isAppUrl(frame.url, appUrl)) {
     throw new Error(`lab: refused IPC from ${frame?.url ?? 'a destroyed frame'}`)

@@ -1,6 +1,7 @@
 import type { LabMethod } from '../shared/api/contract'
 import type { LabReply } from '../shared/api/errors'
 import type { LabEvent } from '../shared/api/lab-events'
+import type { FileDialogs } from '../shared/api/file-dialogs'
 
 /**
  * What the preload exposes to the renderer as `window.lab`: one function per LabApi method
@@ -10,6 +11,8 @@ import type { LabEvent } from '../shared/api/lab-events'
 export interface LabBridge {
   methods: { [M in LabMethod]: (input?: unknown) => Promise<LabReply> }
   onEvent(listener: (event: LabEvent) => void): () => void
+  /** The desktop's save and open dialogs. */
+  dialogs: FileDialogs
 }
 
 declare global {

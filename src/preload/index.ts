@@ -5,6 +5,8 @@ import type { LabMethod } from '../shared/api/contract'
 import type { LabReply } from '../shared/api/errors'
 import type { LabEvent } from '../shared/api/lab-events'
 import { channelOf, EVENT_CHANNEL, LAB_METHODS } from '../shared/api/methods'
+import { FILE_DIALOG_CHANNELS } from '../shared/api/file-dialogs'
+import type { FileDialogRequest } from '../shared/api/file-dialogs'
 // From the .d.ts by name: next to index.ts, TypeScript would otherwise take it for this file's output.
 import type { LabBridge } from './index.d'
 
@@ -21,6 +23,10 @@ const lab: LabBridge = {
     const handler = (_e: Electron.IpcRendererEvent, event: LabEvent): void => listener(event)
     ipcRenderer.on(EVENT_CHANNEL, handler)
     return () => void ipcRenderer.off(EVENT_CHANNEL, handler)
+  },
+  dialogs: {
+    saveSession: (r: FileDialogRequest) => ipcRenderer.invoke(FILE_DIALOG_CHANNELS.saveSession, r),
+    openSession: (r: FileDialogRequest) => ipcRenderer.invoke(FILE_DIALOG_CHANNELS.openSession, r),
   },
 }
 

@@ -6,6 +6,7 @@ import { ApiError } from '../../shared/api/errors'
 import type { LabReply } from '../../shared/api/errors'
 import type { LabListener } from '../../shared/api/lab-events'
 import { LAB_METHODS } from '../../shared/api/methods'
+import type { FileDialogs } from '../../shared/api/file-dialogs'
 
 /** How calls and events travel; the client adds types and turns error replies into ApiErrors. */
 export interface LabTransport {
@@ -47,6 +48,18 @@ export function setLab(client: LabClient | null): void {
 export function useLab(): LabClient {
   if (!current) throw new Error('the lab client is not installed (setLab)')
   return current
+}
+
+let dialogs: FileDialogs | null = null
+
+/** Install the desktop's file dialogs (main.ts, inside Electron; tests with a stand-in). */
+export function setFileDialogs(d: FileDialogs | null): void {
+  dialogs = d
+}
+
+/** The desktop's save and open dialogs, or null in a browser (where paths are typed). */
+export function useFileDialogs(): FileDialogs | null {
+  return dialogs
 }
 
 /** A message for any thrown value. */

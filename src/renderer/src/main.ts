@@ -1,9 +1,10 @@
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import App from './App.vue'
-import { createLabClient, setLab } from './api'
+import { createLabClient, setFileDialogs, setLab } from './api'
 import { pageTransport } from './transports'
 import './styles.css'
 
 setLab(createLabClient(pageTransport()))
+setFileDialogs(window.lab?.dialogs ?? null)
 createApp(App).use(createPinia()).mount('#app')
