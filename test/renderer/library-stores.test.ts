@@ -1,12 +1,14 @@
 // The library's stores against a fake lab: searching as filters change, picking run sets and a
-// baseline, comparing; the session's notes, tags and imported runs through save and open.
+// baseline, comparing, and keeping the picks across a reload; the session's notes, tags and
+// imported runs through save and open.
 import { createPinia, setActivePinia } from 'pinia'
+import { nextTick } from 'vue'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { setLab } from '../../src/renderer/src/api'
-import { SEARCH_DELAY_MS, useLibrary } from '../../src/renderer/src/stores/library'
+import { COMPARE_STORAGE_KEY, SEARCH_DELAY_MS, useLibrary } from '../../src/renderer/src/stores/library'
 import type { PickedSet } from '../../src/renderer/src/stores/library'
 import { useSessions } from '../../src/renderer/src/stores/sessions'
-import type { LibrarySearchResult, RunSetFacts } from '../../src/shared/api/library-contract'
+import type { LibraryHit, LibrarySearchResult, RunSetFacts } from '../../src/shared/api/library-contract'
 import { importedRuns } from '../library/helpers'
 import { fakeLab } from './fake-lab'
 
@@ -33,10 +35,12 @@ const pick = (path: string, label: string): PickedSet => ({
   session: path,
   facts: facts(label),
 })
+const pickLabel = (p: PickedSet): string => `${p.session}: ${p.facts.label}`
 
 beforeEach(() => setActivePinia(createPinia()))
 afterEach(() => {
   vi.useRealTimers()
+  vi.unstubAllGlobals()
   setLab(null)
 })
 
@@ -109,6 +113,146 @@ describe('library store', () => {
     expect(await lib.saveMeta('/a.json', 'n', ['x'])).toBe(true)
     expect(lab.calls.map((c) => c.method)).toEqual(['setSessionMeta', 'librarySearch'])
     expect(lab.calls[0].input).toEqual({ path: '/a.json', notes: 'n', tags: ['x'] })
+  })
+})
+
+/** localStorage as a Map, installed as the global one. */
+function memoryStorage(initial: Record<string, string> = {}) {
+  const m = new Map(Object.entries(initial))
+  const s = {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, String(v)),
+    removeItem: (k: string) => void m.delete(k),
+    map: m,
+  }
+  vi.stubGlobal('localStorage', s)
+  return s
+}
+/** A library hit: a session file and its run sets. */
+const hit = (path: string, name: string, labels: string[]): LibraryHit =>
+  ({ path, name, sets: labels.map(facts) }) as unknown as LibraryHit
+const listing = (...hits: LibraryHit[]): LibrarySearchResult => ({ ...empty, total: hits.length, hits })
+const stored = (s: ReturnType<typeof memoryStorage>) => JSON.parse(s.map.get(COMPARE_STORAGE_KEY) ?? 'null')
+
+describe('library store: the picks and the baseline survive a reload', () => {
+  it('remembers the picks and the baseline as they change, and forgets them when cleared', async () => {
+    const storage = memoryStorage()
+    fakeLab({ libraryCompare: () => ({}) })
+    const lib = useLibrary()
+    lib.toggle(pick('/a.json', 'deadline'))
+    lib.toggle(pick('/b.json', 'noop'))
+    lib.setBaseline(1)
+    await nextTick()
+    expect(stored(storage)).toEqual({
+      picked: [pick('/a.json', 'deadline'), pick('/b.json', 'noop')],
+      baseline: { path: '/b.json', set: 'result/noop' },
+    })
+    lib.toggle(pick('/b.json', 'noop'))
+    await nextTick()
+    expect(stored(storage).baseline).toEqual({ path: '/a.json', set: 'result/deadline' })
+    lib.clearPicks()
+    await nextTick()
+    expect(storage.map.has(COMPARE_STORAGE_KEY)).toBe(false)
+  })
+
+  it('brings them back when it starts, with the names and facts the library has now, and compares', async () => {
+    memoryStorage({
+      [COMPARE_STORAGE_KEY]: JSON.stringify({
+        picked: [pick('/a.json', 'deadline'), pick('/b.json', 'noop'), pick('/b.json', 'cfq')],
+        baseline: { path: '/b.json', set: 'result/noop' },
+      }),
+    })
+    const lab = fakeLab({
+      librarySearch: () =>
+        listing(hit('/a.json', 'A', ['deadline']), hit('/b.json', 'B renamed', ['noop', 'cfq'])),
+      libraryCompare: (i) => ({ echo: i }),
+    })
+    const lib = useLibrary()
+    // at once, before the library answers
+    expect(lib.picked.map((p) => p.facts.label)).toEqual(['deadline', 'noop', 'cfq'])
+    expect(lib.baseline).toBe(1)
+    expect(lib.restoring).toBe(true)
+    void lib.compare() // waits for the check
+    await vi.waitFor(() => expect(lib.comparison).not.toBeNull())
+    expect(lab.calls.map((c) => c.method)).toEqual(['librarySearch', 'libraryCompare'])
+    expect(lab.calls[0].input).toEqual({}) // every session, whatever the filters
+    expect(lab.calls[1].input).toEqual({
+      sets: [
+        { path: '/a.json', set: 'result/deadline' },
+        { path: '/b.json', set: 'result/noop' },
+        { path: '/b.json', set: 'result/cfq' },
+      ],
+      baseline: 1,
+    })
+    expect(lib.picked.map((p) => p.session)).toEqual(['A', 'B renamed', 'B renamed'])
+    expect(lib.restoring).toBe(false)
+    expect(lib.restoreNote).toBe('')
+  })
+
+  it('drops picks whose session or run set is gone, with a note, and keeps the rest', async () => {
+    const storage = memoryStorage({
+      [COMPARE_STORAGE_KEY]: JSON.stringify({
+        picked: [pick('/gone.json', 'noop'), pick('/a.json', 'deadline'), pick('/a.json', 'bfq')],
+        baseline: { path: '/gone.json', set: 'result/noop' },
+      }),
+    })
+    const lab = fakeLab({
+      librarySearch: () => listing(hit('/a.json', '/a.json', ['deadline'])),
+      libraryCompare: (i) => ({ echo: i }),
+    })
+    const lib = useLibrary()
+    await vi.waitFor(() => expect(lib.comparison).not.toBeNull())
+    expect(lib.picked.map((p) => pickLabel(p))).toEqual(['/a.json: deadline'])
+    expect(lib.baseline).toBe(0)
+    expect(lib.restoreNote).toBe(
+      '2 run sets picked before are no longer in the library and left the comparison: /gone.json: noop, /a.json: bfq.',
+    )
+    expect(lib.compareError).toBe('')
+    expect(lab.calls.at(-1)?.input).toEqual({
+      sets: [{ path: '/a.json', set: 'result/deadline' }],
+      baseline: 0,
+    })
+    await nextTick()
+    expect(stored(storage)).toEqual({
+      picked: [pick('/a.json', 'deadline')],
+      baseline: { path: '/a.json', set: 'result/deadline' },
+    })
+  })
+
+  it('keeps the picks as they were when the library cannot be listed', async () => {
+    memoryStorage({
+      [COMPARE_STORAGE_KEY]: JSON.stringify({ picked: [pick('/a.json', 'deadline')], baseline: null }),
+    })
+    fakeLab({
+      librarySearch: () => {
+        throw new Error('disk on fire')
+      },
+      libraryCompare: (i) => ({ echo: i }),
+    })
+    const lib = useLibrary()
+    await vi.waitFor(() => expect(lib.comparison).not.toBeNull())
+    expect(lib.picked.map((p) => p.facts.label)).toEqual(['deadline'])
+    expect(lib.restoreNote).toBe('')
+  })
+
+  it.each([
+    ['not JSON', '{"picked": [{"path"'],
+    ['not a selection', '[1, 2, 3]'],
+    ['picks of the wrong shape', JSON.stringify({ picked: [{ path: 1, set: 'x' }], baseline: null })],
+    ['no picks', JSON.stringify({ picked: 'all', baseline: null })],
+  ])('ignores a stored value that is %s', async (_what, text) => {
+    const storage = memoryStorage({ [COMPARE_STORAGE_KEY]: text })
+    const lab = fakeLab({ libraryCompare: () => ({}) })
+    const lib = useLibrary()
+    await nextTick()
+    expect(lib.picked).toEqual([])
+    expect(lib.restoring).toBe(false)
+    expect([lib.restoreNote, lib.compareError, lib.error]).toEqual(['', '', ''])
+    expect(lab.calls).toEqual([])
+    // and picking works, replacing it
+    lib.toggle(pick('/a.json', 'deadline'))
+    await nextTick()
+    expect(stored(storage).picked).toEqual([pick('/a.json', 'deadline')])
   })
 })
 

@@ -1,8 +1,10 @@
 // End to end: the library in Chromium through the browser host — two sessions saved with tags and
 // notes (one with imported bonnie++ and fio files), found with the filters, run sets of both
-// compared against a baseline, a session opened again and exported as an HTML report and as text,
-// and unreadable files listed with their errors. Screenshots go to test-results/library-*.png.
-import { readFile, writeFile } from 'node:fs/promises'
+// compared against a baseline (a table and a chart, saved as PNG), the picks back after a reload,
+// a session opened again and exported as an HTML report and as text, unreadable files listed with
+// their errors, and the picks of a deleted session dropped with a note. Screenshots go to
+// test-results/library-*.png.
+import { readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -44,6 +46,31 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await browser?.close()
     await host?.close()
   })
+
+  /** The comparison chart: a chart.js canvas with bars drawn in the run sets' colours. */
+  async function chartDrawn(): Promise<void> {
+    const card = page.locator('[data-chart="library-compare"]')
+    await expect(card.locator('canvas').count()).resolves.toBe(1)
+    await expect(card.locator('.waiting').count()).resolves.toBe(0)
+    await expect(card.locator('.rows, .track').count()).resolves.toBe(0) // no longer HTML bars
+    await expect
+      .poll(() =>
+        card.locator('canvas').evaluate((el) => {
+          const c = el as unknown as {
+            width: number
+            height: number
+            getContext(t: '2d'): { getImageData(...a: number[]): { data: Uint8ClampedArray } }
+          }
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data
+          // colourOf(0 … 3): #0072B2, #E69F00, #009E73, #CC79A7
+          const bars = ['0,114,178', '230,159,0', '0,158,115', '204,121,167']
+          let n = 0
+          for (let i = 0; i < d.length; i += 4) if (bars.includes(`${d[i]},${d[i + 1]},${d[i + 2]}`)) n++
+          return n
+        }),
+      )
+      .toBeGreaterThan(2000)
+  }
 
   /** A new experiment from JSON, run to the end. */
   async function runSpec(doc: unknown): Promise<void> {
@@ -146,10 +173,61 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
       .poll(() => table.locator('tr.base').getAttribute('data-row'))
       .toBe('SSD kyber and tools: kyber')
     await page.getByLabel('Metric to chart').selectOption('proc:rr:MBps')
+    await chartDrawn()
+    // each bar's value and difference from the baseline, readable without hovering
+    await expect(
+      page.locator('[data-chart="library-compare"] canvas').getAttribute('aria-label'),
+    ).resolves.toMatch(
+      /SSD deadline: noop — [\d.]+ \([+−±][\d.]+ %( \*)?\).*SSD kyber and tools: kyber — [\d.]+ \(baseline\)/,
+    )
+    const [png] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-chart="library-compare"] button.png').click(),
+    ])
+    expect(png.suggestedFilename()).toBe('comparison-proc-rr-MBps.png')
+    const bytes = await readFile((await png.path())!)
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    expect(bytes.length).toBeGreaterThan(5000)
+    await writeFile(join(RESULTS, 'library-compare-chart.png'), bytes)
+    // the tooltip of the first bar: its whole name, value ± CI and p
+    const canvas = page.locator('[data-chart="library-compare"] canvas')
+    const box = (await canvas.boundingBox())!
+    await canvas.hover({ position: { x: box.width * 0.6, y: 34 } })
+    await page
+      .locator('[data-chart="library-compare"]')
+      .screenshot({ path: join(RESULTS, 'library-4-tooltip.png') })
+    await page.mouse.move(0, 0)
     await shot('4-compare')
     await page.getByLabel('Theme').selectOption('dark')
+    await chartDrawn()
     await shot('4-compare-dark')
     await page.getByLabel('Theme').selectOption('light')
+  })
+
+  it('has the same run sets and baseline picked after a reload', async () => {
+    await page.reload()
+    const tab = page.getByRole('tab', { name: /Compare/ })
+    await expect.poll(() => tab.locator('.count').textContent()).toBe('4')
+    await tab.click()
+    const table = page.getByRole('table', { name: 'Comparison of run sets' })
+    await table.waitFor()
+    await expect(
+      table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row'))),
+    ).resolves.toEqual([
+      'SSD deadline: noop',
+      'SSD deadline: deadline',
+      'SSD kyber and tools: kyber',
+      'SSD kyber and tools: disk-a',
+    ])
+    await expect(table.locator('tr.base').getAttribute('data-row')).resolves.toBe(
+      'SSD kyber and tools: kyber',
+    )
+    await expect(
+      page.getByRole('radio', { name: 'Baseline: SSD kyber and tools: kyber' }).isChecked(),
+    ).resolves.toBe(true)
+    await expect(page.getByTestId('restore-note').count()).resolves.toBe(0)
+    await chartDrawn()
+    await shot('4-compare-reloaded')
   })
 
   it('opens a session from the library and exports it as an HTML report and as text', async () => {
@@ -198,6 +276,29 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     )
     await expect(page.locator('article.hit').count()).resolves.toBe(2)
     await shot('6-problems')
+  })
+
+  it('drops the picks of a session deleted meanwhile, with a note, and compares the rest', async () => {
+    const gone = (await host.lab.librarySearch({ text: 'fifo_batch' })).hits
+    expect(gone.map((h) => h.name)).toEqual(['SSD deadline'])
+    await unlink(gone[0].path)
+    await page.reload()
+    const note = page.getByTestId('restore-note')
+    await note.waitFor()
+    await expect(note.textContent()).resolves.toContain(
+      '2 run sets picked before are no longer in the library and left the comparison: SSD deadline: noop, SSD deadline: deadline.',
+    )
+    await expect(page.getByRole('alert').count()).resolves.toBe(0)
+    await page.getByRole('tab', { name: /Compare/ }).click()
+    const table = page.getByRole('table', { name: 'Comparison of run sets' })
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(2)
+    await expect(table.locator('tr.base').getAttribute('data-row')).resolves.toBe(
+      'SSD kyber and tools: kyber',
+    )
+    await chartDrawn()
+    await shot('7-dropped')
+    await note.getByRole('button', { name: 'Dismiss' }).click()
+    await expect(note.count()).resolves.toBe(0)
   })
 
   it('logged no errors in the page', () => {

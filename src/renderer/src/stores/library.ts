@@ -1,5 +1,7 @@
 // The library: the saved sessions that match the filters, the run sets picked from any of them,
-// the baseline among those, and their comparison (difference in percent and significance).
+// the baseline among those, and their comparison (difference in percent and significance). The
+// picks and the baseline are kept in localStorage, so a reload brings the comparison back; picks
+// whose session (or run set) has left the library meanwhile are dropped with a note.
 import { defineStore } from 'pinia'
 import { computed, reactive, ref, shallowRef, watch } from 'vue'
 import type {
@@ -23,6 +25,58 @@ export interface PickedSet {
 
 export const pickKey = (p: { path: string; set: string }): string => `${p.path}\n${p.set}`
 
+/** Where the picks and the baseline are remembered (the version in the key: a new shape, a new key). */
+export const COMPARE_STORAGE_KEY = 'iosched-lab.library.compare.v1'
+
+/** What is remembered: the picks in order and the baseline among them. */
+export interface SavedCompare {
+  picked: PickedSet[]
+  baseline: { path: string; set: string } | null
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const isPick = (v: unknown): v is PickedSet =>
+  isObject(v) &&
+  typeof v.path === 'string' &&
+  typeof v.set === 'string' &&
+  typeof v.session === 'string' &&
+  isObject(v.facts) &&
+  typeof v.facts.label === 'string'
+
+/** The remembered selection from its stored text; null when there is none or it is not one. */
+export function parseSavedCompare(text: string | null): SavedCompare | null {
+  if (!text) return null
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (!isObject(v) || !Array.isArray(v.picked) || !v.picked.every(isPick)) return null
+  const b = v.baseline
+  const baseline =
+    isObject(b) && typeof b.path === 'string' && typeof b.set === 'string'
+      ? { path: b.path, set: b.set }
+      : null
+  return { picked: v.picked, baseline }
+}
+
+/** What of localStorage the library uses. */
+interface KeyValueStore {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
+/** localStorage when there is one (not in Node, nor when the browser refuses it). */
+function storage(): KeyValueStore | null {
+  try {
+    return (globalThis as { localStorage?: KeyValueStore }).localStorage ?? null
+  } catch {
+    return null
+  }
+}
+
 export const useLibrary = defineStore('library', () => {
   const filters = reactive({
     text: '',
@@ -43,6 +97,10 @@ export const useLibrary = defineStore('library', () => {
   const comparing = ref(false)
   const compareError = ref('')
   const tab = ref<'sessions' | 'compare'>('sessions')
+  /** Checking remembered picks against the library after a reload: comparing waits for it. */
+  const restoring = ref(false)
+  /** Remembered picks that were dropped because their session is gone (shown until dismissed). */
+  const restoreNote = ref('')
   let searchSeq = 0
   let compareSeq = 0
   let timer: ReturnType<typeof setTimeout> | null = null
@@ -138,6 +196,8 @@ export const useLibrary = defineStore('library', () => {
   }
 
   async function compare(): Promise<void> {
+    // the remembered picks are being checked: restore() compares when it is done
+    if (restoring.value) return
     const seq = ++compareSeq
     if (picked.value.length === 0) {
       comparison.value = null
@@ -159,6 +219,73 @@ export const useLibrary = defineStore('library', () => {
       if (seq === compareSeq) comparing.value = false
     }
   }
+
+  /** Remember the picks and the baseline (quietly not, when the browser will not store them). */
+  function persist(): void {
+    const saved: SavedCompare = {
+      picked: picked.value,
+      baseline: picked.value[baseline.value]
+        ? { path: picked.value[baseline.value].path, set: picked.value[baseline.value].set }
+        : null,
+    }
+    try {
+      const s = storage()
+      if (!s) return
+      if (saved.picked.length) s.setItem(COMPARE_STORAGE_KEY, JSON.stringify(saved))
+      else s.removeItem(COMPARE_STORAGE_KEY)
+    } catch {
+      // full or refused: the selection just does not survive a reload
+    }
+  }
+
+  /**
+   * Bring back the remembered picks and baseline, check them against the library (dropping, with
+   * a note, those whose session or run set is gone; refreshing the others' names and facts), and
+   * compare them. A stored value that is not a selection is ignored.
+   */
+  async function restore(): Promise<void> {
+    let text: string | null = null
+    try {
+      text = storage()?.getItem(COMPARE_STORAGE_KEY) ?? null
+    } catch {
+      return
+    }
+    const saved = parseSavedCompare(text)
+    if (!saved || saved.picked.length === 0) return
+    picked.value = saved.picked
+    const b = saved.baseline ? pickKey(saved.baseline) : ''
+    baselineKey.value = saved.picked.some((p) => pickKey(p) === b) ? b : pickKey(saved.picked[0])
+    restoring.value = true
+    try {
+      const all = await useLab().librarySearch({})
+      const sessions = new Map(all.hits.map((h) => [h.path, h]))
+      const gone: PickedSet[] = []
+      const kept: PickedSet[] = []
+      // picks changed meanwhile are checked as they are now
+      for (const p of picked.value) {
+        const hit = sessions.get(p.path)
+        const facts = hit?.sets.find((f) => f.key === p.set)
+        if (hit && facts) kept.push({ ...p, session: hit.name, facts })
+        else gone.push(p)
+      }
+      picked.value = kept
+      if (!kept.some((x) => pickKey(x) === baselineKey.value))
+        baselineKey.value = kept[0] ? pickKey(kept[0]) : ''
+      if (gone.length)
+        restoreNote.value =
+          `${gone.length === 1 ? 'A run set' : `${gone.length} run sets`} picked before ` +
+          `${gone.length === 1 ? 'is' : 'are'} no longer in the library and left the comparison: ` +
+          `${gone.map((p) => `${p.session}: ${p.facts.label}`).join(', ')}.`
+    } catch {
+      // the library cannot be listed: keep the picks; comparing them says what is wrong
+    } finally {
+      restoring.value = false
+    }
+    await compare()
+  }
+
+  watch([picked, baselineKey], persist)
+  void restore()
 
   /** Change a saved session's notes and tags, then list again. */
   async function saveMeta(path: string, notes: string, tags: string[]): Promise<boolean> {
@@ -185,6 +312,8 @@ export const useLibrary = defineStore('library', () => {
     comparing,
     compareError,
     tab,
+    restoring,
+    restoreNote,
     search,
     clearFilters,
     toggleTag,
@@ -193,6 +322,7 @@ export const useLibrary = defineStore('library', () => {
     setBaseline,
     clearPicks,
     compare,
+    restore,
     saveMeta,
   }
 })
