@@ -136,4 +136,60 @@ describe('iosched-lab command line', () => {
       expect.arrayContaining(['dd', 'cat', 'fio']),
     )
   })
+
+  it('repeats each scheduler until stable (--until-stable), and says how many runs each took', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iosched-stable-'))
+    const spec = join(dir, 'spec.json')
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        name: 'stable',
+        device: { preset: 'hdd-7200-sata' },
+        workload: { processes: [{ name: 'rr', type: 'random-read', params: { size: '64M', count: 100 } }] },
+        schedulers: ['noop', 'deadline'],
+        repetitions: 2,
+      }),
+    )
+    const r = cli(
+      'run',
+      spec,
+      '--until-stable',
+      '--target-cv',
+      '1.5',
+      '--max-repetitions',
+      '5',
+      '--jobs',
+      '0',
+    )
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('repeated until stable (throughput CV ≤ 1.5 %, 2–5 runs), mean ± 95 % CI')
+    const verdicts = r.out.split('\n').filter((l) => /^(noop|deadline): \d+ runs, CV /.test(l))
+    expect(verdicts).toHaveLength(2)
+    for (const v of verdicts) expect(v).toMatch(/— (stable|run cap reached)$/)
+    const j = JSON.parse(
+      cli(
+        'run',
+        spec,
+        '--json',
+        '--until-stable',
+        '--target-cv',
+        '1.5',
+        '--max-repetitions',
+        '5',
+        '--jobs',
+        '0',
+      ).out,
+    )
+    expect(j.untilStable).toEqual({ cvPercent: 1.5, maxRepetitions: 5 })
+    for (const s of j.schedulers) {
+      expect(s.stability.runs).toBe(s.repetitions)
+      expect(s.repetitions).toBeGreaterThanOrEqual(2)
+      expect(s.repetitions).toBeLessThanOrEqual(5)
+    }
+    const bad = cli('run', spec, '--max-repetitions', '4')
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain('--target-cv and --max-repetitions go with --until-stable')
+    const low = cli('run', spec, '--until-stable', '--max-repetitions', '1')
+    expect(low.err).toContain('--max-repetitions expects a whole number from 2 to 1000, got "1"')
+  })
 })

@@ -2,6 +2,8 @@ import { summarizeRuns } from '../../shared/experiment/compare'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
 import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
+import type { UntilStable } from '../../shared/experiment/resolved'
+import { DEFAULT_STABLE_CV_PERCENT, describeStability, stabilityOf } from '../../shared/experiment/stability'
 import { ProgressBar } from '../progress'
 import { parseArgs } from 'node:util'
 import type { CliCommand } from '../command'
@@ -12,6 +14,8 @@ import { realRunUsage, runRealCli } from './run-real'
 export interface RunOptions {
   format: 'table' | 'json' | 'csv'
   jobs?: number
+  /** Repeat until stable (overrides the spec's `untilStable`). */
+  untilStable?: UntilStable
 }
 
 export async function runCommand(
@@ -20,7 +24,15 @@ export async function runCommand(
   out: (s: string) => void,
   err: (s: string) => void,
 ): Promise<number> {
-  const spec = loadSpec(path)
+  let spec = loadSpec(path)
+  if (o.untilStable) {
+    if (o.untilStable.maxRepetitions < spec.repetitions)
+      throw new InputError([
+        `run: --max-repetitions ${o.untilStable.maxRepetitions} is below the spec's repetitions (${spec.repetitions}), the least number of runs`,
+      ])
+    spec = { ...spec, untilStable: o.untilStable }
+  }
+  const numbered = spec.repetitions > 1 || spec.untilStable !== undefined
   const bar = new ProgressBar()
   const runner = new ExperimentRunner()
   const stop = (): void => {
@@ -37,10 +49,8 @@ export async function runCommand(
     result = await runner.run(
       spec,
       {
-        progress: (label, rep, f, s) =>
-          bar.update(spec.repetitions > 1 ? `${label} #${rep + 1}` : label, f, s),
-        failed: (label, rep, m) =>
-          failures.push(`${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''}: ${m}`),
+        progress: (label, rep, f, s) => bar.update(numbered ? `${label} #${rep + 1}` : label, f, s),
+        failed: (label, rep, m) => failures.push(`${label}${numbered ? ` #${rep + 1}` : ''}: ${m}`),
       },
       { jobs: o.jobs },
     )
@@ -64,12 +74,16 @@ export function jsonDocument(r: ExperimentResult) {
     device: r.spec.device.preset,
     host: r.spec.host.preset,
     repetitions: r.spec.repetitions,
+    untilStable: r.spec.untilStable,
     seed: r.spec.seed,
     schedulers: r.summary.map((s) => ({
       label: s.label,
       scheduler: s.scheduler,
       source: s.source,
       repetitions: s.repetitions,
+      stability: r.spec.untilStable
+        ? stabilityOf(r.spec, r.runs).find((v) => v.label === s.label)
+        : undefined,
       tunables: r.spec.schedulers.find((x) => x.label === s.label)?.tunables ?? {},
       seconds: s.seconds.mean,
       processes: s.processes.map((p) => ({
@@ -113,16 +127,22 @@ export function table(full: ExperimentResult): string {
   for (const n of names) header.push(`${n} MB/s`, `${n} s`, `${n} p50/p99/max ms`)
   header.push('dev rd MB/s', 'dev wr MB/s')
   const rows = r.summary.map((s) => row(s, names))
-  const reps = r.spec.repetitions > 1 ? `, ${r.spec.repetitions} repetitions, mean ± 95 % CI` : ''
+  const u = r.spec.untilStable
+  const reps = u
+    ? `, repeated until stable (throughput CV ≤ ${u.cvPercent} %, ${r.spec.repetitions}–${u.maxRepetitions} runs), mean ± 95 % CI`
+    : r.spec.repetitions > 1
+      ? `, ${r.spec.repetitions} repetitions, mean ± 95 % CI`
+      : ''
   const title = `${r.name} — ${r.spec.device.preset}, host ${r.spec.host.preset}${reps}`
   const unfinished = r.summary.flatMap((s) =>
     s.processes
       .filter((p) => p.finished < s.repetitions && r.spec.stop.processes.includes(p.name))
       .map((p) => `${s.label}: ${p.name}`),
   )
-  const note = unfinished.length
+  let note = unfinished.length
     ? `\nnot finished within ${r.spec.stop.maxSeconds} s: ${unfinished.join(', ')}`
     : ''
+  if (u) note += `\n${stabilityOf(r.spec, full.runs).map(describeStability).join('\n')}`
   return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
 }
 
@@ -181,13 +201,23 @@ export const runCli: CliCommand = {
   usage: [
     'run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table',
     '      [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)',
+    '      [--until-stable [--target-cv P] [--max-repetitions N]]',
+    '                                    repeat each scheduler until every process’s throughput varies',
+    '                                    by ≤ P % (default 3) or N runs (default 10); repetitions = least',
     ...realRunUsage,
   ],
   async run(args, io) {
     if (args.includes('--real')) return runRealCli(args, io)
     const { values, positionals } = parseArgs({
       args,
-      options: { json: { type: 'boolean' }, csv: { type: 'boolean' }, jobs: { type: 'string' } },
+      options: {
+        json: { type: 'boolean' },
+        csv: { type: 'boolean' },
+        jobs: { type: 'string' },
+        'until-stable': { type: 'boolean' },
+        'target-cv': { type: 'string' },
+        'max-repetitions': { type: 'string' },
+      },
       allowPositionals: true,
     })
     if (positionals.length !== 1)
@@ -199,7 +229,22 @@ export const runCli: CliCommand = {
       if (!Number.isInteger(jobs) || jobs < 0)
         throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
     }
+    let untilStable: UntilStable | undefined
+    if (values['until-stable']) {
+      const cv = Number(values['target-cv'] ?? DEFAULT_STABLE_CV_PERCENT)
+      if (!(cv > 0 && cv <= 100))
+        throw new InputError([
+          `run: --target-cv expects a percentage in (0, 100], got "${values['target-cv']}"`,
+        ])
+      const max = Number(values['max-repetitions'] ?? 10)
+      if (!Number.isInteger(max) || max < 2 || max > 1000)
+        throw new InputError([
+          `run: --max-repetitions expects a whole number from 2 to 1000, got "${values['max-repetitions']}"`,
+        ])
+      untilStable = { cvPercent: cv, maxRepetitions: max }
+    } else if (values['target-cv'] !== undefined || values['max-repetitions'] !== undefined)
+      throw new InputError(['run: --target-cv and --max-repetitions go with --until-stable'])
     const format = values.json ? 'json' : values.csv ? 'csv' : 'table'
-    return runCommand(positionals[0], { format, jobs }, io.out, io.err)
+    return runCommand(positionals[0], { format, jobs, untilStable }, io.out, io.err)
   },
 }

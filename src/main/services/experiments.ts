@@ -3,12 +3,16 @@ import type { ExperimentResult } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { RunResult } from '../../shared/experiment/result'
 import { simulate } from '../../shared/experiment/runner'
+import { nextRound, stabilityOf } from '../../shared/experiment/stability'
+import type { StabilityVerdict } from '../../shared/experiment/stability'
 import { RunPool } from './run-pool'
 import type { RunJob } from './run-pool'
 
 export interface ExperimentEvents {
   progress?(label: string, repetition: number, fraction: number, simSeconds: number): void
   failed?(label: string, repetition: number, message: string): void
+  /** Repeating until stable: the verdicts after a round, when another round follows. */
+  round?(verdicts: StabilityVerdict[]): void
 }
 
 export interface ExperimentOptions {
@@ -36,33 +40,45 @@ export class ExperimentRunner {
     ev: ExperimentEvents = {},
     opts: ExperimentOptions = {},
   ): Promise<ExperimentResult> {
-    const jobs = jobsOf(spec)
     const label = (j: RunJob): string => spec.schedulers[j.schedIndex].label
-    let results: (RunResult | undefined)[]
-    if (opts.jobs === 0) {
-      results = jobs.map((j) =>
-        simulate(spec, j.schedIndex, j.repetition, {
-          progress: (f, s) => ev.progress?.(label(j), j.repetition, f, s),
-        }),
-      )
-    } else {
-      this.pool = new RunPool(opts.jobs)
-      try {
-        results = await this.pool.runAll(spec, jobs, {
-          progress: (j, f, s) => ev.progress?.(label(j), j.repetition, f, s),
-          failed: (j, m) => ev.failed?.(label(j), j.repetition, m),
-        })
-      } finally {
-        // its children served every job; they go with it
-        this.pool.dispose()
-        this.pool = null
+    const runs: RunResult[] = []
+    const attempts = spec.schedulers.map(() => 0)
+    // every repetition asked for at once; then, repeating until stable, a round at a time
+    let jobs = jobsOf(spec)
+    if (opts.jobs !== 0) this.pool = new RunPool(opts.jobs)
+    try {
+      while (jobs.length > 0 && !this.cancelled) {
+        let results: (RunResult | undefined)[]
+        if (!this.pool) {
+          results = jobs.map((j) =>
+            simulate(spec, j.schedIndex, j.repetition, {
+              progress: (f, s) => ev.progress?.(label(j), j.repetition, f, s),
+            }),
+          )
+        } else {
+          results = await this.pool.runAll(spec, jobs, {
+            progress: (j, f, s) => ev.progress?.(label(j), j.repetition, f, s),
+            failed: (j, m) => ev.failed?.(label(j), j.repetition, m),
+          })
+        }
+        for (const j of jobs) attempts[j.schedIndex] = Math.max(attempts[j.schedIndex], j.repetition + 1)
+        runs.push(...results.filter((r): r is RunResult => r !== undefined))
+        if (!spec.untilStable) break
+        jobs = nextRound(spec, runs, attempts)
+        if (jobs.length > 0) ev.round?.(stabilityOf(spec, runs))
       }
+    } finally {
+      // its children served every job; they go with it
+      this.pool?.dispose()
+      this.pool = null
     }
-    const runs = results.filter((r): r is RunResult => r !== undefined)
     return { schema: 'iosched-lab/experiment@1', name: spec.name, spec, runs, summary: summarizeRuns(runs) }
   }
 
+  private cancelled = false
+
   cancel(): void {
+    this.cancelled = true
     this.pool?.cancel()
   }
 }

@@ -12,7 +12,16 @@ export interface ResolvedSpec {
   stop: { processes: string[]; maxSeconds: number }
   schedulers: ResolvedScheduler[]
   repetitions: number
+  /** Repeat until stable: `repetitions` is the minimum; absent = exactly `repetitions`. */
+  untilStable?: UntilStable
   seed: number
+}
+
+export interface UntilStable {
+  /** Largest coefficient of variation (%) of every process's throughput that counts as stable. */
+  cvPercent: number
+  /** The cap, whatever the variation. */
+  maxRepetitions: number
 }
 
 export interface ResolvedFile {

@@ -61,6 +61,17 @@ export const specSchema = z.strictObject({
   }),
   schedulers: z.array(schedulerEntrySchema).min(1),
   repetitions: z.number().int().positive().max(1000).optional(),
+  /**
+   * Repeat until stable (as the Phoronix Test Suite does): `repetitions` is then the least number
+   * of runs per scheduler, and more follow until every process's throughput varies by at most
+   * `cvPercent` (coefficient of variation) or `maxRepetitions` is reached.
+   */
+  untilStable: z
+    .strictObject({
+      cvPercent: z.number().gt(0).max(100).optional(),
+      maxRepetitions: z.number().int().min(2).max(1000),
+    })
+    .optional(),
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 })
 

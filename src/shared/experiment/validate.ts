@@ -11,6 +11,7 @@ import { parseSize, resolveParams } from '../util/params'
 import { describeValue, zodIssues } from './format-issues'
 import type { ResolvedFile, ResolvedProcess, ResolvedScheduler, ResolvedSpec } from './resolved'
 import { specSchema } from './schema'
+import { DEFAULT_STABLE_CV_PERCENT } from './stability'
 
 export type Validation = { ok: true; spec: ResolvedSpec } | { ok: false; issues: ParamIssue[] }
 
@@ -184,6 +185,12 @@ export function validateSpec(doc: unknown): Validation {
     scheds.push({ name: t.name, label, tunables })
   })
 
+  const reps = s.repetitions ?? 1
+  if (s.untilStable && s.untilStable.maxRepetitions < reps)
+    issues.push({
+      path: 'untilStable.maxRepetitions',
+      message: `must be at least repetitions (${reps}), the least number of runs; got ${s.untilStable.maxRepetitions}`,
+    })
   if (issues.length > 0 || !dev) return { ok: false, issues }
   return {
     ok: true,
@@ -196,7 +203,15 @@ export function validateSpec(doc: unknown): Validation {
       processes,
       stop,
       schedulers: scheds,
-      repetitions: s.repetitions ?? 1,
+      repetitions: reps,
+      ...(s.untilStable
+        ? {
+            untilStable: {
+              cvPercent: s.untilStable.cvPercent ?? DEFAULT_STABLE_CV_PERCENT,
+              maxRepetitions: s.untilStable.maxRepetitions,
+            },
+          }
+        : {}),
       seed: s.seed ?? 1,
     },
   }

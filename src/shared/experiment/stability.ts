@@ -1,0 +1,81 @@
+// Repeat until stable: after each round of runs, which scheduler entries need another repetition.
+// A scheduler entry is stable when the throughput of every process varies across its repetitions
+// by at most the spec's coefficient of variation; the Phoronix Test Suite's rule (3 % by default),
+// with the spec's `repetitions` as the least number of runs and `maxRepetitions` as the cap.
+import { mean, stddev } from '../metrics/stats'
+import type { ResolvedSpec } from './resolved'
+import type { RunResult } from './result'
+
+/** Phoronix adds runs until the deviation is under about 3 %. */
+export const DEFAULT_STABLE_CV_PERCENT = 3
+
+export interface StabilityVerdict {
+  schedIndex: number
+  label: string
+  /** Runs of this entry so far. */
+  runs: number
+  /** Largest coefficient of variation (%) over the processes' throughputs; null below 2 runs. */
+  cvPercent: number | null
+  /** The process whose throughput varies most. */
+  worst: string | null
+  /** Run another repetition of this entry. */
+  more: boolean
+  reason: 'too few runs' | 'not stable yet' | 'stable' | 'run cap reached'
+}
+
+/**
+ * Per scheduler entry, from the runs so far (simulated or real, any order): whether it needs
+ * another repetition. Without `untilStable`, exactly `repetitions` runs. A failed run counts as
+ * not run: the entry is tried again until the cap.
+ */
+export function stabilityOf(spec: ResolvedSpec, runs: readonly RunResult[]): StabilityVerdict[] {
+  const rule = spec.untilStable
+  const max = rule ? rule.maxRepetitions : spec.repetitions
+  return spec.schedulers.map((entry, schedIndex) => {
+    const mine = runs.filter((r) => r.label === entry.label)
+    const base = { schedIndex, label: entry.label, runs: mine.length }
+    let worst: string | null = null
+    let cvPercent: number | null = null
+    if (mine.length >= 2) {
+      cvPercent = 0 // nothing moved data: nothing varies
+      for (const p of mine[0].processes) {
+        const values = mine.map((r) => r.processes.find((q) => q.name === p.name)?.MBps ?? NaN)
+        if (values.some((v) => !Number.isFinite(v))) continue
+        const m = mean(values)
+        const cv = m > 0 ? (100 * stddev(values)) / m : 0
+        if (worst === null || cv > cvPercent) {
+          cvPercent = cv
+          worst = p.name
+        }
+      }
+    }
+    if (mine.length >= max) return { ...base, cvPercent, worst, more: false, reason: 'run cap reached' }
+    if (mine.length < spec.repetitions || !rule)
+      return { ...base, cvPercent, worst, more: true, reason: 'too few runs' }
+    if (cvPercent !== null && cvPercent <= rule.cvPercent)
+      return { ...base, cvPercent, worst, more: false, reason: 'stable' }
+    return { ...base, cvPercent, worst, more: true, reason: 'not stable yet' }
+  })
+}
+
+/** One line per entry for a report: `deadline: 5 runs, CV 1.2 % (reader) — stable`. */
+export function describeStability(v: StabilityVerdict): string {
+  const cv = v.cvPercent === null ? 'CV –' : `CV ${v.cvPercent.toFixed(1)} %${v.worst ? ` (${v.worst})` : ''}`
+  return `${v.label}: ${v.runs} run${v.runs === 1 ? '' : 's'}, ${cv} — ${v.reason}`
+}
+
+/**
+ * The next round of (scheduler entry, repetition) jobs: one more repetition of every entry that
+ * needs it, numbered after its `attempts` so far (failed runs included, so a failing entry stops
+ * at the cap). Empty when the experiment is complete.
+ */
+export function nextRound(
+  spec: ResolvedSpec,
+  runs: readonly RunResult[],
+  attempts: readonly number[],
+): { schedIndex: number; repetition: number }[] {
+  const max = spec.untilStable ? spec.untilStable.maxRepetitions : spec.repetitions
+  return stabilityOf(spec, runs)
+    .filter((v) => v.more && attempts[v.schedIndex] < max)
+    .map((v) => ({ schedIndex: v.schedIndex, repetition: attempts[v.schedIndex] }))
+}
