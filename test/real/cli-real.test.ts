@@ -70,6 +70,30 @@ describeReal('iosched-lab run --real and friends on the command line (root)', ()
     expect(doc.runs[0].processes.map((p: { name: string }) => p.name)).toEqual(['writer', 'reader'])
   }, 60_000)
 
+  it('repeats each scheduler until stable, here to the cap (--until-stable)', () => {
+    // a real device never repeats to within a millionth of a percent: every scheduler runs 3 times
+    const r = cli([
+      ...['run', spec(), '--real', '--json', '--max-seconds', '0.5'],
+      ...['--until-stable', '--target-cv', '0.000001', '--max-repetitions', '3'],
+    ])
+    expect(r.err).not.toContain('run failed')
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.out)
+    expect(doc.untilStable).toEqual({ cvPercent: 0.000001, maxRepetitions: 3 })
+    for (const s of doc.schedulers) {
+      expect(s.repetitions).toBe(3)
+      expect(s.stability).toMatchObject({ runs: 3, reason: 'run cap reached' })
+    }
+    const reps = (label: string) =>
+      doc.runs
+        .filter((x: { label: string }) => x.label === label)
+        .map((x: { repetition: number }) => x.repetition)
+    expect(reps('noop')).toEqual([0, 1, 2])
+    expect(reps('kyber')).toEqual([0, 1, 2])
+    expect(r.err).toMatch(/repeating until stable: noop: 2 runs, CV [\d.]+ % \(\w+\) — not stable yet/)
+    expect(loopsUnder(dir)).toEqual([])
+  }, 90_000)
+
   it('rejects extra fio options that would move the I/O', () => {
     const r = cli(['run', spec(), '--real', '--fio-arg=--filename=/dev/vda'])
     expect(r.code).toBe(2)

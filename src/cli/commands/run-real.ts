@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
+import { untilStableFrom, untilStableOptions, withUntilStable } from '../until-stable'
 import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { combineRuns } from '../../main/services/real/combine'
@@ -44,6 +45,9 @@ function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[] 
   return v
 }
 
+/** Runs are numbered (#1, #2 …) when there can be more than one per scheduler. */
+const numbered = (spec: ResolvedSpec): boolean => spec.repetitions > 1 || spec.untilStable !== undefined
+
 /** `iosched-lab run SPEC.json --real …`: the whole real-run branch of the run command. */
 export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -69,6 +73,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       'fio-server': { type: 'string', multiple: true },
       'remote-target': { type: 'string' },
       'remote-size': { type: 'string' },
+      ...untilStableOptions,
     },
     allowPositionals: true,
   })
@@ -90,7 +95,9 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
         `run --real: --scratch-size expects a size like 512M or 2G, got "${values['scratch-size']}"`,
       ])
   }
-  const { spec, kernelOnly } = loadRealSpec(positionals[0])
+  const loaded = loadRealSpec(positionals[0])
+  const spec = withUntilStable(loaded.spec, untilStableFrom(values))
+  const { kernelOnly } = loaded
   const opts: RealExperimentOptions = {
     target: values.device
       ? { kind: 'device', name: values.device, confirm: values.confirm }
@@ -148,19 +155,19 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     real = await runner.run(spec, opts, {
       notice: (m) => io.err(`iosched-lab: ${m}`),
       runStarted: (label, rep, k) => {
-        if (!tty) io.err(`real: ${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''} (kernel ${k})…`)
+        if (!tty) io.err(`real: ${label}${numbered(spec) ? ` #${rep + 1}` : ''} (kernel ${k})…`)
       },
       progress: (label, rep, f, eta) => {
         if (!tty) return
         const pct = f === null ? '  ?' : (f * 100).toFixed(0).padStart(3)
         process.stderr.write(
-          `\x1b[2K\r${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''} ${pct}%${eta !== null ? `  eta ${eta} s` : ''}`,
+          `\x1b[2K\r${label}${numbered(spec) ? ` #${rep + 1}` : ''} ${pct}%${eta !== null ? `  eta ${eta} s` : ''}`,
         )
       },
       runDone: () => {
         if (tty) process.stderr.write('\x1b[2K\r')
       },
-      failed: (label, rep, m) => failures.push(`${label}${spec.repetitions > 1 ? ` #${rep + 1}` : ''}: ${m}`),
+      failed: (label, rep, m) => failures.push(`${label}${numbered(spec) ? ` #${rep + 1}` : ''}: ${m}`),
     })
   } catch (e) {
     if (stopping) return 130

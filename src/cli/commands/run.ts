@@ -3,7 +3,8 @@ import type { ExperimentResult, LabelSummary } from '../../shared/experiment/com
 import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
 import type { UntilStable } from '../../shared/experiment/resolved'
-import { DEFAULT_STABLE_CV_PERCENT, describeStability, stabilityOf } from '../../shared/experiment/stability'
+import { describeStability, stabilityOf } from '../../shared/experiment/stability'
+import { untilStableFrom, untilStableOptions, untilStableUsage, withUntilStable } from '../until-stable'
 import { ProgressBar } from '../progress'
 import { parseArgs } from 'node:util'
 import type { CliCommand } from '../command'
@@ -24,14 +25,7 @@ export async function runCommand(
   out: (s: string) => void,
   err: (s: string) => void,
 ): Promise<number> {
-  let spec = loadSpec(path)
-  if (o.untilStable) {
-    if (o.untilStable.maxRepetitions < spec.repetitions)
-      throw new InputError([
-        `run: --max-repetitions ${o.untilStable.maxRepetitions} is below the spec's repetitions (${spec.repetitions}), the least number of runs`,
-      ])
-    spec = { ...spec, untilStable: o.untilStable }
-  }
+  const spec = withUntilStable(loadSpec(path), o.untilStable)
   const numbered = spec.repetitions > 1 || spec.untilStable !== undefined
   const bar = new ProgressBar()
   const runner = new ExperimentRunner()
@@ -82,7 +76,10 @@ export function jsonDocument(r: ExperimentResult) {
       source: s.source,
       repetitions: s.repetitions,
       stability: r.spec.untilStable
-        ? stabilityOf(r.spec, r.runs).find((v) => v.label === s.label)
+        ? stabilityOf(
+            r.spec,
+            r.runs.filter((x) => x.source === s.source),
+          ).find((v) => v.label === s.label)
         : undefined,
       tunables: r.spec.schedulers.find((x) => x.label === s.label)?.tunables ?? {},
       seconds: s.seconds.mean,
@@ -142,8 +139,21 @@ export function table(full: ExperimentResult): string {
   let note = unfinished.length
     ? `\nnot finished within ${r.spec.stop.maxSeconds} s: ${unfinished.join(', ')}`
     : ''
-  if (u) note += `\n${stabilityOf(r.spec, full.runs).map(describeStability).join('\n')}`
+  if (u) note += `\n${stabilityLines(r.spec, full.runs).join('\n')}`
   return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
+}
+
+/** Per scheduler (and per source: simulated and real runs are judged apart), how it ended. */
+function stabilityLines(spec: ExperimentResult['spec'], runs: ExperimentResult['runs']): string[] {
+  const sources = [...new Set(runs.map((r) => r.source))]
+  return sources.flatMap((src) =>
+    stabilityOf(
+      spec,
+      runs.filter((r) => r.source === src),
+    )
+      .filter((v) => v.runs > 0)
+      .map((v) => describeStability(src === 'real' ? { ...v, label: `${v.label} (real)` } : v)),
+  )
 }
 
 function row(s: LabelSummary, names: string[]): string[] {
@@ -201,9 +211,7 @@ export const runCli: CliCommand = {
   usage: [
     'run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table',
     '      [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)',
-    '      [--until-stable [--target-cv P] [--max-repetitions N]]',
-    '                                    repeat each scheduler until every process’s throughput varies',
-    '                                    by ≤ P % (default 3) or N runs (default 10); repetitions = least',
+    ...untilStableUsage,
     ...realRunUsage,
   ],
   async run(args, io) {
@@ -214,9 +222,7 @@ export const runCli: CliCommand = {
         json: { type: 'boolean' },
         csv: { type: 'boolean' },
         jobs: { type: 'string' },
-        'until-stable': { type: 'boolean' },
-        'target-cv': { type: 'string' },
-        'max-repetitions': { type: 'string' },
+        ...untilStableOptions,
       },
       allowPositionals: true,
     })
@@ -229,21 +235,7 @@ export const runCli: CliCommand = {
       if (!Number.isInteger(jobs) || jobs < 0)
         throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
     }
-    let untilStable: UntilStable | undefined
-    if (values['until-stable']) {
-      const cv = Number(values['target-cv'] ?? DEFAULT_STABLE_CV_PERCENT)
-      if (!(cv > 0 && cv <= 100))
-        throw new InputError([
-          `run: --target-cv expects a percentage in (0, 100], got "${values['target-cv']}"`,
-        ])
-      const max = Number(values['max-repetitions'] ?? 10)
-      if (!Number.isInteger(max) || max < 2 || max > 1000)
-        throw new InputError([
-          `run: --max-repetitions expects a whole number from 2 to 1000, got "${values['max-repetitions']}"`,
-        ])
-      untilStable = { cvPercent: cv, maxRepetitions: max }
-    } else if (values['target-cv'] !== undefined || values['max-repetitions'] !== undefined)
-      throw new InputError(['run: --target-cv and --max-repetitions go with --until-stable'])
+    const untilStable = untilStableFrom(values)
     const format = values.json ? 'json' : values.csv ? 'csv' : 'table'
     return runCommand(positionals[0], { format, jobs, untilStable }, io.out, io.err)
   },

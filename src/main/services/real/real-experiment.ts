@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { describeStability, nextRound, stabilityOf } from '../../../shared/experiment/stability'
 import { summarizeRuns } from '../../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { CancelState, RealEngine } from './engine-plan'
@@ -190,9 +191,16 @@ export class RealExperimentRunner {
     const version = await c.engine.version()
     const runs: RealRunResult[] = []
     let first: { jobFile: string; command: string[]; notes: string[] } | null = null
-    for (let rep = 0; rep < spec.repetitions; rep++) {
-      for (const m of c.mapped) {
+    // every repetition asked for, interleaved; then, repeating until stable, rounds of one more
+    // run of each entry that still varies (judged on the runs so far, failed runs counted as tries)
+    const rounds: { m: MappedEntry; rep: number }[][] = []
+    for (let rep = 0; rep < spec.repetitions; rep++) rounds.push(c.mapped.map((m) => ({ m, rep })))
+    const attempts = spec.schedulers.map(() => 0)
+    const mappedAt = new Map(c.mapped.map((m) => [m.index, m]))
+    for (let k = 0; k < rounds.length; k++) {
+      for (const { m, rep } of rounds[k]) {
         if (this.cancelState.cancelled) throw new CancelledError()
+        attempts[m.index] = Math.max(attempts[m.index], rep + 1)
         const label = spec.schedulers[m.index].label
         const plan = c.engine.plan(spec, c.target, {
           repetition: rep,
@@ -227,6 +235,14 @@ export class RealExperimentRunner {
           ev.failed?.(label, rep, (e as Error).message)
           // a device that could not be restored must not be switched again
           if ((e as Error).message.includes('could not restore')) throw e
+        }
+      }
+      if (k === rounds.length - 1 && spec.untilStable) {
+        const next = nextRound(spec, runs, attempts).filter((j) => mappedAt.has(j.schedIndex))
+        if (next.length > 0) {
+          for (const v of stabilityOf(spec, runs))
+            if (mappedAt.has(v.schedIndex)) ev.notice?.(`repeating until stable: ${describeStability(v)}`)
+          rounds.push(next.map((j) => ({ m: mappedAt.get(j.schedIndex)!, rep: j.repetition })))
         }
       }
     }
