@@ -1,7 +1,7 @@
 // `--until-stable [--target-cv P] [--max-repetitions N]` of `run` (simulated and real): the
 // spec's untilStable from the command line, checked against the spec's least number of runs.
 import type { ResolvedSpec, UntilStable } from '../shared/experiment/resolved'
-import { DEFAULT_STABLE_CV_PERCENT } from '../shared/experiment/stability'
+import { DEFAULT_STABLE_CV_PERCENT, DEFAULT_STABLE_MAX_REPETITIONS } from '../shared/experiment/stability'
 import { InputError } from './spec-file'
 
 export const untilStableOptions = {
@@ -30,7 +30,7 @@ export function untilStableFrom(values: {
   const cv = Number(values['target-cv'] ?? DEFAULT_STABLE_CV_PERCENT)
   if (!(cv > 0 && cv <= 100))
     throw new InputError([`run: --target-cv expects a percentage in (0, 100], got "${values['target-cv']}"`])
-  const max = Number(values['max-repetitions'] ?? 10)
+  const max = Number(values['max-repetitions'] ?? DEFAULT_STABLE_MAX_REPETITIONS)
   if (!Number.isInteger(max) || max < 2 || max > 1000)
     throw new InputError([
       `run: --max-repetitions expects a whole number from 2 to 1000, got "${values['max-repetitions']}"`,

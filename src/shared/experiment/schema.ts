@@ -69,7 +69,7 @@ export const specSchema = z.strictObject({
   untilStable: z
     .strictObject({
       cvPercent: z.number().gt(0).max(100).optional(),
-      maxRepetitions: z.number().int().min(2).max(1000),
+      maxRepetitions: z.number().int().min(2).max(1000).optional(),
     })
     .optional(),
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),

@@ -8,6 +8,8 @@ import type { RunResult } from './result'
 
 /** Phoronix adds runs until the deviation is under about 3 %. */
 export const DEFAULT_STABLE_CV_PERCENT = 3
+/** The cap when the spec does not give one. */
+export const DEFAULT_STABLE_MAX_REPETITIONS = 10
 
 export interface StabilityVerdict {
   schedIndex: number

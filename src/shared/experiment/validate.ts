@@ -11,7 +11,7 @@ import { parseSize, resolveParams } from '../util/params'
 import { describeValue, zodIssues } from './format-issues'
 import type { ResolvedFile, ResolvedProcess, ResolvedScheduler, ResolvedSpec } from './resolved'
 import { specSchema } from './schema'
-import { DEFAULT_STABLE_CV_PERCENT } from './stability'
+import { DEFAULT_STABLE_CV_PERCENT, DEFAULT_STABLE_MAX_REPETITIONS } from './stability'
 
 export type Validation = { ok: true; spec: ResolvedSpec } | { ok: false; issues: ParamIssue[] }
 
@@ -186,10 +186,11 @@ export function validateSpec(doc: unknown): Validation {
   })
 
   const reps = s.repetitions ?? 1
-  if (s.untilStable && s.untilStable.maxRepetitions < reps)
+  const maxReps = s.untilStable?.maxRepetitions ?? DEFAULT_STABLE_MAX_REPETITIONS
+  if (s.untilStable && maxReps < reps)
     issues.push({
       path: 'untilStable.maxRepetitions',
-      message: `must be at least repetitions (${reps}), the least number of runs; got ${s.untilStable.maxRepetitions}`,
+      message: `must be at least repetitions (${reps}), the least number of runs; got ${maxReps}`,
     })
   if (issues.length > 0 || !dev) return { ok: false, issues }
   return {
@@ -208,7 +209,7 @@ export function validateSpec(doc: unknown): Validation {
         ? {
             untilStable: {
               cvPercent: s.untilStable.cvPercent ?? DEFAULT_STABLE_CV_PERCENT,
-              maxRepetitions: s.untilStable.maxRepetitions,
+              maxRepetitions: maxReps,
             },
           }
         : {}),
