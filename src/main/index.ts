@@ -93,6 +93,9 @@ void app.whenReady().then(() => {
     void lab.disposeAndWait().finally(() => app.quit())
   })
   createWindow()
+  // the simulation children start and compile their code while the window loads (at a lower
+  // priority), not when Run is first pressed
+  lab.warmUp()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()
   })

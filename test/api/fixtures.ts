@@ -2,7 +2,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { LabEvent } from '../../src/shared/api/lab-events'
+import type { SweepResult } from '../../src/shared/api/contract'
+import type { LabEvent, RunDoneEvent } from '../../src/shared/api/lab-events'
+import { outcomeKey, resultOf, sweepResultOf } from '../../src/shared/api/run-outcome'
+import type { ExperimentResult } from '../../src/shared/experiment/compare'
+import type { RunResult } from '../../src/shared/experiment/result'
 import { LabService } from '../../src/main/services/lab-service'
 import type { LabServiceOptions } from '../../src/main/services/lab-service'
 
@@ -57,6 +61,23 @@ export function recorder(lab: LabService) {
       const seen = events.find(match)
       if (seen) return Promise.resolve(seen as Extract<LabEvent, { type: T }>)
       return new Promise((resolve) => waiters.push({ match, resolve: resolve as (e: LabEvent) => void }))
+    },
+    /**
+     * The run's end, and its whole result as a client puts it back together: run:done names the
+     * runs, which came in run:job-done (every one must have).
+     */
+    async done(
+      runId: string,
+    ): Promise<{ done: RunDoneEvent; result: ExperimentResult; sweep: SweepResult | null }> {
+      const done = await this.until('run:done', runId)
+      const results = new Map<string, RunResult>()
+      for (const e of events)
+        if (e.type === 'run:job-done' && e.runId === runId) results.set(outcomeKey(e.job), e.result)
+      const r = resultOf(done.result, results)
+      const sw = done.sweep ? sweepResultOf(done.sweep, results) : null
+      const missing = [...r.missing, ...(sw?.missing ?? [])]
+      if (missing.length) throw new Error(`run:done names runs that never came: ${JSON.stringify(missing)}`)
+      return { done, result: r.result, sweep: sw?.result ?? null }
     },
   }
 }

@@ -71,9 +71,12 @@ describe('LabService', () => {
     const rec = recorder(lab)
     const run = started(await lab.startRun({ spec: quickSpec }))
     expect(run.jobs.map((j) => j.label)).toEqual(['noop', 'deadline-fb4'])
-    const done = await rec.until('run:done', run.runId)
+    const { done, result } = await rec.done(run.runId)
     expect(done.result.summary.map((s) => s.label)).toEqual(['noop', 'deadline-fb4'])
-    expect(done.result.runs).toHaveLength(2)
+    // the runs came in run:job-done: run:done names them, in order, and does not send them again
+    expect(done.result).not.toHaveProperty('runs')
+    expect(done.result.runJobs.map((j) => j.label)).toEqual(['noop', 'deadline-fb4'])
+    expect(result.runs.map((r) => r.label)).toEqual(['noop', 'deadline-fb4'])
     expect(done.failures).toEqual([])
     expect(done.sweep).toBeNull()
     const jobDone = rec.events.filter((e) => e.type === 'run:job-done')
@@ -89,9 +92,14 @@ describe('LabService', () => {
     const sweep = { path: 'schedulers[1].tunables.fifo_batch', values: [1, 64] }
     const run = started(await lab.startRun({ spec: quickSpec, sweep }))
     expect(run.jobs.map((j) => j.point)).toEqual([0, 0, 1, 1])
-    const done = await rec.until('run:done', run.runId)
+    const { done, sweep: whole } = await rec.done(run.runId)
     expect(done.sweep?.points.map((p) => p.value)).toEqual([1, 64])
     expect(done.sweep?.points[1].result.spec.schedulers[1].tunables.fifo_batch).toBe(64)
+    // each point's runs, put back together from the results that came one by one
+    expect(whole?.points.map((p) => p.result.runs.map((r) => r.tunables.fifo_batch))).toEqual([
+      [undefined, 1],
+      [undefined, 64],
+    ])
     const bad = await lab.startRun({
       spec: quickSpec,
       sweep: { path: 'schedulers[1].tunables.fifo_batch', values: [1, 0] },
@@ -132,6 +140,54 @@ describe('LabService', () => {
     for (const c of children) expect(alive(c.pid)).toBe(false)
     expect(rec.events.some((e) => e.type === 'run:job-failed')).toBe(false)
   })
+
+  it('warms its children up when asked, at once and without a run; dispose leaves none behind', async () => {
+    const children: ChildProcess[] = []
+    const warms: unknown[] = []
+    const spawner = (path: string): ChildProcess => {
+      const c = fork(path, [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        serialization: 'advanced',
+      })
+      const send = c.send.bind(c)
+      c.send = ((m: { type: string }, ...rest: never[]) => {
+        if (m.type === 'warm') warms.push(m)
+        return send(m, ...rest)
+      }) as typeof c.send
+      children.push(c)
+      return c
+    }
+    const lab = service({ spawner })
+    const t0 = performance.now()
+    lab.warmUp()
+    lab.warmUp() // once is enough
+    expect(performance.now() - t0).toBeLessThan(50) // the children start on the next turn
+    expect(children).toHaveLength(0)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(children).toHaveLength(2)
+    // each child is told to simulate the short warm-up experiment to its end (no time budget)
+    const until = Date.now() + 20_000
+    while (warms.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 25))
+    expect(warms).toHaveLength(2)
+    expect(warms[0]).toMatchObject({ type: 'warm', spec: { name: 'warm-up' } })
+    expect(warms[0]).not.toHaveProperty('budgetMs')
+    // the flagship's kinds are warm already: opening it does not warm again
+    const flagship = (await lab.examples()).find(
+      (e) => e.id === 'gallery/streaming-read-under-write-2003/main',
+    )
+    expect((await lab.validateSpec({ spec: flagship?.spec })).ok).toBe(true)
+    expect(warms).toHaveLength(2)
+    lab.dispose()
+    await new Promise((r) => setTimeout(r, 200))
+    for (const c of children) expect(alive(c.pid)).toBe(false)
+    // nor does a warm-up asked for after dispose start any
+    const after = service({ spawner })
+    after.dispose()
+    after.warmUp()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(children).toHaveLength(2)
+  }, 30_000)
 
   it('turns a crashed child into an error on its run; a fresh child takes its place for the others', async () => {
     const crash = join(tempDir(), 'crash.mjs')

@@ -67,7 +67,7 @@ describe('LabService.runStatus', () => {
     await rec.until('run:done', run.runId)
     const after = await lab.runStatus({ runId: run.runId })
     expect(after.state).toBe('done')
-    // the final result holds every run: per-job results are not repeated
-    expect(after.events.map((e) => e.type)).toEqual(['run:done'])
+    // each job's result (run:done only names them), then the outcome; progress is gone
+    expect(after.events.map((e) => e.type)).toEqual(['run:job-done', 'run:job-done', 'run:done'])
   })
 })

@@ -11,7 +11,7 @@ describe('sessions', () => {
     const rec = recorder(lab)
     const run = await lab.startRun({ spec: quickSpec })
     if (!('runId' in run)) throw new Error('not started')
-    const { result } = await rec.until('run:done', run.runId)
+    const { result } = await rec.done(run.runId)
     lab.dispose()
     const folder = (await lab.library()).folder
     const info = await lab.saveSession({ name: 'Quick look: SSD', spec: quickSpec, result })
@@ -28,6 +28,7 @@ describe('sessions', () => {
     expect(doc.schema).toBe('iosched-lab/session@2')
     expect(doc.spec).toEqual(quickSpec)
     expect(doc.result?.summary.map((s) => s.label)).toEqual(['noop', 'deadline-fb4'])
+    expect(doc.result?.runs.map((r) => r.label)).toEqual(['noop', 'deadline-fb4'])
     expect(doc.sweep).toBeNull()
     // relative paths are inside the library; no temporary file is left behind
     expect((await lab.openSession({ path: 'spec-only.json' })).name).toBe('spec only')

@@ -131,9 +131,9 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
       'noop (real)',
       'deadline (real)',
     ])
-    const done = await rec.until('run:done', run.runId)
+    const { done, result } = await rec.done(run.runId)
     expect(done.failures).toEqual([])
-    expect(done.result.runs.map((r) => `${r.label}/${r.source}`)).toEqual([
+    expect(result.runs.map((r) => `${r.label}/${r.source}`)).toEqual([
       'noop/simulated',
       'noop/real',
       'deadline/simulated',

@@ -240,8 +240,8 @@ describeReal('the privileged helper on a real device (root, fio)', () => {
           alsoSimulate: false,
         } as never)
         if (!('runId' in r)) throw new Error(JSON.stringify(r))
-        const done = await rec.until('run:done', (r as RunStarted).runId)
-        expect(done.result.runs.map((x) => `${x.label}/${x.source}`)).toEqual([`${scheduler}/real`])
+        const { result } = await rec.done((r as RunStarted).runId)
+        expect(result.runs.map((x) => `${x.label}/${x.source}`)).toEqual([`${scheduler}/real`])
       }
       expect(starts).toBe(1)
       expect(backend.running).toBe(true)

@@ -28,6 +28,8 @@ export async function startLabHost(options: Partial<LabServiceOptions> = {}): Pr
     ...options,
   })
   const server = await startLabServer({ lab, rendererDir: join(out, 'renderer') })
+  // as the app and `serve` do: the simulation children start and warm up at once
+  lab.warmUp()
   return {
     server,
     lab,

@@ -7,8 +7,8 @@ import { useRun } from '../../src/renderer/src/stores/run'
 import type { RunJobRef, RunStarted } from '../../src/shared/api/contract'
 import type { LabEvent } from '../../src/shared/api/lab-events'
 import type { RunStatusReport } from '../../src/shared/api/run-status'
+import type { ExperimentOutcome } from '../../src/shared/api/run-outcome'
 import { summarizeRuns } from '../../src/shared/experiment/compare'
-import type { ExperimentResult } from '../../src/shared/experiment/compare'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { fakeLab } from './fake-lab'
 
@@ -31,14 +31,24 @@ function runResult(source: 'simulated' | 'real', MBps: number): RunResult {
 }
 const a = runResult('simulated', 10)
 const b = runResult('real', 7)
-const result = {
+/** The combined result as run:done carries it: its runs named, not sent again. */
+const outcome = {
   schema: 'iosched-lab/experiment@1',
   name: 'quick',
   spec: { schedulers: [{ name: 'deadline', label: 'deadline', tunables: {} }] },
-  runs: [a, b],
+  runJobs: [sim, real],
   summary: summarizeRuns([a, b]),
-} as unknown as ExperimentResult
-const done: LabEvent = { type: 'run:done', runId: 'r1', result, sweep: null, failures: [], wallSeconds: 4 }
+} as unknown as ExperimentOutcome
+const done: LabEvent = {
+  type: 'run:done',
+  runId: 'r1',
+  result: outcome,
+  sweep: null,
+  failures: [],
+  wallSeconds: 4,
+}
+const doneA: LabEvent = { type: 'run:job-done', runId: 'r1', job: sim, result: a }
+const doneB: LabEvent = { type: 'run:job-done', runId: 'r1', job: real, result: b }
 
 beforeEach(() => setActivePinia(createPinia()))
 
@@ -60,15 +70,18 @@ describe('real runs in the run store', () => {
     expect(await run.startReal({ spec: {}, target: { kind: 'scratch' } })).toBe(true)
     expect(run.jobs.map((j) => shownLabel(j.job))).toEqual(['deadline', 'deadline (real)'])
     lab.emit({ type: 'run:notice', runId: 'r1', message: 'cfq does not run for real' })
-    lab.emit({ type: 'run:job-done', runId: 'r1', job: sim, result: a })
+    lab.emit(doneA)
     lab.emit({ type: 'run:progress', runId: 'r1', job: real, fraction: 0.5, simSeconds: 1, etaSeconds: 1 })
     expect(run.jobs.map((j) => j.state)).toEqual(['done', 'running'])
-    lab.emit({ type: 'run:job-done', runId: 'r1', job: real, result: b })
+    lab.emit(doneB)
     lab.emit(done)
     expect(run.status).toBe('done')
     expect(run.notices).toEqual(['cfq does not run for real'])
     expect(run.runs).toHaveLength(2)
     expect(run.summary.map(shownLabel)).toEqual(['deadline', 'deadline (real)'])
+    // what a saved session gets: the whole result, every run in the outcome's order
+    expect(run.result?.runs).toEqual([a, b])
+    expect(run.result?.spec).toBe(outcome.spec)
   })
 
   it('shows what stops a real run, without starting anything', async () => {
@@ -86,7 +99,7 @@ describe('a run recovered after the event channel dropped', () => {
   const withStatus = (s: RunStatusReport) => fakeLab({ startRealRun: () => started, runStatus: () => s })
 
   it('rebuilds a run that finished meanwhile', async () => {
-    const lab = withStatus({ runId: 'r1', state: 'done', started, events: [done] })
+    const lab = withStatus({ runId: 'r1', state: 'done', started, events: [doneA, doneB, done] })
     const run = useRun()
     await run.startReal({ spec: {}, target: { kind: 'scratch' } })
     lab.emit({ type: 'run:progress', runId: 'r1', job: sim, fraction: 0.2, simSeconds: 1, etaSeconds: 3 })
@@ -96,12 +109,40 @@ describe('a run recovered after the event channel dropped', () => {
     expect(lab.calls.at(-1)).toEqual({ method: 'runStatus', input: { runId: 'r1' } })
     expect(run.status).toBe('done')
     expect(run.runs).toHaveLength(2)
+    expect(run.result?.runs).toEqual([a, b])
     expect(run.wallSeconds).toBe(4)
+  })
+
+  it('asks the lab for a result that run:done names but that never came', async () => {
+    const lab = withStatus({ runId: 'r1', state: 'done', started, events: [doneA, doneB, done] })
+    const run = useRun()
+    await run.startReal({ spec: {}, target: { kind: 'scratch' } })
+    lab.emit(doneA)
+    // the real run's result was lost on the way (no reconnect was noticed)
+    lab.emit(done)
+    expect(run.status).toBe('running')
+    await tick()
+    expect(lab.calls.at(-1)).toEqual({ method: 'runStatus', input: { runId: 'r1' } })
+    expect(run.status).toBe('done')
+    expect(run.result?.runs).toEqual([a, b])
+    expect(run.failures).toEqual([])
+  })
+
+  it('says which results never came when the lab has lost them too', async () => {
+    const lab = withStatus({ runId: 'r1', state: 'done', started, events: [doneA, done] })
+    const run = useRun()
+    await run.startReal({ spec: {}, target: { kind: 'scratch' } })
+    lab.emit(doneA)
+    lab.emit(done)
+    await tick()
+    expect(run.status).toBe('done')
+    expect(run.result?.runs).toEqual([a])
+    expect(run.failures).toEqual(['deadline: its result did not arrive'])
   })
 
   it('catches up with a run still going, and ignores a result it then hears twice', async () => {
     const events: LabEvent[] = [
-      { type: 'run:job-done', runId: 'r1', job: sim, result: a },
+      doneA,
       { type: 'run:progress', runId: 'r1', job: real, fraction: 0.6, simSeconds: 2, etaSeconds: 1 },
     ]
     const lab = withStatus({ runId: 'r1', state: 'running', started, events })
@@ -115,7 +156,7 @@ describe('a run recovered after the event channel dropped', () => {
       ['running', 0.6],
     ])
     expect(run.runs).toHaveLength(1)
-    lab.emit({ type: 'run:job-done', runId: 'r1', job: sim, result: a })
+    lab.emit(doneA)
     expect(run.runs).toHaveLength(1)
   })
 

@@ -7,6 +7,7 @@ import { useRun } from '../../src/renderer/src/stores/run'
 import { useSessions } from '../../src/renderer/src/stores/sessions'
 import { useSweep } from '../../src/renderer/src/stores/sweep'
 import type { RunJobRef } from '../../src/shared/api/contract'
+import type { ExperimentOutcome } from '../../src/shared/api/run-outcome'
 import type { ExperimentResult } from '../../src/shared/experiment/compare'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { validateSpec } from '../../src/shared/experiment/validate'
@@ -96,12 +97,8 @@ describe('run store', () => {
       ['noop', 'running', 0.5],
       ['deadline', 'waiting', 0],
     ])
-    lab.emit({
-      type: 'run:job-done',
-      runId: 'r1',
-      job: job(1, 'deadline'),
-      result: runResult('deadline', 40),
-    })
+    const deadline = runResult('deadline', 40)
+    lab.emit({ type: 'run:job-done', runId: 'r1', job: job(1, 'deadline'), result: deadline })
     lab.emit({ type: 'run:job-done', runId: 'other', job: job(0, 'noop'), result: runResult('noop', 1) })
     expect(run.summary.map((s) => [s.label, s.processes[0].MBps.mean])).toEqual([['deadline', 40]])
     expect(run.progress).toBeCloseTo(0.75)
@@ -112,14 +109,23 @@ describe('run store', () => {
       message: 'simulation process exited with code 3',
     })
     expect(run.failures).toEqual(['noop: simulation process exited with code 3'])
-    const result = {
+    // run:done names the runs that came one by one; the store puts the result back together
+    const outcome = {
       schema: 'iosched-lab/experiment@1',
-      runs: [runResult('deadline', 40)],
+      runJobs: [job(1, 'deadline')],
       summary: run.summary,
-    } as ExperimentResult
-    lab.emit({ type: 'run:done', runId: 'r1', result, sweep: null, failures: [], wallSeconds: 1.5 })
+    } as unknown as ExperimentOutcome
+    const runsBefore = run.runs
+    lab.emit({ type: 'run:done', runId: 'r1', result: outcome, sweep: null, failures: [], wallSeconds: 1.5 })
     expect(run.status).toBe('done')
-    expect(run.result).toBe(result)
+    expect(run.result).toEqual({
+      schema: 'iosched-lab/experiment@1',
+      summary: outcome.summary,
+      runs: [deadline],
+    })
+    expect(run.result?.runs[0]).toBe(deadline)
+    // the streamed runs (and the charts drawn from them) stay as they are
+    expect(run.runs).toBe(runsBefore)
     expect(run.wallSeconds).toBe(1.5)
   })
 

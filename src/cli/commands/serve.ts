@@ -54,6 +54,8 @@ export const serveCommand: CliCommand = {
     })
     const host = values.host ?? '127.0.0.1'
     const server = await startLabServer({ lab, rendererDir, host, port })
+    // the simulation children start and compile their code now, not when Run is first pressed
+    lab.warmUp()
     const folder = (await lab.library()).folder
     io.out(`IOSched Lab is served at:\n\n    ${server.url}\n\nsessions: ${folder}`)
     const repaired = await startupRepair

@@ -1,8 +1,10 @@
 // Runs started through the LabApi: validate (each sweep point too), run every job in the
 // simulation pool, and report progress, per-job results and failures, then the outcome as events.
 import { randomUUID } from 'node:crypto'
-import type { RunJobRef, RunStarted, StartRunInput, SweepResult } from '../../shared/api/contract'
+import type { RunJobRef, RunStarted, StartRunInput } from '../../shared/api/contract'
 import type { LabEvent, LabListener } from '../../shared/api/lab-events'
+import { outcomeOf } from '../../shared/api/run-outcome'
+import type { ExperimentOutcome, SweepOutcome } from '../../shared/api/run-outcome'
 import { setAtPath, sweepIssues } from '../../shared/api/sweep'
 import { summarizeRuns } from '../../shared/experiment/compare'
 import type { ExperimentResult } from '../../shared/experiment/compare'
@@ -100,7 +102,7 @@ export class LabRuns {
   ): Promise<void> {
     const t0 = performance.now()
     const failures: { job: RunJobRef; message: string }[] = []
-    const results: ExperimentResult[] = []
+    const results: ExperimentOutcome[] = []
     for (let p = 0; p < specs.length && !state.cancelled; p++) {
       const refs = jobs[p]
       const ref = (j: { schedIndex: number; repetition: number }): RunJobRef =>
@@ -129,14 +131,17 @@ export class LabRuns {
         state.abort.signal,
       )
       const ok = runs.filter((r): r is RunResult => r !== undefined)
+      // each run went out in its run:job-done: the outcome names them instead of sending them again
+      const okJobs = refs.filter((_, i) => runs[i] !== undefined)
       const spec = specs[p]
-      results.push({
+      const result: ExperimentResult = {
         schema: 'iosched-lab/experiment@1',
         name: spec.name,
         spec,
         runs: ok,
         summary: summarizeRuns(ok),
-      })
+      }
+      results.push(outcomeOf(result, (_, i) => okJobs[i]))
     }
     const wallSeconds = (performance.now() - t0) / 1000
     this.active.delete(runId)
@@ -144,12 +149,12 @@ export class LabRuns {
       this.emit({ type: 'run:failed', runId, cancelled: true, message: 'cancelled' })
       return
     }
-    if (results.every((r) => r.runs.length === 0)) {
+    if (results.every((r) => r.runJobs.length === 0)) {
       const why = failures[0] ? `${failures[0].job.label}: ${failures[0].message}` : 'no run finished'
       this.emit({ type: 'run:failed', runId, cancelled: false, message: `every run failed (${why})` })
       return
     }
-    const sweep: SweepResult | null = input.sweep
+    const sweep: SweepOutcome | null = input.sweep
       ? { sweep: input.sweep, points: input.sweep.values.map((value, i) => ({ value, result: results[i] })) }
       : null
     this.emit({ type: 'run:done', runId, result: results[0], sweep, failures, wallSeconds })

@@ -41,6 +41,7 @@ import { RealLab } from './lab-real/real-lab'
 import type { RealLabOptions } from './lab-real/real-lab'
 import type { SimulateJobs } from './lab-real/real-runs'
 import { RunLedger } from './run-ledger'
+import { warmUpSpec } from './warm-up'
 
 export interface LabServiceOptions {
   /** Example spec files shown after the gallery. */
@@ -69,9 +70,13 @@ export class LabService implements LabApi {
   private readonly real: RealLab
   /** The simulation children, kept from job to job and run to run (run-pool.ts). */
   private readonly pool: RunPool
+  private readonly parallel: number
+  /** The warm-up asked for by `warmUp`, until it starts. */
+  private warming: NodeJS.Timeout | null = null
 
   constructor(private readonly opts: LabServiceOptions) {
     const parallel = Math.max(1, opts.parallel ?? availableParallelism())
+    this.parallel = parallel
     this.pool = new RunPool(parallel, opts.spawner ?? niceForkSpawner, opts.workerPath)
     const emit: LabListener = (e) => {
       this.ledger.record(e)
@@ -90,8 +95,25 @@ export class LabService implements LabApi {
     return () => this.listeners.delete(listener)
   }
 
+  /**
+   * Start the simulation children now, and have each simulate a short built-in experiment
+   * (warm-up.ts), so that the first Run meets compiled code instead of paying for it (the app and
+   * `serve` call this once they are up). Returns at once: the children start on the next turn of
+   * the event loop, at a lower priority, and a job that comes meanwhile goes first. Idle children
+   * do not keep the process alive, and `dispose` ends them as any other.
+   */
+  warmUp(): void {
+    if (this.warming) return
+    this.warming = setTimeout(() => {
+      const spec = warmUpSpec()
+      if (spec && this.runs.running === 0) this.pool.warm(this.parallel, spec, null)
+    }, 0)
+    this.warming.unref()
+  }
+
   /** Cancel every run (on quit): their children are killed. */
   dispose(): void {
+    if (this.warming) clearTimeout(this.warming)
     this.runs.cancelAll()
     this.pool.dispose()
     void this.real.dispose()
@@ -100,6 +122,7 @@ export class LabService implements LabApi {
 
   /** Like dispose, and resolves once every real run has restored its device and the helper is gone. */
   async disposeAndWait(): Promise<void> {
+    if (this.warming) clearTimeout(this.warming)
     this.runs.cancelAll()
     this.pool.dispose()
     await this.real.dispose()

@@ -44,8 +44,8 @@ export class RunLedger {
     }
     if (e.type === 'run:done' || e.type === 'fingerprint:done') {
       r.state = 'done'
-      // the final result holds every run: the per-job results are not needed to rebuild
-      r.events = r.events.filter((x) => x.type !== 'run:job-done' && x.type !== 'run:progress')
+      // progress is over; the per-job results stay: run:done only names them (run-outcome.ts)
+      r.events = r.events.filter((x) => x.type !== 'run:progress')
       r.progressAt.clear()
     } else if (e.type === 'run:failed' || e.type === 'fingerprint:failed')
       r.state = e.cancelled ? 'cancelled' : 'failed'

@@ -41,8 +41,11 @@ export const IDLE_MS = 120_000
 export const WARM_UP_MS = 1000
 
 /** What a warm-up compiles: the device model, the schedulers and the workloads of a spec. */
-const warmKey = (spec: ResolvedSpec): string =>
-  [spec.device.model, ...spec.schedulers.map((s) => s.name), ...spec.processes.map((p) => p.type)].join(' ')
+const warmKinds = (spec: ResolvedSpec): string[] => [
+  `device:${spec.device.model}`,
+  ...spec.schedulers.map((s) => `scheduler:${s.name}`),
+  ...spec.processes.map((p) => `workload:${p.type}`),
+]
 
 /** One place in the pool: its child (alive, or null until needed) and whether a job holds it. */
 interface Slot {
@@ -52,7 +55,7 @@ interface Slot {
   busy: boolean
   stderr: string
   idleTimer: NodeJS.Timeout | null
-  /** Warm-ups its child has done (warmKey), so the same code is not warmed twice. */
+  /** What its child has warmed up on (warmKinds), so the same code is not warmed twice. */
   warmed: Set<string>
 }
 
@@ -101,18 +104,21 @@ export class RunPool {
   }
 
   /**
-   * Start children ahead of a run (up to `jobs` of them), so it does not wait for them; with the
-   * spec about to run, new children also simulate it for a moment to get their code compiled.
+   * Start children ahead of a run (up to `jobs` of them), so it does not wait for them; with a
+   * spec, children that have not yet simulated its device model, each of its schedulers and
+   * workloads (in this or an earlier warm-up) also simulate it — for `budgetMs` of CPU
+   * time (the spec about to run), or each entry to its end with null (a short warm-up spec) — to
+   * get their code compiled. A job that comes meanwhile goes first.
    */
-  warm(jobs = this.size, spec?: ResolvedSpec): void {
+  warm(jobs = this.size, spec?: ResolvedSpec, budgetMs: number | null = WARM_UP_MS): void {
     if (this.disposed) return
     for (const s of this.slots.slice(0, Math.min(jobs, this.size))) {
       if (s.busy) continue
       const child = this.childOf(s)
-      const key = spec ? warmKey(spec) : ''
-      if (spec && !s.warmed.has(key)) {
-        s.warmed.add(key)
-        const req: WorkerRequest = { type: 'warm', spec, budgetMs: WARM_UP_MS }
+      const kinds = spec ? warmKinds(spec) : []
+      if (spec && kinds.some((k) => !s.warmed.has(k))) {
+        for (const k of kinds) s.warmed.add(k)
+        const req: WorkerRequest = { type: 'warm', spec, ...(budgetMs === null ? {} : { budgetMs }) }
         void s.ready
           ?.then(() => s.child === child && !exited(child) && child.send(req))
           .catch(() => undefined)

@@ -5,11 +5,13 @@ import type { RunResult } from '../../shared/experiment/result'
 export type WorkerRequest =
   | { type: 'run'; spec: ResolvedSpec; schedIndex: number; repetition: number }
   /**
-   * Before the first run: simulate each scheduler entry of `spec` for a moment and drop the
-   * results, so the simulator's hot code is compiled when the user presses Run (a cold child runs
-   * the flagship about half as fast). Answers nothing.
+   * Before a run: simulate each scheduler entry of `spec` and drop the results, so the
+   * simulator's hot code is compiled when the user presses Run (a cold child runs the flagship
+   * about half as fast). With `budgetMs`, each entry for its share of that CPU time; without, each
+   * to its end (a short spec made for warming up: the same work every time). A job that arrives
+   * meanwhile goes first (at most one entry's time later) and ends the warm-up. Answers nothing.
    */
-  | { type: 'warm'; spec: ResolvedSpec; budgetMs: number }
+  | { type: 'warm'; spec: ResolvedSpec; budgetMs?: number }
 
 /** Simulation child → parent: `ready` once at start, then per run its progress and its end. */
 export type WorkerMessage =

@@ -12,15 +12,19 @@ const send = (m: WorkerMessage): void => {
 /** Thrown from the progress hook to end a warm-up simulation. */
 const WARM_ENOUGH = new Error('warm enough')
 
-/** A real job came: warming up is over. */
-let working = false
+/** Jobs received so far: a warm-up stops as soon as a job has come since it began. */
+let jobs = 0
 
-/** Each entry for a moment, yielding between them so that a job that arrives meanwhile goes first. */
-async function warmUp(spec: ResolvedSpec, budgetMs: number): Promise<void> {
-  const per = budgetMs / Math.max(1, spec.schedulers.length)
-  for (let i = 0; i < spec.schedulers.length && !working; i++) {
+/**
+ * Each entry in turn — for its share of `budgetMs`, or to its end without a budget — yielding
+ * between entries so that a job that arrives meanwhile goes first (and ends the warm-up).
+ */
+async function warmUp(spec: ResolvedSpec, budgetMs: number | undefined): Promise<void> {
+  const at = jobs
+  const per = budgetMs === undefined ? Infinity : budgetMs / Math.max(1, spec.schedulers.length)
+  for (let i = 0; i < spec.schedulers.length; i++) {
     await new Promise((r) => setImmediate(r))
-    if (working) return
+    if (jobs !== at) return
     const end = Date.now() + per
     try {
       simulate(spec, i, 0, {
@@ -37,7 +41,7 @@ async function warmUp(spec: ResolvedSpec, budgetMs: number): Promise<void> {
 process.on('message', (msg: WorkerRequest) => {
   if (msg.type === 'warm') return void warmUp(msg.spec, msg.budgetMs)
   if (msg.type !== 'run') return
-  working = true
+  jobs++
   try {
     let last = 0
     const result = simulate(msg.spec, msg.schedIndex, msg.repetition, {

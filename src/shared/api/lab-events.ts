@@ -1,9 +1,9 @@
 // The lab's events: what a run reports while it goes. Delivered by IPC (app), WebSocket (browser
 // host) or a direct listener (tests), always as these plain objects.
-import type { ExperimentResult } from '../experiment/compare'
 import type { RunResult } from '../experiment/result'
-import type { RunJobRef, SweepResult } from './contract'
+import type { RunJobRef } from './contract'
 import type { RealEvent } from './real-events'
+import type { ExperimentOutcome, SweepOutcome } from './run-outcome'
 
 export interface RunProgressEvent {
   type: 'run:progress'
@@ -33,13 +33,16 @@ export interface RunJobFailedEvent {
   message: string
 }
 
-/** The run is over and at least one job succeeded. */
+/**
+ * The run is over and at least one job succeeded. Its runs are not sent again: each came in its
+ * run:job-done, and the outcome names them in order (run-outcome.ts puts the result back together).
+ */
 export interface RunDoneEvent {
   type: 'run:done'
   runId: string
-  /** Without a sweep: the experiment. With a sweep: the result of the first point. */
-  result: ExperimentResult
-  sweep: SweepResult | null
+  /** Without a sweep: the experiment. With a sweep: the first point's. */
+  result: ExperimentOutcome
+  sweep: SweepOutcome | null
   /** Jobs that failed, with why. */
   failures: { job: RunJobRef; message: string }[]
   wallSeconds: number

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { RunJobRef, RunStarted } from '../../../shared/api/contract'
 import type { LabListener } from '../../../shared/api/lab-events'
+import { outcomeOf } from '../../../shared/api/run-outcome'
 import type { RealRunInput, RealRunStart } from '../../../shared/api/real-contract'
 import type { ExperimentResult } from '../../../shared/experiment/compare'
 import { summarizeRuns } from '../../../shared/experiment/compare'
@@ -120,8 +121,14 @@ export class RealRuns {
   ): Promise<void> {
     const t0 = performance.now()
     const failures: { job: RunJobRef; message: string }[] = []
+    /** The job each result went out as in run:job-done (by source, label, repetition). */
+    const sent = new Map<string, RunJobRef>()
+    const runKey = (source: string, label: string, rep: number): string => `${source}:${label}:${rep}`
     const send: LabListener = (e) => {
-      if (!state.cancelled) this.emit(e)
+      if (state.cancelled) return
+      if (e.type === 'run:job-done')
+        sent.set(runKey(e.result.source, e.result.label, e.result.repetition), e.job)
+      this.emit(e)
     }
     for (const s of skipped)
       send({ type: 'run:notice', runId, message: `${s.label} does not run for real: ${s.reason}` })
@@ -210,10 +217,27 @@ export class RealRuns {
       })
     }
     for (const n of result.real.notes) send({ type: 'run:notice', runId, message: `note: ${n}` })
+    // run:done names the runs that went out in run:job-done; one that somehow did not goes now
+    const jobOf = (r: RunResult): RunJobRef => {
+      const known = sent.get(runKey(r.source, r.label, r.repetition))
+      if (known) return known
+      const job: RunJobRef = {
+        point: 0,
+        schedIndex: Math.max(
+          0,
+          spec.schedulers.findIndex((s) => s.label === r.label),
+        ),
+        repetition: r.repetition,
+        label: r.label,
+        ...(r.source === 'real' ? { source: 'real' as const } : {}),
+      }
+      send({ type: 'run:job-done', runId, job, result: r })
+      return job
+    }
     this.emit({
       type: 'run:done',
       runId,
-      result: both,
+      result: outcomeOf(both, jobOf),
       sweep: null,
       failures,
       wallSeconds: (performance.now() - t0) / 1000,

@@ -1,7 +1,12 @@
 // The one chart composable: a chart.js chart on a canvas, rebuilt in place whenever the reactive
 // inputs of `build` change (data streaming in, theme, options), destroyed with the component, and
 // exportable as PNG. Theme colours and defaults every chart shares are applied here.
-import { onBeforeUnmount, onMounted, shallowRef, watch } from 'vue'
+//
+// Charts drawn `idle` (the results' cards) wait until the page's data settles and the page is idle,
+// then draw one after another in short tasks: while a run's results stream in, the table shows
+// each at once and the charts follow once the stream pauses, drawn once instead of once per result
+// (a chart is 5–50 ms of main-thread work, which the simulations, at a lower priority, also need).
+import { nextTick, onBeforeUnmount, onMounted, ReactiveEffect, shallowRef } from 'vue'
 import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
 import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
@@ -10,7 +15,7 @@ import { useUi } from '../stores/ui'
 
 export type ChartBuilder = (c: ChartColours) => ChartConfiguration<ChartType> | null
 
-/** Shortest time between two redraws of one chart. */
+/** Shortest time between two redraws of one chart drawn `now`. */
 export const REDRAW_MS = 250
 
 /** Axis styling for the theme (grid lines, tick and title colours). */
@@ -28,7 +33,63 @@ export function axis(
   }
 }
 
-export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuilder) {
+/**
+ * When a chart draws: `now`, right after the change that asked for it (in the same task, at most
+ * every REDRAW_MS); `idle`, once no idle chart has asked for SETTLE_MS (at the latest MAX_WAIT_MS
+ * after the first ask) and the page is idle, in tasks of about IDLE_SLICE_MS.
+ */
+export type DrawWhen = 'now' | 'idle'
+
+/** Idle charts draw once no chart has asked to for this long: results arriving together are drawn once. */
+export const SETTLE_MS = 250
+
+/** …or at the latest this long after the first ask, while asks keep coming (a long stream of results). */
+export const MAX_WAIT_MS = 1000
+
+/** Then each waits at most this long for an idle moment. */
+export const IDLE_TIMEOUT_MS = 300
+
+/** An idle task draws charts until it has taken this long (one chart at least). */
+const IDLE_SLICE_MS = 12
+
+/** Idle charts waiting to draw, in the order they asked (a chart waits once). */
+const waiting = new Set<() => void>()
+let settling: ReturnType<typeof setTimeout> | null = null
+let firstAsk = 0
+let pumping = false
+
+function askIdle(draw: () => void): void {
+  waiting.add(draw)
+  const now = performance.now()
+  if (!settling) firstAsk = now
+  else clearTimeout(settling)
+  settling = setTimeout(settled, Math.max(0, Math.min(SETTLE_MS, firstAsk + MAX_WAIT_MS - now)))
+}
+
+function settled(): void {
+  settling = null
+  pump()
+}
+
+function pump(): void {
+  if (pumping) return
+  pumping = true
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(drawSome, { timeout: IDLE_TIMEOUT_MS })
+  else setTimeout(drawSome, 16)
+}
+
+function drawSome(deadline?: IdleDeadline): void {
+  pumping = false
+  const t0 = performance.now()
+  for (const draw of waiting) {
+    waiting.delete(draw)
+    draw()
+    if (performance.now() - t0 >= IDLE_SLICE_MS || (deadline && deadline.timeRemaining() <= 0)) break
+  }
+  if (waiting.size && !settling) pump()
+}
+
+export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuilder, when: DrawWhen = 'now') {
   registerCharts()
   const ui = useUi()
   const chart = shallowRef<Chart | null>(null)
@@ -74,33 +135,53 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
     drawMs.value = performance.now() - t0
   }
 
-  // While results stream in, redraw at most every REDRAW_MS: the first draw at once, the latest
-  // data at the end of the window (redrawing every chart for each arriving result held the page up).
+  // `build` runs when the chart draws, not when its inputs change: a change only asks for a draw
+  // (so an idle chart costs nothing until then), and what build reads then is what the next
+  // change is watched on.
+  const effect = new ReactiveEffect(() => build(chartColours(ui.dark)))
+  let alive = true
+  let drawn = false
   let last = 0
-  let pending: ReturnType<typeof setTimeout> | null = null
-  let latest: ChartConfiguration<ChartType> | null = null
-  const schedule = (cfg: ChartConfiguration<ChartType> | null): void => {
-    latest = cfg
-    if (pending) return
-    // nothing on the canvas yet: draw at once
-    const wait = chart.value ? last + REDRAW_MS - performance.now() : 0
-    if (wait <= 0) {
-      last = performance.now()
-      return render(cfg)
-    }
-    pending = setTimeout(() => {
-      pending = null
-      last = performance.now()
-      render(latest)
-    }, wait)
-  }
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let asked = false
 
-  onMounted(() => {
-    watch(() => build(chartColours(ui.dark)), schedule, { immediate: true })
-  })
+  const draw = (): void => {
+    asked = false
+    // nothing it reads has changed after all (a computed gave the same value again)
+    if (!alive || (drawn && !effect.dirty)) return
+    drawn = true
+    last = performance.now()
+    render(effect.run())
+  }
+  const drawSoon = (): void => {
+    if (asked || !alive) return
+    asked = true
+    void nextTick(draw)
+  }
+  effect.scheduler =
+    when === 'idle'
+      ? () => {
+          if (alive) askIdle(draw)
+        }
+      : () => {
+          // while data streams in, at most every REDRAW_MS: the first draw at once, the latest
+          // data at the end of the window
+          if (timer || asked) return
+          const wait = chart.value ? last + REDRAW_MS - performance.now() : 0
+          if (wait <= 0) return drawSoon()
+          timer = setTimeout(() => {
+            timer = null
+            drawSoon()
+          }, wait)
+        }
+
+  onMounted(() => (when === 'idle' ? askIdle(draw) : drawSoon()))
   onBeforeUnmount(() => {
-    if (pending) clearTimeout(pending)
-    pending = null
+    alive = false
+    effect.stop()
+    waiting.delete(draw)
+    if (timer) clearTimeout(timer)
+    timer = null
     chart.value?.destroy()
     chart.value = null
   })

@@ -1,10 +1,12 @@
 // The current run: its jobs and their progress, results as they arrive, then the experiment's
-// result (or the sweep's). Large results are kept shallow: they are read, never edited.
+// result (or the sweep's), put together from those results (run:done only names them). Large
+// results are kept shallow: they are read, never edited.
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { RunJobRef, RunStarted, StartRunInput, SweepResult } from '../../../shared/api/contract'
 import type { RealRunInput } from '../../../shared/api/real-contract'
-import type { LabEvent } from '../../../shared/api/lab-events'
+import type { LabEvent, RunDoneEvent } from '../../../shared/api/lab-events'
+import { outcomeKey, resultOf, sweepResultOf } from '../../../shared/api/run-outcome'
 import { summarizeRuns } from '../../../shared/experiment/compare'
 import type { ExperimentResult, LabelSummary } from '../../../shared/experiment/compare'
 import type { RunResult } from '../../../shared/experiment/result'
@@ -45,6 +47,10 @@ export const useRun = defineStore('run', () => {
   const wallSeconds = ref(0)
   /** Events that arrive while startRun is still answering (its runId unknown yet). */
   let early: LabEvent[] = []
+  /** Every result of this run so far, by job (outcomeKey), sweep points included: run:done names them. */
+  const received = new Map<string, RunResult>()
+  /** Replaying the lab's record of the run (recover): what is missing then stays missing. */
+  let replaying = false
   let unsubscribe: (() => void) | null = null
 
   const index = computed(() => new Map(jobs.value.map((j, i) => [jobKey(j.job), i])))
@@ -79,7 +85,40 @@ export const useRun = defineStore('run', () => {
     jobs.value = s.started.jobs.map((job) => ({ job, fraction: 0, etaSeconds: null, state: 'waiting' }))
     runs.value = []
     failures.value = []
-    for (const e of s.events) onEvent(e)
+    received.clear()
+    replaying = true
+    try {
+      for (const e of s.events) onEvent(e)
+    } finally {
+      replaying = false
+    }
+  }
+
+  /**
+   * The run is over: its result (and sweep) put together from the results that came one by one.
+   * Should some not have come (a dropped channel), the lab's record of the run is asked first; what
+   * it lacks too is left out, and said.
+   */
+  function finish(e: RunDoneEvent, askLab = !replaying): void {
+    const r = resultOf(e.result, received)
+    const sw = e.sweep ? sweepResultOf(e.sweep, received) : null
+    const missing = [...r.missing, ...(sw?.missing ?? [])]
+    if (missing.length && askLab) {
+      const id = runId.value
+      return void recover().then(() => {
+        if (id === runId.value && status.value === 'running') finish(e, false)
+      })
+    }
+    for (const j of missing)
+      failures.value.push(
+        `${j.label}${j.repetition ? ` #${j.repetition + 1}` : ''}: its result did not arrive`,
+      )
+    result.value = r.result
+    sweep.value = sw?.result ?? null
+    // The runs streamed in already; keep that array (and the charts drawn from it) when complete.
+    if (r.result.runs.length !== runs.value.length) runs.value = r.result.runs
+    wallSeconds.value = e.wallSeconds
+    status.value = 'done'
   }
 
   function onEvent(e: LabEvent): void {
@@ -95,6 +134,7 @@ export const useRun = defineStore('run', () => {
       case 'run:job-done':
         if (job?.state === 'done') break // seen already (replayed by recover)
         if (job) Object.assign(job, { fraction: 1, etaSeconds: 0, state: 'done' })
+        received.set(outcomeKey(e.job), e.result)
         if (e.job.point === 0) runs.value = [...runs.value, e.result]
         break
       case 'run:job-failed':
@@ -105,12 +145,7 @@ export const useRun = defineStore('run', () => {
         )
         break
       case 'run:done':
-        result.value = e.result
-        sweep.value = e.sweep
-        // The runs streamed in already; keep that array (and the charts drawn from it) when complete.
-        if (e.result.runs.length !== runs.value.length) runs.value = e.result.runs
-        wallSeconds.value = e.wallSeconds
-        status.value = 'done'
+        finish(e)
         break
       case 'run:notice':
         if (!notices.value.includes(e.message)) notices.value.push(e.message)
@@ -176,6 +211,7 @@ export const useRun = defineStore('run', () => {
 
   function reset(): void {
     runId.value = null
+    received.clear()
     jobs.value = []
     runs.value = []
     result.value = null
