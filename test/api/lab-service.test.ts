@@ -86,6 +86,46 @@ describe('LabService', () => {
     await expect(lab.cancelRun({ runId: run.runId })).resolves.toBe(false)
   })
 
+  it('repeats until stable: rounds of jobs join the run, and the result holds every run', async () => {
+    const lab = service()
+    const rec = recorder(lab)
+    const spec = {
+      ...quickSpec,
+      device: { preset: 'hdd-7200-sata' },
+      repetitions: 2,
+      untilStable: { cvPercent: 1.5, maxRepetitions: 5 },
+    }
+    const run = started(await lab.startRun({ spec }))
+    expect(run.jobs.map((j) => `${j.label}#${j.repetition}`)).toEqual([
+      'noop#0',
+      'deadline-fb4#0',
+      'noop#1',
+      'deadline-fb4#1',
+    ])
+    const { done, result } = await rec.done(run.runId)
+    const added = rec.events.flatMap((e) => (e.type === 'run:jobs-added' ? e.jobs : []))
+    expect(added.length).toBeGreaterThan(0)
+    // each added job is the next repetition of its entry, and its result came like the others
+    for (const j of added) expect(j.repetition).toBeGreaterThanOrEqual(2)
+    expect(done.result.runJobs).toHaveLength(run.jobs.length + added.length)
+    expect(result.runs).toHaveLength(run.jobs.length + added.length)
+    const notices = rec.events
+      .filter((e) => e.type === 'run:notice')
+      .map((e) => (e as { message: string }).message)
+    expect(notices[0]).toMatch(/^repeating until stable: \S+: 2 runs, CV [\d.]+ % \(rr\) — not stable yet$/)
+    expect(notices.slice(-2)).toEqual([
+      expect.stringMatching(
+        /^repeated until stable: noop: \d runs, CV [\d.]+ % \(rr\) — (stable|run cap reached)$/,
+      ),
+      expect.stringMatching(/^repeated until stable: deadline-fb4: \d runs, .* — (stable|run cap reached)$/),
+    ])
+    // it ended when every entry was stable or at the cap
+    for (const s of done.result.summary) {
+      expect(s.repetitions).toBeGreaterThanOrEqual(2)
+      expect(s.repetitions).toBeLessThanOrEqual(5)
+    }
+  })
+
   it('runs a sweep: one experiment per value of the varied parameter', async () => {
     const lab = service()
     const rec = recorder(lab)

@@ -160,6 +160,35 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     expect(status.events.at(-1)?.type).toBe('run:done')
   }, 90_000)
 
+  it('repeats a real run until stable: the extra repetitions join the run as jobs', async () => {
+    const rec = recorder(lab)
+    // no real device repeats to within a millionth of a percent: 2 runs, then the cap of 3
+    const spec = {
+      ...readWhileWriting(0.5, ['noop']),
+      untilStable: { cvPercent: 0.000001, maxRepetitions: 3 },
+    }
+    const run = started(
+      await lab.startRealRun({
+        spec: { ...spec, repetitions: 2 },
+        target: { kind: 'device', name: disk.name, confirm: disk.name },
+        alsoSimulate: false,
+      }),
+    )
+    expect(run.jobs.map((j) => `${j.label}#${j.repetition}`)).toEqual(['noop#0', 'noop#1'])
+    const { done, result } = await rec.done(run.runId)
+    expect(done.failures).toEqual([])
+    const added = rec.events.flatMap((e) =>
+      e.type === 'run:jobs-added' && e.runId === run.runId ? e.jobs : [],
+    )
+    expect(added).toEqual([{ point: 0, schedIndex: 0, repetition: 2, label: 'noop', source: 'real' }])
+    expect(result.runs.map((r) => `${r.label}#${r.repetition}/${r.source}`)).toEqual([
+      'noop#0/real',
+      'noop#1/real',
+      'noop#2/real',
+    ])
+    expect(activeScheduler(disk.name)).toBe('mq-deadline')
+  }, 60_000)
+
   it('cancels a real run on a scratch device: fio stopped, device detached, run ends as cancelled', async () => {
     const rec = recorder(lab)
     const run = started(

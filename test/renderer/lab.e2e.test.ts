@@ -220,6 +220,35 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
     await shot('7-sweep')
   })
 
+  it('repeats until stable from the setup page: rounds join the progress, the table counts the runs', async () => {
+    await page.getByRole('button', { name: 'Setup' }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    const spec = { ...quickSpec, name: 'until-stable', device: { preset: 'hdd-7200-sata' }, repetitions: 2 }
+    await page.getByLabel('Spec JSON').fill(JSON.stringify(spec, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('The spec is valid.').waitFor()
+    await page.getByRole('tab', { name: 'Form' }).click()
+    await page.getByLabel('Repeat until stable').check()
+    await field('untilStable.cvPercent').locator('input').fill('1.5')
+    await field('untilStable.maxRepetitions').locator('input').fill('5')
+    await page.getByText('The spec is valid.').waitFor()
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await page.getByText(/Done in/).waitFor({ timeout: 60_000 })
+    await expect(page.locator('.context').textContent()).resolves.toMatch(
+      /repeated until stable \(throughput CV ≤ 1\.5 %,\s+2–5\s+runs\)/,
+    )
+    // more than the 2 × 2 jobs it started with, each shown with its progress
+    await expect(page.locator('.progress .row').count()).resolves.toBeGreaterThan(4)
+    await expect(page.getByTestId('run-notices').textContent()).resolves.toContain('repeating until stable:')
+    const counts = await page
+      .locator('table[aria-label="Comparison"] tbody tr')
+      .evaluateAll((els) => els.map((e) => e.textContent ?? ''))
+    expect(counts).toHaveLength(2)
+    for (const c of counts) expect(c).toMatch(/×[2-5]/)
+    await idle()
+    await shot('11-until-stable')
+  }, 90_000)
+
   it('logged no errors in the page', () => {
     expect(errors).toEqual([])
   })

@@ -129,6 +129,22 @@ describe('run store', () => {
     expect(run.wallSeconds).toBe(1.5)
   })
 
+  it('adds the rounds of a run repeated until stable to its jobs, once each', async () => {
+    const lab = fakeLab({ startRun: () => ({ runId: 'r3', jobs: [job(0, 'noop')], parallel: 1 }) })
+    const run = useRun()
+    await run.start({ spec })
+    const next = { ...job(0, 'noop'), repetition: 1 }
+    lab.emit({ type: 'run:jobs-added', runId: 'r3', jobs: [next] })
+    lab.emit({ type: 'run:jobs-added', runId: 'r3', jobs: [next] }) // replayed after a reconnect
+    lab.emit({ type: 'run:jobs-added', runId: 'other', jobs: [{ ...next, repetition: 2 }] })
+    expect(run.jobs.map((j) => [j.job.repetition, j.state])).toEqual([
+      [0, 'waiting'],
+      [1, 'waiting'],
+    ])
+    lab.emit({ type: 'run:progress', runId: 'r3', job: next, fraction: 0.5, simSeconds: 1, etaSeconds: 1 })
+    expect(run.jobs[1]).toMatchObject({ state: 'running', fraction: 0.5 })
+  })
+
   it('cancels through the lab and ends as cancelled', async () => {
     const lab = fakeLab({
       startRun: () => ({ runId: 'r2', jobs: [job(0, 'noop')], parallel: 1 }),

@@ -10,6 +10,7 @@ import { summarizeRuns } from '../../shared/experiment/compare'
 import type { ExperimentResult } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { RunResult } from '../../shared/experiment/result'
+import { describeStability, nextRound, stabilityOf } from '../../shared/experiment/stability'
 import { validateSpec } from '../../shared/experiment/validate'
 import type { ParamIssue } from '../../shared/util/params'
 import { jobsOf } from './experiments'
@@ -104,36 +105,38 @@ export class LabRuns {
     const failures: { job: RunJobRef; message: string }[] = []
     const results: ExperimentOutcome[] = []
     for (let p = 0; p < specs.length && !state.cancelled; p++) {
-      const refs = jobs[p]
-      const ref = (j: { schedIndex: number; repetition: number }): RunJobRef =>
-        refs.find((r) => r.schedIndex === j.schedIndex && r.repetition === j.repetition)!
-      const pace = new Map<RunJobRef, { t: number; f: number }>()
-      const runs = await this.pool.runAll(
-        specs[p],
-        refs,
-        {
-          progress: (j, fraction, simSeconds) => {
-            const job = ref(j)
-            const now = performance.now()
-            const first = pace.get(job)
-            if (!first) pace.set(job, { t: now, f: fraction })
-            const df = first ? fraction - first.f : 0
-            const etaSeconds = first && df > 0 ? ((now - first.t) / 1000 / df) * (1 - fraction) : null
-            this.send({ type: 'run:progress', runId, job, fraction, simSeconds, etaSeconds }, state)
-          },
-          done: (j, result) => this.send({ type: 'run:job-done', runId, job: ref(j), result }, state),
-          failed: (j, message) => {
-            if (state.cancelled) return
-            failures.push({ job: ref(j), message })
-            this.send({ type: 'run:job-failed', runId, job: ref(j), message }, state)
-          },
-        },
-        state.abort.signal,
-      )
-      const ok = runs.filter((r): r is RunResult => r !== undefined)
-      // each run went out in its run:job-done: the outcome names them instead of sending them again
-      const okJobs = refs.filter((_, i) => runs[i] !== undefined)
       const spec = specs[p]
+      const attempts = spec.schedulers.map(() => 0)
+      const allRefs: RunJobRef[] = []
+      const runs: (RunResult | undefined)[] = []
+      // the repetitions asked for; repeating until stable, then rounds of one more run per entry
+      for (let refs = jobs[p]; refs.length > 0 && !state.cancelled;) {
+        const round = await this.round(runId, state, spec, refs, failures)
+        allRefs.push(...refs)
+        runs.push(...round)
+        for (const j of refs) attempts[j.schedIndex] = Math.max(attempts[j.schedIndex], j.repetition + 1)
+        if (!spec.untilStable || state.cancelled) break
+        const done = runs.filter((r): r is RunResult => r !== undefined)
+        const next = nextRound(spec, done, attempts)
+        if (next.length === 0) break
+        for (const v of stabilityOf(spec, done))
+          if (v.more)
+            this.send(
+              { type: 'run:notice', runId, message: `repeating until stable: ${describeStability(v)}` },
+              state,
+            )
+        refs = next.map((j) => ({ point: p, ...j, label: spec.schedulers[j.schedIndex].label }))
+        this.send({ type: 'run:jobs-added', runId, jobs: refs }, state)
+      }
+      const ok = runs.filter((r): r is RunResult => r !== undefined)
+      if (spec.untilStable && !input.sweep)
+        for (const v of stabilityOf(spec, ok))
+          this.send(
+            { type: 'run:notice', runId, message: `repeated until stable: ${describeStability(v)}` },
+            state,
+          )
+      // each run went out in its run:job-done: the outcome names them instead of sending them again
+      const okJobs = allRefs.filter((_, i) => runs[i] !== undefined)
       const result: ExperimentResult = {
         schema: 'iosched-lab/experiment@1',
         name: spec.name,
@@ -158,6 +161,41 @@ export class LabRuns {
       ? { sweep: input.sweep, points: input.sweep.values.map((value, i) => ({ value, result: results[i] })) }
       : null
     this.emit({ type: 'run:done', runId, result: results[0], sweep, failures, wallSeconds })
+  }
+
+  /** One round of jobs in the pool, reporting as they go; their results in the jobs' order. */
+  private round(
+    runId: string,
+    state: Active,
+    spec: ResolvedSpec,
+    refs: RunJobRef[],
+    failures: { job: RunJobRef; message: string }[],
+  ): Promise<(RunResult | undefined)[]> {
+    const ref = (j: { schedIndex: number; repetition: number }): RunJobRef =>
+      refs.find((r) => r.schedIndex === j.schedIndex && r.repetition === j.repetition)!
+    const pace = new Map<RunJobRef, { t: number; f: number }>()
+    return this.pool.runAll(
+      spec,
+      refs,
+      {
+        progress: (j, fraction, simSeconds) => {
+          const job = ref(j)
+          const now = performance.now()
+          const first = pace.get(job)
+          if (!first) pace.set(job, { t: now, f: fraction })
+          const df = first ? fraction - first.f : 0
+          const etaSeconds = first && df > 0 ? ((now - first.t) / 1000 / df) * (1 - fraction) : null
+          this.send({ type: 'run:progress', runId, job, fraction, simSeconds, etaSeconds }, state)
+        },
+        done: (j, result) => this.send({ type: 'run:job-done', runId, job: ref(j), result }, state),
+        failed: (j, message) => {
+          if (state.cancelled) return
+          failures.push({ job: ref(j), message })
+          this.send({ type: 'run:job-failed', runId, job: ref(j), message }, state)
+        },
+      },
+      state.abort.signal,
+    )
   }
 
   /** Events of a cancelled run stop at once, except the final `run:failed`. */

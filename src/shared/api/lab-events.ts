@@ -34,6 +34,17 @@ export interface RunJobFailedEvent {
 }
 
 /**
+ * Repeating until stable: another round of jobs joins the run (one more repetition of each
+ * scheduler entry whose processes still vary); progress, results and failures follow as for the
+ * jobs `startRun` answered with.
+ */
+export interface RunJobsAddedEvent {
+  type: 'run:jobs-added'
+  runId: string
+  jobs: RunJobRef[]
+}
+
+/**
  * The run is over and at least one job succeeded. Its runs are not sent again: each came in its
  * run:job-done, and the outcome names them in order (run-outcome.ts puts the result back together).
  */
@@ -57,7 +68,13 @@ export interface RunFailedEvent {
 }
 
 export type LabEvent =
-  RunProgressEvent | RunJobDoneEvent | RunJobFailedEvent | RunDoneEvent | RunFailedEvent | RealEvent
+  | RunProgressEvent
+  | RunJobDoneEvent
+  | RunJobFailedEvent
+  | RunJobsAddedEvent
+  | RunDoneEvent
+  | RunFailedEvent
+  | RealEvent
 
 export type LabEventType = LabEvent['type']
 
@@ -66,6 +83,7 @@ export const LAB_EVENT_TYPES = [
   'run:progress',
   'run:job-done',
   'run:job-failed',
+  'run:jobs-added',
   'run:done',
   'run:failed',
   'run:notice',

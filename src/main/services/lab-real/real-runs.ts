@@ -163,8 +163,16 @@ export class RealRuns {
       this.emit({ type: 'run:failed', runId, cancelled, message })
     }
     if (state.cancelled) return finish(true, 'cancelled')
-    const job = (label: string, rep: number): RunJobRef | undefined =>
-      real.find((r) => r.label === label && r.repetition === rep)
+    const job = (label: string, rep: number): RunJobRef | undefined => {
+      const known = real.find((r) => r.label === label && r.repetition === rep)
+      const schedIndex = spec.schedulers.findIndex((s) => s.label === label)
+      if (known || !spec.untilStable || schedIndex < 0) return known
+      // repeating until stable: a repetition beyond those planned joins the run
+      const added = ref({ schedIndex, repetition: rep }, 'real')
+      real.push(added)
+      send({ type: 'run:jobs-added', runId, jobs: [added] })
+      return added
+    }
     const began = new Map<RunJobRef, number>()
     let result
     try {

@@ -144,6 +144,12 @@ export const useRun = defineStore('run', () => {
           `${e.job.label}${e.job.repetition ? ` #${e.job.repetition + 1}` : ''}: ${e.message}`,
         )
         break
+      case 'run:jobs-added':
+        // repeating until stable: another round (seen already when replayed by recover)
+        for (const j of e.jobs)
+          if (!index.value.has(jobKey(j)))
+            jobs.value.push({ job: j, fraction: 0, etaSeconds: null, state: 'waiting' })
+        break
       case 'run:done':
         finish(e)
         break
