@@ -22,6 +22,7 @@ describe('the LabApi contract', () => {
       'run:progress',
       'run:job-done',
       'run:job-failed',
+      'run:jobs-added',
       'run:done',
       'run:failed',
       'run:notice',
