@@ -33,6 +33,9 @@ describe('repeat until stable', () => {
     expect(deadline.cvPercent).toBeCloseTo(20, 5)
     expect(describeStability(deadline)).toBe('deadline: 3 runs, CV 20.0 % (w) — not stable yet')
     expect(nextRound(spec, runs, [3, 3])).toEqual([{ schedIndex: 1, repetition: 3 }])
+    // at the cap: stable is still said as stable; the one that varies stopped at the cap
+    const capped = resolveSpec({ ...base, repetitions: 3, untilStable: { maxRepetitions: 3 } })
+    expect(stabilityOf(capped, runs).map((v) => v.reason)).toEqual(['stable', 'run cap reached'])
   })
 
   it('asks for the least number of runs first, and stops at the cap whatever the variation', () => {

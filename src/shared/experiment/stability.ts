@@ -51,12 +51,18 @@ export function stabilityOf(spec: ResolvedSpec, runs: readonly RunResult[]): Sta
         }
       }
     }
-    if (mine.length >= max) return { ...base, cvPercent, worst, more: false, reason: 'run cap reached' }
-    if (mine.length < spec.repetitions || !rule)
-      return { ...base, cvPercent, worst, more: true, reason: 'too few runs' }
-    if (cvPercent !== null && cvPercent <= rule.cvPercent)
-      return { ...base, cvPercent, worst, more: false, reason: 'stable' }
-    return { ...base, cvPercent, worst, more: true, reason: 'not stable yet' }
+    const verdict = (more: boolean, reason: StabilityVerdict['reason']): StabilityVerdict => ({
+      ...base,
+      cvPercent,
+      worst,
+      more,
+      reason,
+    })
+    if (mine.length < Math.min(spec.repetitions, max)) return verdict(true, 'too few runs')
+    // stable on its last allowed run counts as stable, not as stopped by the cap
+    if (rule && cvPercent !== null && cvPercent <= rule.cvPercent) return verdict(false, 'stable')
+    if (mine.length >= max) return verdict(false, 'run cap reached')
+    return verdict(true, 'not stable yet')
   })
 }
 
