@@ -5,23 +5,11 @@ import { US } from '../sim/time'
 import type { ParamValues } from '../util/params'
 import { RandomBlockOrder } from './block-order'
 import { PhaseClock } from './phase-clock'
+import { BONNIE_TESTS } from '../formats/bonnie-csv'
 import type { WorkloadType, WorkloadEnv } from './workload'
 
-/** bonnie++'s phases, in the order it runs them and reports them. */
-export const BONNIE_PHASES = [
-  'putc',
-  'put_block',
-  'rewrite',
-  'getc',
-  'get_block',
-  'seeks',
-  'seq_create',
-  'seq_stat',
-  'seq_del',
-  'ran_create',
-  'ran_stat',
-  'ran_del',
-] as const
+/** bonnie++'s phases, in the order it runs them and reports them: the tests of its CSV line. */
+export const BONNIE_PHASES = BONNIE_TESTS
 type Phase = (typeof BONNIE_PHASES)[number]
 
 export interface BonnieOptions {
