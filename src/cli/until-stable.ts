@@ -47,3 +47,8 @@ export function withUntilStable<S extends ResolvedSpec>(spec: S, rule: UntilStab
     ])
   return { ...spec, untilStable: rule }
 }
+
+/** A run's name in progress lines and failures: `deadline`, or `deadline #2` when there can be several. */
+export function runName(spec: ResolvedSpec, label: string, rep: number): string {
+  return spec.repetitions > 1 || spec.untilStable !== undefined ? `${label} #${rep + 1}` : label
+}

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
-import { untilStableFrom, untilStableOptions, withUntilStable } from '../until-stable'
+import { runName, untilStableFrom, untilStableOptions, withUntilStable } from '../until-stable'
 import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { combineRuns } from '../../main/services/real/combine'
@@ -44,9 +44,6 @@ function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[] 
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
   return v
 }
-
-/** Runs are numbered (#1, #2 …) when there can be more than one per scheduler. */
-const numbered = (spec: ResolvedSpec): boolean => spec.repetitions > 1 || spec.untilStable !== undefined
 
 /** `iosched-lab run SPEC.json --real …`: the whole real-run branch of the run command. */
 export async function runRealCli(args: string[], io: CliIo): Promise<number> {
@@ -155,19 +152,19 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     real = await runner.run(spec, opts, {
       notice: (m) => io.err(`iosched-lab: ${m}`),
       runStarted: (label, rep, k) => {
-        if (!tty) io.err(`real: ${label}${numbered(spec) ? ` #${rep + 1}` : ''} (kernel ${k})…`)
+        if (!tty) io.err(`real: ${runName(spec, label, rep)} (kernel ${k})…`)
       },
       progress: (label, rep, f, eta) => {
         if (!tty) return
         const pct = f === null ? '  ?' : (f * 100).toFixed(0).padStart(3)
         process.stderr.write(
-          `\x1b[2K\r${label}${numbered(spec) ? ` #${rep + 1}` : ''} ${pct}%${eta !== null ? `  eta ${eta} s` : ''}`,
+          `\x1b[2K\r${runName(spec, label, rep)} ${pct}%${eta !== null ? `  eta ${eta} s` : ''}`,
         )
       },
       runDone: () => {
         if (tty) process.stderr.write('\x1b[2K\r')
       },
-      failed: (label, rep, m) => failures.push(`${label}${numbered(spec) ? ` #${rep + 1}` : ''}: ${m}`),
+      failed: (label, rep, m) => failures.push(`${runName(spec, label, rep)}: ${m}`),
     })
   } catch (e) {
     if (stopping) return 130

@@ -4,7 +4,14 @@ import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
 import type { UntilStable } from '../../shared/experiment/resolved'
 import { describeStability, stabilityOf } from '../../shared/experiment/stability'
-import { untilStableFrom, untilStableOptions, untilStableUsage, withUntilStable } from '../until-stable'
+import type { StabilityVerdict } from '../../shared/experiment/stability'
+import {
+  runName,
+  untilStableFrom,
+  untilStableOptions,
+  untilStableUsage,
+  withUntilStable,
+} from '../until-stable'
 import { ProgressBar } from '../progress'
 import { parseArgs } from 'node:util'
 import type { CliCommand } from '../command'
@@ -26,7 +33,6 @@ export async function runCommand(
   err: (s: string) => void,
 ): Promise<number> {
   const spec = withUntilStable(loadSpec(path), o.untilStable)
-  const numbered = spec.repetitions > 1 || spec.untilStable !== undefined
   const bar = new ProgressBar()
   const runner = new ExperimentRunner()
   const stop = (): void => {
@@ -43,8 +49,8 @@ export async function runCommand(
     result = await runner.run(
       spec,
       {
-        progress: (label, rep, f, s) => bar.update(numbered ? `${label} #${rep + 1}` : label, f, s),
-        failed: (label, rep, m) => failures.push(`${label}${numbered ? ` #${rep + 1}` : ''}: ${m}`),
+        progress: (label, rep, f, s) => bar.update(runName(spec, label, rep), f, s),
+        failed: (label, rep, m) => failures.push(`${runName(spec, label, rep)}: ${m}`),
       },
       { jobs: o.jobs },
     )
@@ -62,6 +68,7 @@ export async function runCommand(
 
 /** The documented `run --json` document (docs/run-json.md). */
 export function jsonDocument(r: ExperimentResult) {
+  const stability = r.spec.untilStable ? stabilityBySource(r) : null
   return {
     schema: 'iosched-lab/run-output@1',
     experiment: r.name,
@@ -75,12 +82,7 @@ export function jsonDocument(r: ExperimentResult) {
       scheduler: s.scheduler,
       source: s.source,
       repetitions: s.repetitions,
-      stability: r.spec.untilStable
-        ? stabilityOf(
-            r.spec,
-            r.runs.filter((x) => x.source === s.source),
-          ).find((v) => v.label === s.label)
-        : undefined,
+      stability: stability?.get(`${s.source}:${s.label}`),
       tunables: r.spec.schedulers.find((x) => x.label === s.label)?.tunables ?? {},
       seconds: s.seconds.mean,
       processes: s.processes.map((p) => ({
@@ -139,21 +141,25 @@ export function table(full: ExperimentResult): string {
   let note = unfinished.length
     ? `\nnot finished within ${r.spec.stop.maxSeconds} s: ${unfinished.join(', ')}`
     : ''
-  if (u) note += `\n${stabilityLines(r.spec, full.runs).join('\n')}`
+  if (u)
+    for (const [key, v] of stabilityBySource(full))
+      note += `\n${describeStability(key.startsWith('real:') ? { ...v, label: `${v.label} (real)` } : v)}`
   return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
 }
 
-/** Per scheduler (and per source: simulated and real runs are judged apart), how it ended. */
-function stabilityLines(spec: ExperimentResult['spec'], runs: ExperimentResult['runs']): string[] {
-  const sources = [...new Set(runs.map((r) => r.source))]
-  return sources.flatMap((src) =>
-    stabilityOf(
-      spec,
-      runs.filter((r) => r.source === src),
-    )
-      .filter((v) => v.runs > 0)
-      .map((v) => describeStability(src === 'real' ? { ...v, label: `${v.label} (real)` } : v)),
-  )
+/**
+ * Per source and scheduler label (`simulated:noop`, `real:noop`), how repeating until stable
+ * ended: simulated and real runs are judged apart. Entries without runs are left out.
+ */
+function stabilityBySource(r: ExperimentResult): Map<string, StabilityVerdict> {
+  const out = new Map<string, StabilityVerdict>()
+  for (const src of new Set(r.runs.map((x) => x.source)))
+    for (const v of stabilityOf(
+      r.spec,
+      r.runs.filter((x) => x.source === src),
+    ))
+      if (v.runs > 0) out.set(`${src}:${v.label}`, v)
+  return out
 }
 
 function row(s: LabelSummary, names: string[]): string[] {
