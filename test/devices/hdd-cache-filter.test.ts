@@ -14,10 +14,10 @@ const mech = new HddMechanics({
 })
 
 describe('the read buffer’s segment filter (what lets the NCQ picker skip the look-up)', () => {
-  it('never says "not held" of an LBA a segment holds, and marks only a few slots', () => {
+  it('never says "not held" of an LBA a segment holds, marks only a few slots, and clears them', () => {
     const cache = new SegmentCache(mech, 8, 2048)
     const rng = new Rng(7)
-    const slot = (s: number): number => ((s * cache.ixScale) | 0) & MARK_MASK
+    const slot = (s: number): number => ((s * cache.markScale) | 0) & MARK_MASK
     let held = 0
     for (let round = 0; round < 300; round++) {
       // a media read somewhere (near a few hot spots, so segments cluster and overlap), prefetching
@@ -27,18 +27,20 @@ describe('the read buffer’s segment filter (what lets the NCQ picker skip the 
       const t0 = round * 1e8
       cache.startStream(s, s + 8, t0, s)
       cache.abort(t0 + rng.next() * 4e6)
-      cache.index()
-      const marked = cache.ixMark.reduce((a, v) => a + (v ? 1 : 0), 0)
-      expect(marked).toBeLessThanOrEqual(2 * cache.ixCount)
+      // a segment of at most one bucket touches at most two slots
+      const marked = cache.marks.reduce((a, v) => a + (v ? 1 : 0), 0)
+      expect(marked).toBeLessThanOrEqual(2 * cache.count)
       for (let k = 0; k < 200; k++) {
         const probe = Math.floor(base + rng.next() * 1e4)
         if (cache.holds(probe, probe + 1)) {
           held++
-          expect(cache.ixMark[slot(probe)], `LBA ${probe} is held`).not.toBe(0)
-          expect(cache.holdsIndexed(probe, probe + 1)).toBe(true)
+          expect(cache.marks[slot(probe)], `LBA ${probe} is held`).not.toBe(0)
         }
       }
     }
     expect(held).toBeGreaterThan(100) // the probes did hit segments
+    // the counts follow every change: with the buffer emptied, no slot is marked
+    cache.invalidate(0, mech.capacitySectors)
+    expect(cache.marks.every((v) => v === 0)).toBe(true)
   })
 })

@@ -19,24 +19,24 @@ export class SegmentCache {
   private readonly hi: Float64Array
   private readonly used: Float64Array
   private stamp = 0
-  /** The index `index()` builds: starts and ends of the non-stream segments, by start. */
-  readonly ixLo: Float64Array
-  readonly ixHi: Float64Array
-  ixCount = 0
   /**
-   * A coarse filter beside the index: slot `bucketOf(s)` is non-zero when some indexed segment
-   * may hold LBA s (buckets of `1 / ixScale` sectors, hashed into a small table). Zero means no
-   * segment holds s, so the NCQ picker skips the exact look-up for nearly every random read.
+   * A coarse filter over the segments, kept up to date as they change: slot `bucket(s) & MARK_MASK`
+   * counts the segments (the stream's included) that have LBAs in s's bucket of `1 / markScale`
+   * sectors. Zero means no segment holds s, so the NCQ picker skips the exact look-up for nearly
+   * every random read.
    */
-  readonly ixMark = new Uint8Array(MARK_SLOTS)
+  readonly marks = new Uint16Array(MARK_SLOTS)
   /** Sectors → buckets: 1 / (a power of two at least one segment long), so exact. */
-  readonly ixScale: number
+  readonly markScale: number
 
   /** Segment the stream fills, or −1 when no prefetch is running. */
   streamSeg = -1
   /** Exact point the stream can be walked from: the head is at `streamLba`'s start at `streamT`. */
   private streamT: SimTime = 0
   private streamLba = 0
+  /** The last `streamPos` answer and its time (−1: none), until the stream changes. */
+  private posAt: SimTime = -1
+  private pos = 0
   /** The stream stops when it reaches this LBA (a segment ahead of the host's last request). */
   private limit = 0
 
@@ -48,13 +48,13 @@ export class SegmentCache {
     this.lo = new Float64Array(count)
     this.hi = new Float64Array(count)
     this.used = new Float64Array(count)
-    this.ixLo = new Float64Array(count)
-    this.ixHi = new Float64Array(count)
-    this.ixScale = 1 / 2 ** Math.ceil(Math.log2(Math.max(1, segSectors)))
+    this.markScale = 1 / 2 ** Math.ceil(Math.log2(Math.max(1, segSectors)))
   }
 
   /** The LBA the prefetch has reached at time t (re-anchors the stream so walks stay short). */
   streamPos(t: SimTime): number {
+    // asked two or three times per command at the same time: the picker, the read, the abort
+    if (t === this.posAt) return this.pos
     const m = this.mech
     m.walk(this.streamLba, this.limit - this.streamLba, this.streamT, t)
     const pos = m.walkLba
@@ -62,6 +62,8 @@ export class SegmentCache {
       this.streamT = m.anchorT
       this.streamLba = m.anchorLba
     }
+    this.posAt = t
+    this.pos = pos
     return pos
   }
 
@@ -70,8 +72,7 @@ export class SegmentCache {
     const seg = this.streamSeg
     if (seg < 0) return -1
     const pos = this.streamPos(t)
-    this.hi[seg] = pos
-    this.lo[seg] = Math.max(this.lo[seg], pos - this.segSectors)
+    this.setSegment(seg, Math.max(this.lo[seg], pos - this.segSectors), pos)
     this.streamSeg = -1
     return Math.max(0, pos - 1)
   }
@@ -105,10 +106,12 @@ export class SegmentCache {
         this.streamLba = this.limit
       }
       this.limit = Math.min(this.mech.capacitySectors, Math.max(this.limit, e + this.segSectors))
+      this.posAt = -1
       if (reach === -2) reach = this.mech.walk(this.streamLba, e - this.streamLba, this.streamT)
       this.used[seg] = ++this.stamp
       return reach
     }
+    if (this.marks[((s * this.markScale) | 0) & MARK_MASK] === 0) return -1 // no segment near s
     for (let i = 0; i < this.count; i++) {
       if (i !== this.streamSeg && s >= this.lo[i] && e <= this.hi[i]) {
         this.used[i] = ++this.stamp
@@ -137,53 +140,19 @@ export class SegmentCache {
     return this.streamSeg < 0 ? 0 : this.limit
   }
 
-  /**
-   * Index the segments other than the stream's by start, for many `holdsIndexed` look-ups in a
-   * row (the NCQ picker asks for every queued command). Segments never overlap (a new one
-   * invalidates what it covers), so only the last segment starting at or before s can hold s.
-   */
-  index(): void {
-    this.markIndexed(0)
-    const n = this.count
-    let k = 0
-    for (let i = 0; i < n; i++) {
-      if (i === this.streamSeg || this.hi[i] <= this.lo[i]) continue
-      const lo = this.lo[i]
-      const hi = this.hi[i]
-      let j = k++
-      while (j > 0 && this.ixLo[j - 1] > lo) {
-        this.ixLo[j] = this.ixLo[j - 1]
-        this.ixHi[j] = this.ixHi[j - 1]
-        j--
-      }
-      this.ixLo[j] = lo
-      this.ixHi[j] = hi
-    }
-    this.ixCount = k
-    this.markIndexed(1)
+  /** Segment i now holds [lo, hi) (empty when hi ≤ lo): the filter's counts follow. */
+  private setSegment(i: number, lo: number, hi: number): void {
+    this.mark(this.lo[i], this.hi[i], -1)
+    this.lo[i] = lo
+    this.hi[i] = hi
+    this.mark(lo, hi, 1)
   }
 
-  /** Set (1) or clear (0) the filter's slots of every indexed segment. */
-  private markIndexed(v: number): void {
-    const scale = this.ixScale
-    for (let k = 0; k < this.ixCount; k++) {
-      const first = Math.floor(this.ixLo[k] * scale)
-      const span = Math.min(Math.floor((this.ixHi[k] - 1) * scale) - first + 1, MARK_SLOTS)
-      for (let b = 0; b < span; b++) this.ixMark[((first + b) | 0) & MARK_MASK] = v
-    }
-  }
-
-  /** As `holds`, through the index `index()` built. */
-  holdsIndexed(s: number, e: number): boolean {
-    const lo = this.ixLo
-    let a = 0
-    let b = this.ixCount
-    while (a < b) {
-      const mid = (a + b) >> 1
-      if (lo[mid] <= s) a = mid + 1
-      else b = mid
-    }
-    return a > 0 && e <= this.ixHi[a - 1]
+  private mark(lo: number, hi: number, delta: number): void {
+    if (hi <= lo) return
+    const first = Math.floor(lo * this.markScale)
+    const span = Math.min(Math.floor((hi - 1) * this.markScale) - first + 1, MARK_SLOTS)
+    for (let b = 0; b < span; b++) this.marks[((first + b) | 0) & MARK_MASK] += delta
   }
 
   /** A segment other than the stream's holds all of [s, e). */
@@ -204,22 +173,19 @@ export class SegmentCache {
     this.invalidate(s, e + this.segSectors)
     let seg = 0
     for (let i = 1; i < this.count; i++) if (this.used[i] < this.used[seg]) seg = i
-    this.lo[seg] = s
-    this.hi[seg] = e
+    this.setSegment(seg, s, e)
     this.used[seg] = ++this.stamp
     this.streamSeg = seg
     this.streamT = anchorT
     this.streamLba = anchorLba
     this.limit = Math.min(this.mech.capacitySectors, e + this.segSectors)
+    this.posAt = -1
   }
 
   /** Drop every segment that overlaps [s, e) (a write made it stale). Call with no stream running. */
   invalidate(s: number, e: number): void {
     for (let i = 0; i < this.count; i++) {
-      if (s < this.hi[i] && e > this.lo[i]) {
-        this.lo[i] = 0
-        this.hi[i] = 0
-      }
+      if (s < this.hi[i] && e > this.lo[i]) this.setSegment(i, 0, 0)
     }
   }
 }

@@ -49,6 +49,16 @@ export interface LbaPosition {
 /** Tolerance for "the head is exactly at this sector": sums of rounded times may be a ns off. */
 export const ROT_TOLERANCE_NS = 8
 
+/**
+ * `x % m` for x ≥ 0 and m > 0, with the same result, without the floating-point remainder (a
+ * library call, slow) that `%` becomes once times pass 2^31 ns: the quotient's rounding is
+ * corrected, and the products and differences involved are exact in doubles.
+ */
+export function modPos(x: number, m: number): number {
+  const r = x - Math.floor(x / m) * m
+  return r < 0 ? r + m : r >= m ? r - m : r
+}
+
 export class HddMechanics {
   readonly revNs: SimTime
   readonly heads: number
@@ -72,7 +82,8 @@ export class HddMechanics {
   /** Offset (sectors) of the zone's first track, so the skew carries on across zone boundaries. */
   private readonly zBase: Float64Array
 
-  // Scratch results of locate() (no allocation on the hot path).
+  // Scratch results of locate() (no allocation on the hot path), for the LBA `located`.
+  located = -1
   zone = 0
   cyl = 0
   head = 0
@@ -142,6 +153,8 @@ export class HddMechanics {
 
   /** Sets zone, cyl, head, sect for `lba`. */
   locate(lba: number): void {
+    if (lba === this.located) return
+    this.located = lba
     // Binary search for the last zone starting at or before lba.
     let z = 0
     let hi = this.zoneCount - 1
@@ -155,8 +168,9 @@ export class HddMechanics {
     const track = Math.floor(rel / spt)
     this.zone = z
     this.sect = rel - track * spt
-    this.cyl = this.zFirstCyl[z] + Math.floor(track / this.heads)
-    this.head = track % this.heads
+    const c = Math.floor(track / this.heads)
+    this.cyl = this.zFirstCyl[z] + c
+    this.head = track - c * this.heads
   }
 
   position(lba: number): LbaPosition {
@@ -174,15 +188,18 @@ export class HddMechanics {
   /** Rotational time offset (0 … rev) at which sector `sect` of track (cyl, head) in zone z starts. */
   private angleOf(z: number, cyl: number, head: number, sect: number): number {
     const spt = this.zSpt[z]
-    const off =
-      (this.zBase[z] + (cyl - this.zFirstCyl[z]) * this.zCylStride[z] + head * this.zHeadSkew[z] + sect) % spt
+    const off = modPos(
+      this.zBase[z] + (cyl - this.zFirstCyl[z]) * this.zCylStride[z] + head * this.zHeadSkew[z] + sect,
+      spt,
+    )
     return Math.round((off * this.revNs) / spt)
   }
 
   /** ns to wait from time t, head on the right track, until sector `sect` comes under the head. */
   private waitFor(z: number, cyl: number, head: number, sect: number, t: SimTime): number {
     const rev = this.revNs
-    let wait = (this.angleOf(z, cyl, head, sect) - (t % rev)) % rev
+    // both terms lie in [0, rev): their difference needs no further remainder
+    let wait = this.angleOf(z, cyl, head, sect) - modPos(t, rev)
     if (wait < 0) wait += rev
     return wait > rev - ROT_TOLERANCE_NS ? 0 : wait
   }

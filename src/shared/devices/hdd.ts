@@ -1,9 +1,10 @@
-import { READ, SECTOR, WRITE, type DeviceInfo, type Request } from '../block/types'
+import { READ, SECTOR, type DeviceInfo, type Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device } from './device'
-import { MARK_MASK, SegmentCache, WriteCache } from './hdd-cache'
-import { HddMechanics, ROT_TOLERANCE_NS, type HddMechanicsConfig } from './hdd-mechanics'
+import { SegmentCache, WriteCache } from './hdd-cache'
+import { HddMechanics, type HddMechanicsConfig } from './hdd-mechanics'
+import { NcqQueue, Ranker, soonest } from './hdd-ncq'
 
 /**
  * A rotating disk (reference §9): service = command overhead + seek + rotational latency +
@@ -54,6 +55,7 @@ export class Hdd implements Device, Handler {
   private readonly agingNs: number
   private readonly destageMax: number
   private readonly queue: NcqQueue
+  private readonly ranker: Ranker
   /** The command being worked on; its completion event is scheduled (or it waits for cache room). */
   private current: Request | null = null
   private currentUsesMech = false
@@ -79,7 +81,14 @@ export class Hdd implements Device, Handler {
     this.ifaceNsPerSector = (SECTOR * 1e3) / cfg.interfaceMBps
     this.agingNs = Math.round(cfg.ncqAgingMs * 1e6)
     this.destageMax = Math.max(1, Math.round((cfg.destageChunkKiB * 1024) / SECTOR))
-    this.queue = new NcqQueue(cfg.queueDepth)
+    this.queue = new NcqQueue(cfg.queueDepth, this.writeCache.capSectors, this.cache.markScale)
+    this.ranker = new Ranker(
+      this.mech.seekTable,
+      this.mech.writeSettleNs,
+      this.mech.headSwitchNs,
+      this.mech.revNs,
+      this.overheadNs,
+    )
     this.info = {
       name: cfg.name,
       capacitySectors: this.mech.capacitySectors,
@@ -225,6 +234,7 @@ export class Hdd implements Device, Handler {
   /**
    * Next queued command. Depth 1: FIFO. Deeper: shortest positioning time first from where the
    * head will be (cache hits and cached writes cost nothing), unless one has waited too long.
+   * Ties go to the lower queue slot, however the candidates are visited.
    */
   private pick(now: SimTime): Request {
     const q = this.queue
@@ -234,25 +244,45 @@ export class Hdd implements Device, Handler {
     const oldest = now - this.agingNs
     const m = this.mech
     m.locate(this.cache.streamSeg >= 0 ? Math.max(0, this.cache.streamPos(t) - 1) : this.headLba)
-    const c0 = m.cyl
-    const h0 = m.head
-    const phase = (t % m.revNs) | 0
+    const r = this.ranker
+    r.from(m.cyl, m.head, t)
+    return q.take(
+      q.cachedWrites === 0 && this.allMechanical(oldest) ? soonest(q, r) : this.rankAll(r, now, oldest),
+    )
+  }
+
+  /**
+   * No queued command is aged, and none can be served from the read buffer: every one costs a
+   * seek, a head switch or nothing, plus the rotational wait.
+   */
+  private allMechanical(oldest: SimTime): boolean {
+    const q = this.queue
     const cache = this.cache
     const sFrom = cache.streamFrom
     const sTo = cache.streamTo
-    const overhead = this.overheadNs
+    if (q.oldestArrival < oldest) return false
+    const { sector, nsect, write, markSlot } = q
+    const marks = cache.marks
+    for (let i = 0, n = q.length; i < n; i++) {
+      if (write[i] === 1) continue
+      const s = sector[i]
+      if (s >= sFrom && s <= sTo) return false
+      if (marks[markSlot[i]] !== 0 && cache.holds(s, s + nsect[i])) return false
+    }
+    return true
+  }
+
+  /** Every queued command's cost, including aged ones, buffer hits and cached writes. */
+  private rankAll(r: Ranker, now: SimTime, oldest: SimTime): number {
+    const q = this.queue
+    const n = q.length
+    const t = r.t
+    const cache = this.cache
+    const sFrom = cache.streamFrom
+    const sTo = cache.streamTo
     const wcCap = this.writeCache.capSectors
-    cache.index()
-    // Everything the loop needs, in locals: it runs for every queued command at every pick, so it
-    // touches no objects — the queue keeps each command's decoded target in typed arrays — and
-    // calls nothing on the common path (a seek-table look-up and a phase step for the rotation).
-    const { sector, nsect, write, arrival, cyl, head, angle } = q
-    const { ixLo, ixHi, ixCount, ixMark, ixScale } = cache
-    const seekTable = m.seekTable
-    const settle = m.writeSettleNs
-    const headSwitch = m.headSwitchNs
-    const rev = m.revNs | 0
-    const revTol = rev - ROT_TOLERANCE_NS
+    const { sector, nsect, write, arrival, markSlot } = q
+    const marks = cache.marks
     let best = 0
     let bestCost = Infinity
     for (let i = 0; i < n; i++) {
@@ -269,89 +299,15 @@ export class Hdd implements Device, Handler {
           const s = sector[i]
           if (s >= sFrom && s <= sTo)
             cost = cache.cost(s, s + nsect[i], t) // the prefetch stream (rare)
-          else if (ixCount > 0 && ixMark[((s * ixScale) | 0) & MARK_MASK] !== 0) {
-            // in a segment? only the last one starting at or before s can hold it (they do not
-            // overlap); counting the starts ≤ s over the few segments avoids unpredictable branches
-            let a = 0
-            for (let k = 0; k < ixCount; k++) a += ixLo[k] <= s ? 1 : 0
-            if (a > 0 && s + nsect[i] <= ixHi[a - 1]) cost = 0
-          }
+          else if (marks[markSlot[i]] !== 0 && cache.holds(s, s + nsect[i])) cost = 0
         }
-        if (cost < 0) {
-          const wait = arr + overhead > t ? arr + overhead - t : 0
-          const c = cyl[i]
-          const d = c > c0 ? c - c0 : c0 - c
-          const move = wait + (d > 0 ? seekTable[d] + (w ? settle : 0) : head[i] !== h0 ? headSwitch : 0)
-          // rotational wait, branch-free in int32: where the platter will be, and how far to go
-          const at = ((phase + move) | 0) % rev
-          let rot = angle[i] - at
-          rot += (rot >> 31) & rev
-          cost = move + (rot > revTol ? 0 : rot)
-        }
+        if (cost < 0) cost = r.mechanical(q, i)
       }
       if (cost < bestCost) {
         bestCost = cost
         best = i
       }
     }
-    return q.take(best)
-  }
-}
-
-/**
- * The drive's command queue, with each command's target decoded on arrival (cylinder, head,
- * rotational offset) into typed arrays, so ranking the queue at every pick is a tight loop.
- */
-class NcqQueue {
-  length = 0
-  private readonly rqs: (Request | null)[]
-  readonly sector: Float64Array
-  readonly nsect: Float64Array
-  readonly write: Uint8Array
-  readonly arrival: Float64Array
-  readonly cyl: Int32Array
-  readonly head: Int32Array
-  readonly angle: Int32Array
-
-  constructor(depth: number) {
-    this.rqs = new Array<Request | null>(depth).fill(null)
-    this.sector = new Float64Array(depth)
-    this.nsect = new Float64Array(depth)
-    this.write = new Uint8Array(depth)
-    this.arrival = new Float64Array(depth)
-    this.cyl = new Int32Array(depth)
-    this.head = new Int32Array(depth)
-    this.angle = new Int32Array(depth)
-  }
-
-  push(rq: Request, now: SimTime, m: HddMechanics): void {
-    const i = this.length++
-    this.rqs[i] = rq
-    this.sector[i] = rq.sector
-    this.nsect[i] = rq.nsect
-    this.write[i] = rq.op === WRITE ? 1 : 0
-    this.arrival[i] = now
-    m.locate(rq.sector)
-    this.cyl[i] = m.cyl
-    this.head[i] = m.head
-    this.angle[i] = m.locatedAngleNs
-  }
-
-  /** Remove entry i; the last entry takes its place (ranking does not depend on queue order). */
-  take(i: number): Request {
-    const rq = this.rqs[i]!
-    const n = --this.length
-    if (i < n) {
-      this.rqs[i] = this.rqs[n]
-      this.sector[i] = this.sector[n]
-      this.nsect[i] = this.nsect[n]
-      this.write[i] = this.write[n]
-      this.arrival[i] = this.arrival[n]
-      this.cyl[i] = this.cyl[n]
-      this.head[i] = this.head[n]
-      this.angle[i] = this.angle[n]
-    }
-    this.rqs[n] = null
-    return rq
+    return best
   }
 }

@@ -1,0 +1,202 @@
+import { WRITE, type Request } from '../block/types'
+import type { SimTime } from '../sim/time'
+import { MARK_MASK } from './hdd-cache'
+import { modPos, ROT_TOLERANCE_NS, type HddMechanics } from './hdd-mechanics'
+
+// A drive's command queue (NCQ/TCQ) and the shortest-positioning-time-first ranking over it.
+
+/**
+ * The mechanical positioning cost of a queued command from one starting point (cylinder, head,
+ * time): what the NCQ picker compares. Holds the drive's constants and the point in fields, so
+ * the cost of one candidate is a seek-table look-up and a phase step — no calls, no allocation.
+ */
+export class Ranker {
+  c0 = 0
+  h0 = 0
+  t: SimTime = 0
+  /** t modulo the revolution. */
+  phase = 0
+  readonly rev: number
+  private readonly revTol: number
+
+  constructor(
+    private readonly seekTable: Int32Array,
+    private readonly settle: number,
+    private readonly headSwitch: number,
+    revNs: number,
+    private readonly overhead: number,
+  ) {
+    this.rev = revNs | 0
+    this.revTol = this.rev - ROT_TOLERANCE_NS
+  }
+
+  from(c0: number, h0: number, t: SimTime): void {
+    this.c0 = c0
+    this.h0 = h0
+    this.t = t
+    this.phase = modPos(t, this.rev) | 0
+  }
+
+  /** Wait for the command's overhead, seek (+ write settle) or head switch, rotational wait. */
+  mechanical(q: NcqQueue, i: number): number {
+    const t = this.t
+    const ready = q.arrival[i] + this.overhead
+    const wait = ready > t ? ready - t : 0
+    const c = q.cyl[i]
+    const c0 = this.c0
+    const d = c > c0 ? c - c0 : c0 - c
+    const move =
+      wait +
+      (d > 0
+        ? this.seekTable[d] + (q.write[i] === 1 ? this.settle : 0)
+        : q.head[i] !== this.h0
+          ? this.headSwitch
+          : 0)
+    // rotational wait, branch-free in int32: where the platter will be, and how far to go
+    const rev = this.rev
+    const at = ((this.phase + move) | 0) % rev
+    let rot = q.angle[i] - at
+    rot += (rot >> 31) & rev
+    return move + (rot > this.revTol ? 0 : rot)
+  }
+}
+
+/**
+ * The drive's command queue, with each command's target decoded on arrival (cylinder, head,
+ * rotational offset) into typed arrays, so ranking the queue at every pick is a tight loop; and
+ * the slots in rotational order, for visiting them in the order the platter brings them round.
+ */
+export class NcqQueue {
+  length = 0
+  /** Queued writes that will go to the write cache (they cost nothing to serve). */
+  cachedWrites = 0
+  /** The earliest arrival among the queued commands (Infinity when empty). */
+  oldestArrival = Infinity
+  private readonly rqs: (Request | null)[]
+  readonly sector: Float64Array
+  readonly nsect: Float64Array
+  readonly write: Uint8Array
+  readonly arrival: Float64Array
+  readonly cyl: Int32Array
+  readonly head: Int32Array
+  readonly angle: Int32Array
+  /** The read buffer filter's slot for the command's first sector. */
+  readonly markSlot: Int32Array
+  /** Slots by rotational offset; `sortedAngle[k]` is the offset of slot `byAngle[k]`. */
+  readonly byAngle: Int32Array
+  readonly sortedAngle: Int32Array
+
+  constructor(
+    depth: number,
+    private readonly wcCap: number,
+    private readonly markScale: number,
+  ) {
+    this.rqs = new Array<Request | null>(depth).fill(null)
+    this.sector = new Float64Array(depth)
+    this.nsect = new Float64Array(depth)
+    this.write = new Uint8Array(depth)
+    this.arrival = new Float64Array(depth)
+    this.cyl = new Int32Array(depth)
+    this.head = new Int32Array(depth)
+    this.angle = new Int32Array(depth)
+    this.markSlot = new Int32Array(depth)
+    this.byAngle = new Int32Array(depth)
+    this.sortedAngle = new Int32Array(depth)
+  }
+
+  push(rq: Request, now: SimTime, m: HddMechanics): void {
+    const i = this.length++
+    const w = rq.op === WRITE
+    this.rqs[i] = rq
+    this.sector[i] = rq.sector
+    this.nsect[i] = rq.nsect
+    this.write[i] = w ? 1 : 0
+    this.arrival[i] = now
+    this.oldestArrival = Math.min(this.oldestArrival, now)
+    this.markSlot[i] = ((rq.sector * this.markScale) | 0) & MARK_MASK
+    if (w && this.wcCap >= rq.nsect) this.cachedWrites++
+    m.locate(rq.sector)
+    this.cyl[i] = m.cyl
+    this.head[i] = m.head
+    const angle = m.locatedAngleNs
+    this.angle[i] = angle
+    const { byAngle, sortedAngle } = this
+    let k = i
+    while (k > 0 && sortedAngle[k - 1] > angle) {
+      byAngle[k] = byAngle[k - 1]
+      sortedAngle[k] = sortedAngle[k - 1]
+      k--
+    }
+    byAngle[k] = i
+    sortedAngle[k] = angle
+  }
+
+  /** Remove entry i; the last entry takes its place (ranking does not depend on queue order). */
+  take(i: number): Request {
+    const rq = this.rqs[i]!
+    const n = --this.length
+    if (this.write[i] === 1 && this.wcCap >= this.nsect[i]) this.cachedWrites--
+    const arrived = this.arrival[i]
+    const { byAngle, sortedAngle } = this
+    for (let k = byAngle.indexOf(i); k < n; k++) {
+      byAngle[k] = byAngle[k + 1]
+      sortedAngle[k] = sortedAngle[k + 1]
+    }
+    if (i < n) {
+      this.rqs[i] = this.rqs[n]
+      this.sector[i] = this.sector[n]
+      this.nsect[i] = this.nsect[n]
+      this.write[i] = this.write[n]
+      this.arrival[i] = this.arrival[n]
+      this.cyl[i] = this.cyl[n]
+      this.head[i] = this.head[n]
+      this.angle[i] = this.angle[n]
+      this.markSlot[i] = this.markSlot[n]
+      byAngle[byAngle.indexOf(n)] = i
+    }
+    this.rqs[n] = null
+    if (arrived === this.oldestArrival) {
+      let least = Infinity
+      for (let k = 0; k < n; k++) least = Math.min(least, this.arrival[k])
+      this.oldestArrival = least
+    }
+    return rq
+  }
+}
+
+/**
+ * The cheapest of all-mechanical commands. A command's cost is its move plus the rotational
+ * wait after it, so it is never less than how far the platter must turn from now to bring its
+ * sector round (`g`, from the queue's angle order, less a rounding tolerance). Visit the
+ * commands in the order the platter reaches them and stop once that alone exceeds the best cost
+ * found: with the short seeks of a file's extent, only the next fraction of a turn is looked at.
+ */
+export function soonest(q: NcqQueue, r: Ranker): number {
+  const n = q.length
+  const { byAngle, sortedAngle } = q
+  const rev = r.rev
+  let from = r.phase - ROT_TOLERANCE_NS
+  if (from < 0) from += rev
+  let lo = 0
+  let hi = n
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sortedAngle[mid] < from) lo = mid + 1
+    else hi = mid
+  }
+  let best = -1
+  let bestCost = Infinity
+  for (let k = 0, p = lo; k < n; k++, p++) {
+    if (p === n) p = 0
+    let g = sortedAngle[p] - from
+    if (g < 0) g += rev
+    if (g - 2 * ROT_TOLERANCE_NS > bestCost) break
+    const i = byAngle[p]
+    const cost = r.mechanical(q, i)
+    if (cost < bestCost || (cost === bestCost && i < best)) {
+      bestCost = cost
+      best = i
+    }
+  }
+  return best
+}

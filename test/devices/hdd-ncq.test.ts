@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { READ, Request, WRITE } from '../../src/shared/block/types'
+import { HddMechanics, linearZones, modPos } from '../../src/shared/devices/hdd-mechanics'
+import { NcqQueue, Ranker, soonest } from '../../src/shared/devices/hdd-ncq'
+import { FITTED_7200 } from '../../src/shared/devices/seek'
+import { Rng } from '../../src/shared/sim/rng'
+
+const mech = new HddMechanics({
+  zones: linearZones(113_909, 24, 1160, 555),
+  heads: 10,
+  rpm: 7200,
+  seek: FITTED_7200,
+  headSwitchMs: 0.8,
+  writeSettleMs: 1.0,
+})
+const OVERHEAD = 200_000
+
+function request(sector: number, write: boolean): Request {
+  const rq = new Request()
+  rq.sector = sector
+  rq.nsect = 8
+  rq.op = write ? WRITE : READ
+  return rq
+}
+
+/** The ranking by definition: every command's cost, the lowest cost, ties to the lower slot. */
+function exhaustive(q: NcqQueue, r: Ranker): number {
+  let best = 0
+  for (let i = 1; i < q.length; i++) if (r.mechanical(q, i) < r.mechanical(q, best)) best = i
+  return best
+}
+
+/** The rotational order is a permutation of the slots, by angle, with each slot's own angle. */
+function orderProblem(q: NcqQueue): string | null {
+  const slots = Array.from(q.byAngle.subarray(0, q.length))
+  if ([...slots].sort((a, b) => a - b).some((v, k) => v !== k)) return `not the slots: ${slots}`
+  for (let k = 0; k < q.length; k++) {
+    if (q.sortedAngle[k] !== q.angle[slots[k]]) return `position ${k} has a stale angle`
+    if (k > 0 && q.sortedAngle[k] < q.sortedAngle[k - 1]) return `position ${k} out of order`
+  }
+  return null
+}
+
+describe('NCQ shortest-positioning-time-first over the rotational order', () => {
+  // A file's extent (short seeks, rotation decides), the whole disk (seeks decide), and a handful
+  // of sectors on a few tracks (many ties and same-track candidates).
+  const spreads = [
+    { name: 'a 1 GB extent', pick: (rng: Rng) => 1e7 + Math.floor(rng.next() * 2e6) },
+    { name: 'the whole disk', pick: (rng: Rng) => Math.floor(rng.next() * (mech.capacitySectors - 8)) },
+    { name: 'a few tracks', pick: (rng: Rng) => 5e6 + 8 * Math.floor(rng.next() * 600) },
+  ]
+  for (const spread of spreads) {
+    it(`picks what ranking every command picks (${spread.name})`, () => {
+      const rng = new Rng(11)
+      const q = new NcqQueue(32, 0, 1 / 2048)
+      const r = new Ranker(mech.seekTable, mech.writeSettleNs, mech.headSwitchNs, mech.revNs, OVERHEAD)
+      let now = 5e9 // past 2^31 ns, where times are no longer small integers
+      let ties = 0
+      for (let round = 0; round < 2000; round++) {
+        while (q.length < 31) q.push(request(spread.pick(rng), rng.next() < 0.3), now, mech)
+        expect(orderProblem(q)).toBeNull()
+        now += Math.floor(rng.next() * 2e7)
+        // some commands arrived so recently that their overhead is not over yet
+        if (round % 7 === 0) q.push(request(spread.pick(rng), false), now - OVERHEAD / 2, mech)
+        mech.locate(spread.pick(rng))
+        r.from(mech.cyl, mech.head, now + Math.floor(rng.next() * 1e6))
+        const want = exhaustive(q, r)
+        const got = soonest(q, r)
+        expect(got, `round ${round}`).toBe(want)
+        for (let i = 0; i < q.length; i++)
+          if (i !== want && r.mechanical(q, i) === r.mechanical(q, want)) ties++
+        q.take(round % 3 === 0 ? Math.floor(rng.next() * q.length) : got)
+        if (round % 5 === 0) q.take(0)
+      }
+      if (spread.name === 'a few tracks') expect(ties).toBeGreaterThan(0) // equal costs did occur
+      expect(orderProblem(q)).toBeNull()
+    })
+  }
+
+  it('keeps the oldest arrival and the count of cached writes as commands come and go', () => {
+    const q = new NcqQueue(8, 16, 1 / 2048)
+    q.push(request(100, true), 10, mech)
+    q.push(request(900, false), 20, mech)
+    q.push(request(500, true), 30, mech)
+    expect(q.oldestArrival).toBe(10)
+    expect(q.cachedWrites).toBe(2)
+    q.take(0)
+    expect(q.oldestArrival).toBe(20)
+    expect(q.cachedWrites).toBe(1)
+    q.take(0)
+    q.take(0)
+    expect(q.length).toBe(0)
+    expect(q.oldestArrival).toBe(Infinity)
+    expect(q.cachedWrites).toBe(0)
+  })
+})
+
+describe('modPos', () => {
+  it('is the remainder `%` gives, for small, large and fractional times', () => {
+    const rng = new Rng(3)
+    const rev = mech.revNs
+    for (let k = 0; k < 20000; k++) {
+      const x = k % 2 ? Math.floor(rng.next() * 2 ** (10 + (k % 43))) : rng.next() * 1e13
+      expect(modPos(x, rev)).toBe(x % rev)
+    }
+    for (const x of [0, rev - 1, rev, rev + 1, 2 * rev, 2 ** 53 - 1]) expect(modPos(x, rev)).toBe(x % rev)
+  })
+})
