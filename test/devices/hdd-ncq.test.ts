@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { READ, Request, WRITE } from '../../src/shared/block/types'
+import { SegmentCache } from '../../src/shared/devices/hdd-cache'
 import { HddMechanics, linearZones, modPos } from '../../src/shared/devices/hdd-mechanics'
 import { NcqQueue, Ranker, soonest } from '../../src/shared/devices/hdd-ncq'
 import { FITTED_7200 } from '../../src/shared/devices/seek'
@@ -52,7 +53,7 @@ describe('NCQ shortest-positioning-time-first over the rotational order', () => 
   for (const spread of spreads) {
     it(`picks what ranking every command picks (${spread.name})`, () => {
       const rng = new Rng(11)
-      const q = new NcqQueue(32, 0, 1 / 2048)
+      const q = new NcqQueue(32, 0, new SegmentCache(mech, 8, 2048))
       const r = new Ranker(mech.seekTable, mech.writeSettleNs, mech.headSwitchNs, mech.revNs, OVERHEAD)
       let now = 5e9 // past 2^31 ns, where times are no longer small integers
       let ties = 0
@@ -78,7 +79,7 @@ describe('NCQ shortest-positioning-time-first over the rotational order', () => 
   }
 
   it('keeps the oldest arrival and the count of cached writes as commands come and go', () => {
-    const q = new NcqQueue(8, 16, 1 / 2048)
+    const q = new NcqQueue(8, 16, new SegmentCache(mech, 8, 2048))
     q.push(request(100, true), 10, mech)
     q.push(request(900, false), 20, mech)
     q.push(request(500, true), 30, mech)

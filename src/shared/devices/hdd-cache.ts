@@ -20,14 +20,21 @@ export class SegmentCache {
   private readonly used: Float64Array
   private stamp = 0
   /**
-   * A coarse filter over the segments, kept up to date as they change: slot `bucket(s) & MARK_MASK`
-   * counts the segments (the stream's included) that have LBAs in s's bucket of `1 / markScale`
-   * sectors. Zero means no segment holds s, so the NCQ picker skips the exact look-up for nearly
-   * every random read.
+   * A coarse filter over the segments, kept up to date as they change: slot `slotOf(s)` counts the
+   * segments that have LBAs in s's bucket of `1 / markScale` sectors, plus the prefetch stream's
+   * reach (from its segment's start to its limit). Zero means neither can serve a read at s, so
+   * the NCQ picker skips the exact look-up for nearly every random read.
    */
   readonly marks = new Uint16Array(MARK_SLOTS)
   /** Sectors → buckets: 1 / (a power of two at least one segment long), so exact. */
   readonly markScale: number
+  /** Queued reads per slot (`watch`), and how many of them are in marked slots. */
+  private readonly watched = new Uint16Array(MARK_SLOTS)
+  /** Queued reads in marked slots: when 0, no queued read can be served from the buffer. */
+  watchedMarked = 0
+  /** The extent marked for the stream's reach (empty when none). */
+  private reachLo = 0
+  private reachHi = 0
 
   /** Segment the stream fills, or −1 when no prefetch is running. */
   streamSeg = -1
@@ -74,6 +81,7 @@ export class SegmentCache {
     const pos = this.streamPos(t)
     this.setSegment(seg, Math.max(this.lo[seg], pos - this.segSectors), pos)
     this.streamSeg = -1
+    this.markReach(0, 0)
     return Math.max(0, pos - 1)
   }
 
@@ -107,11 +115,12 @@ export class SegmentCache {
       }
       this.limit = Math.min(this.mech.capacitySectors, Math.max(this.limit, e + this.segSectors))
       this.posAt = -1
+      this.markReach(this.lo[seg], this.limit + 1)
       if (reach === -2) reach = this.mech.walk(this.streamLba, e - this.streamLba, this.streamT)
       this.used[seg] = ++this.stamp
       return reach
     }
-    if (this.marks[((s * this.markScale) | 0) & MARK_MASK] === 0) return -1 // no segment near s
+    if (this.marks[this.slotOf(s)] === 0) return -1 // no segment near s
     for (let i = 0; i < this.count; i++) {
       if (i !== this.streamSeg && s >= this.lo[i] && e <= this.hi[i]) {
         this.used[i] = ++this.stamp
@@ -148,11 +157,37 @@ export class SegmentCache {
     this.mark(lo, hi, 1)
   }
 
+  /** The stream can now serve reads starting in [lo, hi). */
+  private markReach(lo: number, hi: number): void {
+    this.mark(this.reachLo, this.reachHi, -1)
+    this.reachLo = lo
+    this.reachHi = hi
+    this.mark(lo, hi, 1)
+  }
+
   private mark(lo: number, hi: number, delta: number): void {
     if (hi <= lo) return
     const first = Math.floor(lo * this.markScale)
     const span = Math.min(Math.floor((hi - 1) * this.markScale) - first + 1, MARK_SLOTS)
-    for (let b = 0; b < span; b++) this.marks[((first + b) | 0) & MARK_MASK] += delta
+    const { marks, watched } = this
+    for (let b = 0; b < span; b++) {
+      const x = ((first + b) | 0) & MARK_MASK
+      const was = marks[x]
+      marks[x] = was + delta
+      if (was === 0 || marks[x] === 0) this.watchedMarked += delta * watched[x]
+    }
+  }
+
+  /** The filter's slot for LBA s. */
+  slotOf(s: number): number {
+    return ((s * this.markScale) | 0) & MARK_MASK
+  }
+
+  /** A read at s joins (+1) or leaves (−1) the drive's queue: `watchedMarked` follows. */
+  watch(s: number, delta: number): void {
+    const x = this.slotOf(s)
+    this.watched[x] += delta
+    if (this.marks[x] !== 0) this.watchedMarked += delta
   }
 
   /** A segment other than the stream's holds all of [s, e). */
@@ -180,6 +215,7 @@ export class SegmentCache {
     this.streamLba = anchorLba
     this.limit = Math.min(this.mech.capacitySectors, e + this.segSectors)
     this.posAt = -1
+    this.markReach(s, this.limit + 1)
   }
 
   /** Drop every segment that overlaps [s, e) (a write made it stale). Call with no stream running. */

@@ -1,6 +1,6 @@
 import { WRITE, type Request } from '../block/types'
 import type { SimTime } from '../sim/time'
-import { MARK_MASK } from './hdd-cache'
+import type { SegmentCache } from './hdd-cache'
 import { modPos, ROT_TOLERANCE_NS, type HddMechanics } from './hdd-mechanics'
 
 // A drive's command queue (NCQ/TCQ) and the shortest-positioning-time-first ranking over it.
@@ -89,7 +89,7 @@ export class NcqQueue {
   constructor(
     depth: number,
     private readonly wcCap: number,
-    private readonly markScale: number,
+    private readonly buffer: SegmentCache,
   ) {
     this.rqs = new Array<Request | null>(depth).fill(null)
     this.sector = new Float64Array(depth)
@@ -113,8 +113,9 @@ export class NcqQueue {
     this.write[i] = w ? 1 : 0
     this.arrival[i] = now
     this.oldestArrival = Math.min(this.oldestArrival, now)
-    this.markSlot[i] = ((rq.sector * this.markScale) | 0) & MARK_MASK
-    if (w && this.wcCap >= rq.nsect) this.cachedWrites++
+    this.markSlot[i] = this.buffer.slotOf(rq.sector)
+    if (!w) this.buffer.watch(rq.sector, 1)
+    else if (this.wcCap >= rq.nsect) this.cachedWrites++
     m.locate(rq.sector)
     this.cyl[i] = m.cyl
     this.head[i] = m.head
@@ -135,7 +136,8 @@ export class NcqQueue {
   take(i: number): Request {
     const rq = this.rqs[i]!
     const n = --this.length
-    if (this.write[i] === 1 && this.wcCap >= this.nsect[i]) this.cachedWrites--
+    if (this.write[i] === 0) this.buffer.watch(this.sector[i], -1)
+    else if (this.wcCap >= this.nsect[i]) this.cachedWrites--
     const arrived = this.arrival[i]
     const { byAngle, sortedAngle } = this
     for (let k = byAngle.indexOf(i); k < n; k++) {

@@ -81,7 +81,7 @@ export class Hdd implements Device, Handler {
     this.ifaceNsPerSector = (SECTOR * 1e3) / cfg.interfaceMBps
     this.agingNs = Math.round(cfg.ncqAgingMs * 1e6)
     this.destageMax = Math.max(1, Math.round((cfg.destageChunkKiB * 1024) / SECTOR))
-    this.queue = new NcqQueue(cfg.queueDepth, this.writeCache.capSectors, this.cache.markScale)
+    this.queue = new NcqQueue(cfg.queueDepth, this.writeCache.capSectors, this.cache)
     this.ranker = new Ranker(
       this.mech.seekTable,
       this.mech.writeSettleNs,
@@ -258,9 +258,10 @@ export class Hdd implements Device, Handler {
   private allMechanical(oldest: SimTime): boolean {
     const q = this.queue
     const cache = this.cache
+    if (q.oldestArrival < oldest) return false
+    if (cache.watchedMarked === 0) return true // no queued read near the buffer's contents
     const sFrom = cache.streamFrom
     const sTo = cache.streamTo
-    if (q.oldestArrival < oldest) return false
     const { sector, nsect, write, markSlot } = q
     const marks = cache.marks
     for (let i = 0, n = q.length; i < n; i++) {
