@@ -413,7 +413,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         return false
       }
     }
-    bios.length = 0
+    while (bios.length > 0) bios.pop() // not `length = 0`: a runtime call on every request
     this.subIdx = 0
     return true
   }

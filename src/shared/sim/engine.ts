@@ -8,7 +8,9 @@ import type { SimTime } from './time'
  *  - every scheduled event runs exactly once unless cancelled first.
  *
  * Hot path: no closures. An event names a handler object and an integer kind; event objects are
- * pooled, so a steady-state run allocates nothing per event.
+ * pooled, so a steady-state run allocates nothing per event. The heap keeps each entry's time and
+ * seq in typed arrays beside the event objects, so sifting compares numbers in contiguous memory
+ * instead of following a pointer per comparison.
  */
 export interface Handler {
   onEvent(kind: number, data: unknown): void
@@ -22,11 +24,18 @@ class SimEvent {
   data: unknown = undefined
 }
 
+/** What a heap slot past the end holds. */
+const VACANT = new SimEvent()
+
 export class Engine {
   now: SimTime = 0
   /** Events run so far (a measure of work, also used for progress). */
   executed = 0
-  private heap: SimEvent[] = []
+  /** The heap: `size` entries; entry i is `evs[i]`, with its time and seq in `times[i]`, `seqs[i]`. */
+  private size = 0
+  private evs: SimEvent[] = []
+  private times = new Float64Array(64)
+  private seqs = new Float64Array(64)
   private pool: SimEvent[] = []
   private nextSeq = 0
   private stopped = false
@@ -55,12 +64,12 @@ export class Engine {
   }
 
   get pending(): number {
-    return this.heap.length
+    return this.size
   }
 
   /** The time of the next event, or Infinity. Cancelled events count until popped. */
   peekTime(): SimTime {
-    return this.heap.length ? this.heap[0].time : Infinity
+    return this.size > 0 ? this.times[0] : Infinity
   }
 
   stop(): void {
@@ -73,11 +82,10 @@ export class Engine {
 
   /** Run events with time ≤ `until` (or until stopped / no events); at most `maxEvents`. */
   run(until: SimTime = Infinity, maxEvents = Infinity): void {
-    const heap = this.heap
     let budget = maxEvents
-    while (heap.length && !this.stopped && budget-- > 0) {
-      const ev = heap[0]
-      if (ev.time > until) break
+    while (this.size > 0 && !this.stopped && budget-- > 0) {
+      if (this.times[0] > until) break
+      const ev = this.evs[0]
       this.pop()
       this.now = ev.time
       const h = ev.handler
@@ -92,33 +100,38 @@ export class Engine {
         h.onEvent(kind, data)
       }
     }
-    if (
-      !this.stopped &&
-      until !== Infinity &&
-      until > this.now &&
-      (heap.length === 0 || heap[0].time > until)
-    )
+    if (!this.stopped && until !== Infinity && until > this.now && (this.size === 0 || this.times[0] > until))
       this.now = until
   }
 
   private push(ev: SimEvent): void {
-    const heap = this.heap
-    let i = heap.length
-    heap.push(ev)
+    if (this.size === this.times.length) this.grow()
+    const { evs, times, seqs } = this
+    const time = ev.time
+    const seq = ev.seq
+    let i = this.size++
     while (i > 0) {
       const p = (i - 1) >> 1
-      const pe = heap[p]
-      if (pe.time < ev.time || (pe.time === ev.time && pe.seq < ev.seq)) break
-      heap[i] = pe
+      const pt = times[p]
+      if (pt < time || (pt === time && seqs[p] < seq)) break
+      evs[i] = evs[p]
+      times[i] = pt
+      seqs[i] = seqs[p]
       i = p
     }
-    heap[i] = ev
+    evs[i] = ev
+    times[i] = time
+    seqs[i] = seq
   }
 
+  /** Remove the first entry. */
   private pop(): void {
-    const heap = this.heap
-    const last = heap.pop() as SimEvent
-    const n = heap.length
+    const n = --this.size
+    const { evs, times, seqs } = this
+    const last = evs[n]
+    const lt = times[n]
+    const ls = seqs[n]
+    evs[n] = VACANT // no stale reference to a pooled event
     if (n === 0) return
     let i = 0
     for (;;) {
@@ -126,19 +139,32 @@ export class Engine {
       if (l >= n) break
       const r = l + 1
       let c = l
-      let ce = heap[l]
+      let ct = times[l]
       if (r < n) {
-        const re = heap[r]
-        if (re.time < ce.time || (re.time === ce.time && re.seq < ce.seq)) {
+        const rt = times[r]
+        if (rt < ct || (rt === ct && seqs[r] < seqs[l])) {
           c = r
-          ce = re
+          ct = rt
         }
       }
-      if (last.time < ce.time || (last.time === ce.time && last.seq < ce.seq)) break
-      heap[i] = ce
+      if (lt < ct || (lt === ct && ls < seqs[c])) break
+      evs[i] = evs[c]
+      times[i] = ct
+      seqs[i] = seqs[c]
       i = c
     }
-    heap[i] = last
+    evs[i] = last
+    times[i] = lt
+    seqs[i] = ls
+  }
+
+  private grow(): void {
+    const times = new Float64Array(this.times.length * 2)
+    const seqs = new Float64Array(this.seqs.length * 2)
+    times.set(this.times)
+    seqs.set(this.seqs)
+    this.times = times
+    this.seqs = seqs
   }
 }
 

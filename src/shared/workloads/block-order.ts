@@ -36,11 +36,19 @@ export class RandomBlockOrder {
 /** (a·x) mod m for a power-of-two m up to 2^52, exact in doubles (26-bit limbs). */
 function mulMod(a: number, x: number, m: number): number {
   const L = 67108864 // 2^26
-  if (m <= L) return (a * x) % m
-  const a0 = a % L
+  if (m <= L) return modPow2(a * x, m)
+  const a0 = modPow2(a, L)
   const a1 = Math.floor(a / L)
-  const x0 = x % L
+  const x0 = modPow2(x, L)
   const x1 = Math.floor(x / L)
-  const high = (a1 * x0 + a0 * x1) % (m / L)
-  return (a0 * x0 + high * L) % m
+  const high = modPow2(a1 * x0 + a0 * x1, m / L)
+  return modPow2(a0 * x0 + high * L, m)
+}
+
+/**
+ * v mod m for an integer 0 ≤ v < 2^53 and a power of two m: `%` itself, without the slow
+ * floating-point remainder — dividing by a power of two is exact, so is the rest.
+ */
+function modPow2(v: number, m: number): number {
+  return v - Math.floor(v / m) * m
 }
