@@ -178,6 +178,14 @@ export class SegmentCache {
     }
   }
 
+  /** Whether any slot of [s, e) is marked (else no segment overlaps it). */
+  private anyMarked(s: number, e: number): boolean {
+    const first = Math.floor(s * this.markScale)
+    const span = Math.min(Math.floor((e - 1) * this.markScale) - first + 1, MARK_SLOTS)
+    for (let b = 0; b < span; b++) if (this.marks[((first + b) | 0) & MARK_MASK] !== 0) return true
+    return false
+  }
+
   /** The filter's slot for LBA s. */
   slotOf(s: number): number {
     return ((s * this.markScale) | 0) & MARK_MASK
@@ -220,6 +228,7 @@ export class SegmentCache {
 
   /** Drop every segment that overlaps [s, e) (a write made it stale). Call with no stream running. */
   invalidate(s: number, e: number): void {
+    if (!this.anyMarked(s, e)) return // nothing buffered near [s, e): nearly every random read
     for (let i = 0; i < this.count; i++) {
       if (s < this.hi[i] && e > this.lo[i]) this.setSegment(i, 0, 0)
     }

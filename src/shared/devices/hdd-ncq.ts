@@ -139,10 +139,13 @@ export class NcqQueue {
     if (this.write[i] === 0) this.buffer.watch(this.sector[i], -1)
     else if (this.wcCap >= this.nsect[i]) this.cachedWrites--
     const arrived = this.arrival[i]
+    // one pass over the rotational order: drop slot i, and rename slot n (moving to i) in place
     const { byAngle, sortedAngle } = this
-    for (let k = byAngle.indexOf(i); k < n; k++) {
-      byAngle[k] = byAngle[k + 1]
-      sortedAngle[k] = sortedAngle[k + 1]
+    for (let k = 0, w = 0; k <= n; k++) {
+      const v = byAngle[k]
+      if (v === i) continue
+      byAngle[w] = v === n ? i : v
+      sortedAngle[w++] = sortedAngle[k]
     }
     if (i < n) {
       this.rqs[i] = this.rqs[n]
@@ -154,7 +157,6 @@ export class NcqQueue {
       this.head[i] = this.head[n]
       this.angle[i] = this.angle[n]
       this.markSlot[i] = this.markSlot[n]
-      byAngle[byAngle.indexOf(n)] = i
     }
     this.rqs[n] = null
     if (arrived === this.oldestArrival) {
