@@ -10,7 +10,10 @@ import type { SimTime } from './time'
  * Hot path: no closures. An event names a handler object and an integer kind; event objects are
  * pooled, so a steady-state run allocates nothing per event. The heap keeps each entry's time and
  * seq in typed arrays beside the event objects, so sifting compares numbers in contiguous memory
- * instead of following a pointer per comparison.
+ * instead of following a pointer per comparison. Events for the current time (a queue kick, a
+ * resumed waiter) skip the heap: they go to a FIFO that runs after the heap's events at that time.
+ * That is the (time, seq) order exactly: an event in the heap at the current time was scheduled
+ * before the time was reached, so before anything in the FIFO.
  */
 export interface Handler {
   onEvent(kind: number, data: unknown): void
@@ -36,6 +39,10 @@ export class Engine {
   private evs: SimEvent[] = []
   private times = new Float64Array(64)
   private seqs = new Float64Array(64)
+  /** Events at `now`, in scheduling order: a ring of `nowCount` from `nowHead` (capacity 2^k). */
+  private nowRing: SimEvent[] = new Array<SimEvent>(16).fill(VACANT)
+  private nowHead = 0
+  private nowCount = 0
   private pool: SimEvent[] = []
   private nextSeq = 0
   private stopped = false
@@ -49,7 +56,8 @@ export class Engine {
     ev.kind = kind
     ev.handler = handler
     ev.data = data
-    this.push(ev)
+    if (at === this.now) this.pushNow(ev)
+    else this.push(ev)
     return ev
   }
 
@@ -64,12 +72,12 @@ export class Engine {
   }
 
   get pending(): number {
-    return this.size
+    return this.size + this.nowCount
   }
 
   /** The time of the next event, or Infinity. Cancelled events count until popped. */
   peekTime(): SimTime {
-    return this.size > 0 ? this.times[0] : Infinity
+    return this.nowCount > 0 ? this.now : this.size > 0 ? this.times[0] : Infinity
   }
 
   stop(): void {
@@ -83,11 +91,17 @@ export class Engine {
   /** Run events with time ≤ `until` (or until stopped / no events); at most `maxEvents`. */
   run(until: SimTime = Infinity, maxEvents = Infinity): void {
     let budget = maxEvents
-    while (this.size > 0 && !this.stopped && budget-- > 0) {
-      if (this.times[0] > until) break
-      const ev = this.evs[0]
-      this.pop()
-      this.now = ev.time
+    while (!this.stopped && budget-- > 0) {
+      let ev: SimEvent
+      if (this.size > 0 && (this.nowCount === 0 || this.times[0] <= this.now)) {
+        if (this.times[0] > until) break
+        ev = this.evs[0]
+        this.pop()
+        this.now = ev.time
+      } else if (this.nowCount > 0) {
+        if (this.now > until) break
+        ev = this.popNow()
+      } else break
       const h = ev.handler
       const kind = ev.kind
       const data = ev.data
@@ -100,8 +114,33 @@ export class Engine {
         h.onEvent(kind, data)
       }
     }
-    if (!this.stopped && until !== Infinity && until > this.now && (this.size === 0 || this.times[0] > until))
+    if (
+      !this.stopped &&
+      until !== Infinity &&
+      until > this.now &&
+      this.nowCount === 0 &&
+      (this.size === 0 || this.times[0] > until)
+    )
       this.now = until
+  }
+
+  private pushNow(ev: SimEvent): void {
+    if (this.nowCount === this.nowRing.length) {
+      // grow: unroll the ring into a twice larger one
+      const ring = new Array<SimEvent>(this.nowCount * 2).fill(VACANT)
+      for (let k = 0; k < this.nowCount; k++) ring[k] = this.nowRing[(this.nowHead + k) & (this.nowCount - 1)]
+      this.nowRing = ring
+      this.nowHead = 0
+    }
+    this.nowRing[(this.nowHead + this.nowCount++) & (this.nowRing.length - 1)] = ev
+  }
+
+  private popNow(): SimEvent {
+    const ev = this.nowRing[this.nowHead]
+    this.nowRing[this.nowHead] = VACANT
+    this.nowHead = (this.nowHead + 1) & (this.nowRing.length - 1)
+    this.nowCount--
+    return ev
   }
 
   private push(ev: SimEvent): void {
