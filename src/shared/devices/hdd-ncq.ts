@@ -18,16 +18,21 @@ export class Ranker {
   phase = 0
   readonly rev: number
   private readonly revTol: number
+  /** The shortest seek (to any other cylinder). */
+  readonly seekMin: number
 
   constructor(
     private readonly seekTable: Int32Array,
     private readonly settle: number,
-    private readonly headSwitch: number,
+    readonly headSwitch: number,
     revNs: number,
     private readonly overhead: number,
   ) {
     this.rev = revNs | 0
     this.revTol = this.rev - ROT_TOLERANCE_NS
+    let least = Infinity
+    for (let d = 1; d < seekTable.length; d++) least = Math.min(least, seekTable[d])
+    this.seekMin = least === Infinity ? 0 : least
   }
 
   from(c0: number, h0: number, t: SimTime): void {
@@ -169,18 +174,30 @@ export class NcqQueue {
 }
 
 /**
- * The cheapest of all-mechanical commands. A command's cost is its move plus the rotational
- * wait after it, so it is never less than how far the platter must turn from now to bring its
- * sector round (`g`, from the queue's angle order, less a rounding tolerance). Visit the
- * commands in the order the platter reaches them and stop once that alone exceeds the best cost
- * found: with the short seeks of a file's extent, only the next fraction of a turn is looked at.
+ * The cheapest of all-mechanical commands. A command's cost is its move (at least `least`: no
+ * command is closer than that) plus the rotational wait after it, so the cost is congruent, modulo
+ * a revolution, to how far the platter turns from now to the command's sector, and at least
+ * `least`. Hence, measuring the turn `g` from `least` past now, the cost is at least `g + least`
+ * (less a tolerance for rounding). Visit the commands in that order — the order the platter brings
+ * them under the head once it could be there — and stop once the bound exceeds the best cost
+ * found: with the short seeks of a file's extent, a fraction of a turn is looked at.
  */
 export function soonest(q: NcqQueue, r: Ranker): number {
   const n = q.length
-  const { byAngle, sortedAngle } = q
+  const { byAngle, sortedAngle, cyl, head } = q
   const rev = r.rev
-  let from = r.phase - ROT_TOLERANCE_NS
-  if (from < 0) from += rev
+  // the least move any queued command needs: none on this track, usually none on this cylinder
+  const c0 = r.c0
+  let least = r.seekMin
+  for (let i = 0; i < n; i++) {
+    if (cyl[i] !== c0) continue
+    if (head[i] === r.h0) {
+      least = 0
+      break
+    }
+    if (r.headSwitch < least) least = r.headSwitch
+  }
+  const from = modPos(r.phase + least - 2 * ROT_TOLERANCE_NS + rev, rev)
   let lo = 0
   let hi = n
   while (lo < hi) {
@@ -188,13 +205,14 @@ export function soonest(q: NcqQueue, r: Ranker): number {
     if (sortedAngle[mid] < from) lo = mid + 1
     else hi = mid
   }
+  const slack = least - 3 * ROT_TOLERANCE_NS
   let best = -1
   let bestCost = Infinity
   for (let k = 0, p = lo; k < n; k++, p++) {
     if (p === n) p = 0
     let g = sortedAngle[p] - from
     if (g < 0) g += rev
-    if (g - 2 * ROT_TOLERANCE_NS > bestCost) break
+    if (g + slack > bestCost) break
     const i = byAngle[p]
     const cost = r.mechanical(q, i)
     if (cost < bestCost || (cost === bestCost && i < best)) {
