@@ -22,7 +22,7 @@ export class SectorHash {
   }
 
   private slot(key: number): number {
-    const lo = (key % 4294967296) | 0
+    const lo = key | 0 // the low 32 bits, as (key % 2^32) | 0, without a floating-point remainder
     const hi = (key / 4294967296) | 0
     return (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> 7) & this.mask
   }
