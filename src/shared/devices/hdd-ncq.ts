@@ -66,10 +66,15 @@ export class Ranker {
   }
 }
 
+/** Buckets of the revolution for the rotational index (a power of two). */
+export const ANGLE_BUCKETS = 64
+
 /**
  * The drive's command queue, with each command's target decoded on arrival (cylinder, head,
- * rotational offset) into typed arrays, so ranking the queue at every pick is a tight loop; and
- * the slots in rotational order, for visiting them in the order the platter brings them round.
+ * rotational offset) into typed arrays, so ranking the queue at every pick is a tight loop; and a
+ * rotational index for visiting them in the order the platter brings them round: the revolution
+ * cut into `ANGLE_BUCKETS` arcs, each with a bit set per slot whose sector starts in it (words of
+ * 32 slots), so a command joins or leaves the index in O(1).
  */
 export class NcqQueue {
   length = 0
@@ -87,14 +92,18 @@ export class NcqQueue {
   readonly angle: Int32Array
   /** The read buffer filter's slot for the command's first sector. */
   readonly markSlot: Int32Array
-  /** Slots by rotational offset; `sortedAngle[k]` is the offset of slot `byAngle[k]`. */
-  readonly byAngle: Int32Array
-  readonly sortedAngle: Int32Array
+  /** The arc each slot's sector starts in. */
+  readonly bucket: Int32Array
+  /** Bit i % 32 of word `b · words + ⌊i / 32⌋` is set when slot i is in arc b. */
+  readonly bits: Int32Array
+  readonly words: number
+  private readonly bucketScale: number
 
   constructor(
     depth: number,
     private readonly wcCap: number,
     private readonly buffer: SegmentCache,
+    revNs: number,
   ) {
     this.rqs = new Array<Request | null>(depth).fill(null)
     this.sector = new Float64Array(depth)
@@ -105,8 +114,15 @@ export class NcqQueue {
     this.head = new Int32Array(depth)
     this.angle = new Int32Array(depth)
     this.markSlot = new Int32Array(depth)
-    this.byAngle = new Int32Array(depth)
-    this.sortedAngle = new Int32Array(depth)
+    this.bucket = new Int32Array(depth)
+    this.words = (depth + 31) >> 5
+    this.bits = new Int32Array(ANGLE_BUCKETS * this.words)
+    this.bucketScale = ANGLE_BUCKETS / revNs
+  }
+
+  /** The arc a rotational offset (0 ≤ angle < rev) falls in. */
+  bucketOf(angle: number): number {
+    return Math.min(ANGLE_BUCKETS - 1, Math.floor(angle * this.bucketScale))
   }
 
   push(rq: Request, now: SimTime, m: HddMechanics): void {
@@ -126,15 +142,9 @@ export class NcqQueue {
     this.head[i] = m.head
     const angle = m.locatedAngleNs
     this.angle[i] = angle
-    const { byAngle, sortedAngle } = this
-    let k = i
-    while (k > 0 && sortedAngle[k - 1] > angle) {
-      byAngle[k] = byAngle[k - 1]
-      sortedAngle[k] = sortedAngle[k - 1]
-      k--
-    }
-    byAngle[k] = i
-    sortedAngle[k] = angle
+    const b = this.bucketOf(angle)
+    this.bucket[i] = b
+    this.bits[b * this.words + (i >> 5)] |= 1 << (i & 31)
   }
 
   /** Remove entry i; the last entry takes its place (ranking does not depend on queue order). */
@@ -144,15 +154,14 @@ export class NcqQueue {
     if (this.write[i] === 0) this.buffer.watch(this.sector[i], -1)
     else if (this.wcCap >= this.nsect[i]) this.cachedWrites--
     const arrived = this.arrival[i]
-    // one pass over the rotational order: drop slot i, and rename slot n (moving to i) in place
-    const { byAngle, sortedAngle } = this
-    for (let k = 0, w = 0; k <= n; k++) {
-      const v = byAngle[k]
-      if (v === i) continue
-      byAngle[w] = v === n ? i : v
-      sortedAngle[w++] = sortedAngle[k]
-    }
+    const { bits, bucket, words } = this
+    bits[bucket[i] * words + (i >> 5)] &= ~(1 << (i & 31))
     if (i < n) {
+      // slot n moves to i: in its arc, bit n goes and bit i comes
+      const b = bucket[n]
+      bits[b * words + (n >> 5)] &= ~(1 << (n & 31))
+      bits[b * words + (i >> 5)] |= 1 << (i & 31)
+      bucket[i] = b
       this.rqs[i] = this.rqs[n]
       this.sector[i] = this.sector[n]
       this.nsect[i] = this.nsect[n]
@@ -178,13 +187,13 @@ export class NcqQueue {
  * command is closer than that) plus the rotational wait after it, so the cost is congruent, modulo
  * a revolution, to how far the platter turns from now to the command's sector, and at least
  * `least`. Hence, measuring the turn `g` from `least` past now, the cost is at least `g + least`
- * (less a tolerance for rounding). Visit the commands in that order — the order the platter brings
- * them under the head once it could be there — and stop once the bound exceeds the best cost
+ * (less a tolerance for rounding). Visit the arcs in that order — the order the platter brings
+ * them under the head once it could be there — and stop once an arc's bound exceeds the best cost
  * found: with the short seeks of a file's extent, a fraction of a turn is looked at.
  */
 export function soonest(q: NcqQueue, r: Ranker): number {
   const n = q.length
-  const { byAngle, sortedAngle, cyl, head } = q
+  const { cyl, head, angle, bits, words } = q
   const rev = r.rev
   // the least move any queued command needs: none on this track, usually none on this cylinder
   const c0 = r.c0
@@ -198,26 +207,34 @@ export function soonest(q: NcqQueue, r: Ranker): number {
     if (r.headSwitch < least) least = r.headSwitch
   }
   const from = modPos(r.phase + least - 2 * ROT_TOLERANCE_NS + rev, rev)
-  let lo = 0
-  let hi = n
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (sortedAngle[mid] < from) lo = mid + 1
-    else hi = mid
-  }
   const slack = least - 3 * ROT_TOLERANCE_NS
+  const b0 = q.bucketOf(from)
+  const arc = rev / ANGLE_BUCKETS
   let best = -1
   let bestCost = Infinity
-  for (let k = 0, p = lo; k < n; k++, p++) {
-    if (p === n) p = 0
-    let g = sortedAngle[p] - from
-    if (g < 0) g += rev
-    if (g + slack > bestCost) break
-    const i = byAngle[p]
-    const cost = r.mechanical(q, i)
-    if (cost < bestCost || (cost === bestCost && i < best)) {
-      bestCost = cost
-      best = i
+  for (let j = 0; j < ANGLE_BUCKETS; j++) {
+    const b = (b0 + j) & (ANGLE_BUCKETS - 1)
+    if (j > 0) {
+      // every sector in this arc is at least this far round from `from`
+      let g = b * arc - from
+      if (g < 0) g += rev
+      if (g + slack > bestCost) break
+    }
+    for (let w = 0; w < words; w++) {
+      let m = bits[b * words + w]
+      while (m !== 0) {
+        const low = m & -m
+        m ^= low
+        const i = (w << 5) + 31 - Math.clz32(low)
+        let g = angle[i] - from
+        if (g < 0) g += rev
+        if (g + slack > bestCost) continue
+        const cost = r.mechanical(q, i)
+        if (cost < bestCost || (cost === bestCost && i < best)) {
+          bestCost = cost
+          best = i
+        }
+      }
     }
   }
   return best

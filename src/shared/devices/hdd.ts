@@ -81,7 +81,7 @@ export class Hdd implements Device, Handler {
     this.ifaceNsPerSector = (SECTOR * 1e3) / cfg.interfaceMBps
     this.agingNs = Math.round(cfg.ncqAgingMs * 1e6)
     this.destageMax = Math.max(1, Math.round((cfg.destageChunkKiB * 1024) / SECTOR))
-    this.queue = new NcqQueue(cfg.queueDepth, this.writeCache.capSectors, this.cache)
+    this.queue = new NcqQueue(cfg.queueDepth, this.writeCache.capSectors, this.cache, this.mech.revNs)
     this.ranker = new Ranker(
       this.mech.seekTable,
       this.mech.writeSettleNs,
