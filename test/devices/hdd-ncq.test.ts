@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { READ, Request, WRITE } from '../../src/shared/block/types'
 import { SegmentCache } from '../../src/shared/devices/hdd-cache'
 import { HddMechanics, linearZones, modPos } from '../../src/shared/devices/hdd-mechanics'
-import { ANGLE_BUCKETS, NcqQueue, Ranker, soonest } from '../../src/shared/devices/hdd-ncq'
+import { ANGLE_BUCKETS, CYLINDER_SLOTS, NcqQueue, Ranker, soonest } from '../../src/shared/devices/hdd-ncq'
 import { FITTED_7200 } from '../../src/shared/devices/seek'
 import { Rng } from '../../src/shared/sim/rng'
 
@@ -31,7 +31,10 @@ function exhaustive(q: NcqQueue, r: Ranker): number {
   return best
 }
 
-/** The rotational index holds each slot once, in the arc of its own sector, and nothing else. */
+/**
+ * The rotational index holds each slot once, in the arc of its own sector, and nothing else; the
+ * per-cylinder counts match the slots.
+ */
 function indexProblem(q: NcqQueue): string | null {
   for (let b = 0; b < ANGLE_BUCKETS; b++) {
     for (let i = 0; i < 32 * q.words; i++) {
@@ -42,6 +45,10 @@ function indexProblem(q: NcqQueue): string | null {
   }
   for (let i = 0; i < q.length; i++)
     if (q.bucket[i] !== q.bucketOf(q.angle[i])) return `slot ${i} is filed under a stale arc`
+  const counts = new Uint16Array(CYLINDER_SLOTS)
+  for (let i = 0; i < q.length; i++) counts[q.cyl[i] & (CYLINDER_SLOTS - 1)]++
+  const k = counts.findIndex((c, x) => c !== q.onCylinder[x])
+  if (k >= 0) return `cylinder count ${k}: ${q.onCylinder[k]}, expected ${counts[k]}`
   return null
 }
 

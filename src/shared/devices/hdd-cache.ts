@@ -17,8 +17,11 @@ export const MARK_MASK = MARK_SLOTS - 1
 export class SegmentCache {
   private readonly lo: Float64Array
   private readonly hi: Float64Array
-  private readonly used: Float64Array
-  private stamp = 0
+  /** Segments from least to most recently used: a doubly linked list over the indices. */
+  private readonly lruNext: Int32Array
+  private readonly lruPrev: Int32Array
+  private lruHead = 0
+  private lruTail = 0
   /**
    * A coarse filter over the segments, kept up to date as they change: slot `slotOf(s)` counts the
    * segments that have LBAs in s's bucket of `1 / markScale` sectors, plus the prefetch stream's
@@ -54,7 +57,13 @@ export class SegmentCache {
   ) {
     this.lo = new Float64Array(count)
     this.hi = new Float64Array(count)
-    this.used = new Float64Array(count)
+    this.lruNext = new Int32Array(count)
+    this.lruPrev = new Int32Array(count)
+    for (let i = 0; i < count; i++) {
+      this.lruPrev[i] = i - 1
+      this.lruNext[i] = i + 1 < count ? i + 1 : -1
+    }
+    this.lruTail = count - 1
     this.markScale = 1 / 2 ** Math.ceil(Math.log2(Math.max(1, segSectors)))
   }
 
@@ -117,13 +126,13 @@ export class SegmentCache {
       this.posAt = -1
       this.markReach(this.lo[seg], this.limit + 1)
       if (reach === -2) reach = this.mech.walk(this.streamLba, e - this.streamLba, this.streamT)
-      this.used[seg] = ++this.stamp
+      this.touch(seg)
       return reach
     }
     if (this.marks[this.slotOf(s)] === 0) return -1 // no segment near s
     for (let i = 0; i < this.count; i++) {
       if (i !== this.streamSeg && s >= this.lo[i] && e <= this.hi[i]) {
-        this.used[i] = ++this.stamp
+        this.touch(i)
         return now
       }
     }
@@ -178,6 +187,21 @@ export class SegmentCache {
     }
   }
 
+  /** Segment i was just used: it goes to the most recently used end. */
+  private touch(i: number): void {
+    if (i === this.lruTail) return
+    const { lruNext, lruPrev } = this
+    const p = lruPrev[i]
+    const n = lruNext[i]
+    if (p >= 0) lruNext[p] = n
+    else this.lruHead = n
+    lruPrev[n] = p
+    lruPrev[i] = this.lruTail
+    lruNext[i] = -1
+    lruNext[this.lruTail] = i
+    this.lruTail = i
+  }
+
   /** Whether any slot of [s, e) is marked (else no segment overlaps it). */
   private anyMarked(s: number, e: number): boolean {
     const first = Math.floor(s * this.markScale)
@@ -214,10 +238,9 @@ export class SegmentCache {
   startStream(s: number, e: number, anchorT: SimTime, anchorLba: number): void {
     if (this.count === 0) return
     this.invalidate(s, e + this.segSectors)
-    let seg = 0
-    for (let i = 1; i < this.count; i++) if (this.used[i] < this.used[seg]) seg = i
+    const seg = this.lruHead
     this.setSegment(seg, s, e)
-    this.used[seg] = ++this.stamp
+    this.touch(seg)
     this.streamSeg = seg
     this.streamT = anchorT
     this.streamLba = anchorLba

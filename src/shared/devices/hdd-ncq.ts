@@ -68,6 +68,8 @@ export class Ranker {
 
 /** Buckets of the revolution for the rotational index (a power of two). */
 export const ANGLE_BUCKETS = 64
+/** Slots of the per-cylinder count (a power of two). */
+export const CYLINDER_SLOTS = 4096
 
 /**
  * The drive's command queue, with each command's target decoded on arrival (cylinder, head,
@@ -92,6 +94,8 @@ export class NcqQueue {
   readonly angle: Int32Array
   /** The read buffer filter's slot for the command's first sector. */
   readonly markSlot: Int32Array
+  /** Queued commands per cylinder, hashed by its low bits: 0 means none on that cylinder. */
+  readonly onCylinder = new Uint16Array(CYLINDER_SLOTS)
   /** The arc each slot's sector starts in. */
   readonly bucket: Int32Array
   /** Bit i % 32 of word `b · words + ⌊i / 32⌋` is set when slot i is in arc b. */
@@ -139,6 +143,7 @@ export class NcqQueue {
     else if (this.wcCap >= rq.nsect) this.cachedWrites++
     m.locate(rq.sector)
     this.cyl[i] = m.cyl
+    this.onCylinder[m.cyl & (CYLINDER_SLOTS - 1)]++
     this.head[i] = m.head
     const angle = m.locatedAngleNs
     this.angle[i] = angle
@@ -154,6 +159,7 @@ export class NcqQueue {
     if (this.write[i] === 0) this.buffer.watch(this.sector[i], -1)
     else if (this.wcCap >= this.nsect[i]) this.cachedWrites--
     const arrived = this.arrival[i]
+    this.onCylinder[this.cyl[i] & (CYLINDER_SLOTS - 1)]--
     const { bits, bucket, words } = this
     bits[bucket[i] * words + (i >> 5)] &= ~(1 << (i & 31))
     if (i < n) {
@@ -198,13 +204,15 @@ export function soonest(q: NcqQueue, r: Ranker): number {
   // the least move any queued command needs: none on this track, usually none on this cylinder
   const c0 = r.c0
   let least = r.seekMin
-  for (let i = 0; i < n; i++) {
-    if (cyl[i] !== c0) continue
-    if (head[i] === r.h0) {
-      least = 0
-      break
+  if (q.onCylinder[c0 & (CYLINDER_SLOTS - 1)] !== 0) {
+    for (let i = 0; i < n; i++) {
+      if (cyl[i] !== c0) continue
+      if (head[i] === r.h0) {
+        least = 0
+        break
+      }
+      if (r.headSwitch < least) least = r.headSwitch
     }
-    if (r.headSwitch < least) least = r.headSwitch
   }
   const from = modPos(r.phase + least - 2 * ROT_TOLERANCE_NS + rev, rev)
   const slack = least - 3 * ROT_TOLERANCE_NS
