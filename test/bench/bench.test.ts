@@ -22,6 +22,8 @@ describe('npm run bench -- --json', () => {
         '--json',
         '--runs',
         '1',
+        '--forks',
+        '1',
         '--only',
         'streaming-read',
       ],
