@@ -232,41 +232,15 @@ export class HddMechanics {
     return this.head !== h0 ? this.headSwitchNs : 0
   }
 
-  /** Positioning time (move + rotational wait) for an access to `lba` starting at t. */
-  positioningNs(fromLba: number, lba: number, write: boolean, t: SimTime): number {
-    this.locate(fromLba)
-    return this.positioningFrom(this.cyl, this.head, lba, write, t)
-  }
-
   /**
-   * The rotational offset of the located sector (after `locate`): with cylinder and head, what
-   * `positioningTo` needs — computed once per command rather than once per ranking.
+   * The rotational offset of the located sector (after `locate`): with cylinder and head, what the
+   * NCQ picker needs — computed once per command rather than once per ranking.
    */
   get locatedAngleNs(): number {
     return this.angleOf(this.zone, this.cyl, this.head, this.sect)
   }
 
-  /** Head movement from (c0, h0) to a decoded target (cyl, head): seek (+ settle), head switch or 0. */
-  moveTo(c0: number, h0: number, cyl: number, head: number, write: boolean): number {
-    const d = cyl > c0 ? cyl - c0 : c0 - cyl
-    return d > 0 ? this.seekTable[d] + (write ? this.writeSettleNs : 0) : head !== h0 ? this.headSwitchNs : 0
-  }
-
-  /**
-   * Rotational wait for a sector at rotational offset `angle`, reached `delta` ns after a moment
-   * whose phase (time mod revolution) is `phase`. Phases instead of absolute times keep this free
-   * of floating-point modulo, which is slow: the NCQ picker calls it for many queued commands.
-   */
-  rotationTo(angle: number, phase: number, delta: number): number {
-    const rev = this.revNs
-    let at = phase + delta
-    while (at >= rev) at -= rev
-    let wait = angle - at
-    if (wait < 0) wait += rev
-    return wait > rev - ROT_TOLERANCE_NS ? 0 : wait
-  }
-
-  /** As positioningNs, from cylinder c0, head h0: for ranking many candidates from one place. */
+  /** Positioning time (move + rotational wait) from cylinder c0, head h0 to `lba`, starting at t. */
   positioningFrom(c0: number, h0: number, lba: number, write: boolean, t: SimTime): number {
     const move = this.moveFrom(c0, h0, lba, write)
     return move + this.waitFor(this.zone, this.cyl, this.head, this.sect, t + move)
