@@ -160,32 +160,55 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     expect(status.events.at(-1)?.type).toBe('run:done')
   }, 90_000)
 
-  it('repeats a real run until stable: the extra repetitions join the run as jobs', async () => {
+  it('repeats a real run and its simulation until stable: the extra repetitions join the run as jobs', async () => {
     const rec = recorder(lab)
-    // no real device repeats to within a millionth of a percent: 2 runs, then the cap of 3
+    // random reads alone, simulated on a disk (where their offsets matter, and the seed changes
+    // with the repetition) and run on the real device (noisy): neither repeats to within a
+    // millionth of a percent, so 2 runs, then the cap of 3 — for both
+    const base = readWhileWriting(0.5, ['noop']) as { workload: { processes: { name: string }[] } }
     const spec = {
-      ...readWhileWriting(0.5, ['noop']),
+      ...base,
+      device: { preset: 'hdd-7200-sata' },
+      workload: { ...base.workload, processes: base.workload.processes.filter((p) => p.name === 'reader') },
       untilStable: { cvPercent: 0.000001, maxRepetitions: 3 },
     }
     const run = started(
       await lab.startRealRun({
         spec: { ...spec, repetitions: 2 },
         target: { kind: 'device', name: disk.name, confirm: disk.name },
-        alsoSimulate: false,
       }),
     )
-    expect(run.jobs.map((j) => `${j.label}#${j.repetition}`)).toEqual(['noop#0', 'noop#1'])
+    expect(run.jobs.map((j) => `${j.label}#${j.repetition}/${j.source ?? 'simulated'}`)).toEqual([
+      'noop#0/simulated',
+      'noop#1/simulated',
+      'noop#0/real',
+      'noop#1/real',
+    ])
     const { done, result } = await rec.done(run.runId)
     expect(done.failures).toEqual([])
     const added = rec.events.flatMap((e) =>
       e.type === 'run:jobs-added' && e.runId === run.runId ? e.jobs : [],
     )
-    expect(added).toEqual([{ point: 0, schedIndex: 0, repetition: 2, label: 'noop', source: 'real' }])
-    expect(result.runs.map((r) => `${r.label}#${r.repetition}/${r.source}`)).toEqual([
-      'noop#0/real',
-      'noop#1/real',
-      'noop#2/real',
+    expect(added).toEqual([
+      { point: 0, schedIndex: 0, repetition: 2, label: 'noop' },
+      { point: 0, schedIndex: 0, repetition: 2, label: 'noop', source: 'real' },
     ])
+    expect(result.runs.map((r) => `${r.label}#${r.repetition}/${r.source}`).sort()).toEqual([
+      'noop#0/real',
+      'noop#0/simulated',
+      'noop#1/real',
+      'noop#1/simulated',
+      'noop#2/real',
+      'noop#2/simulated',
+    ])
+    const notices = rec.events.flatMap((e) =>
+      e.type === 'run:notice' && e.runId === run.runId ? [e.message] : [],
+    )
+    const said = (re: RegExp): boolean => notices.some((m) => re.test(m))
+    expect(
+      said(/^simulated, repeating until stable: noop: 2 runs, CV [\d.]+ % \(\w+\) — not stable yet$/),
+    ).toBe(true)
+    expect(said(/^simulated, repeated until stable: noop: 3 runs, .* — run cap reached$/)).toBe(true)
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
   }, 60_000)
 

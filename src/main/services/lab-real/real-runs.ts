@@ -11,6 +11,7 @@ import type { ExperimentResult } from '../../../shared/experiment/compare'
 import { summarizeRuns } from '../../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { RunResult } from '../../../shared/experiment/result'
+import { describeStability, nextRound, stabilityOf } from '../../../shared/experiment/stability'
 import { jobsOf } from '../experiments'
 import type { RunEvents, RunJob } from '../run-pool'
 import { combineRuns } from '../real/combine'
@@ -134,22 +135,45 @@ export class RealRuns {
       send({ type: 'run:notice', runId, message: `${s.label} does not run for real: ${s.reason}` })
     let sim: ExperimentResult | null = null
     if (simulated.length > 0) {
-      const results = await this.simulate(
-        spec,
-        simulated,
-        {
-          progress: (j, fraction, simSeconds) =>
-            send({ type: 'run:progress', runId, job: ref(j), fraction, simSeconds, etaSeconds: null }),
-          done: (j, result) => send({ type: 'run:job-done', runId, job: ref(j), result }),
-          failed: (j, message) => {
-            if (state.cancelled) return
-            failures.push({ job: ref(j), message })
-            send({ type: 'run:job-failed', runId, job: ref(j), message })
-          },
+      const events: RunEvents = {
+        progress: (j, fraction, simSeconds) =>
+          send({ type: 'run:progress', runId, job: ref(j), fraction, simSeconds, etaSeconds: null }),
+        done: (j, result) => send({ type: 'run:job-done', runId, job: ref(j), result }),
+        failed: (j, message) => {
+          if (state.cancelled) return
+          failures.push({ job: ref(j), message })
+          send({ type: 'run:job-failed', runId, job: ref(j), message })
         },
-        state.abort.signal,
-      )
-      const ok = results.filter((r): r is RunResult => r !== undefined)
+      }
+      // the simulated entries repeat until stable like the real ones: rounds join the run as jobs
+      const simulatedEntries = new Set(simulated.map((j) => j.schedIndex))
+      const attempts = spec.schedulers.map(() => 0)
+      const ok: RunResult[] = []
+      for (let jobs = simulated; jobs.length > 0 && !state.cancelled;) {
+        const results = await this.simulate(spec, jobs, events, state.abort.signal)
+        ok.push(...results.filter((r): r is RunResult => r !== undefined))
+        for (const j of jobs) attempts[j.schedIndex] = Math.max(attempts[j.schedIndex], j.repetition + 1)
+        if (!spec.untilStable || state.cancelled) break
+        const verdicts = stabilityOf(spec, ok).filter((v) => simulatedEntries.has(v.schedIndex))
+        jobs = nextRound(spec, ok, attempts).filter((j) => simulatedEntries.has(j.schedIndex))
+        if (jobs.length === 0) {
+          for (const v of verdicts)
+            send({
+              type: 'run:notice',
+              runId,
+              message: `simulated, repeated until stable: ${describeStability(v)}`,
+            })
+          break
+        }
+        for (const v of verdicts)
+          if (v.more)
+            send({
+              type: 'run:notice',
+              runId,
+              message: `simulated, repeating until stable: ${describeStability(v)}`,
+            })
+        send({ type: 'run:jobs-added', runId, jobs: jobs.map((j) => ref(j)) })
+      }
       sim = {
         schema: 'iosched-lab/experiment@1',
         name: spec.name,
