@@ -2,6 +2,8 @@ import { Engine, type Handler } from '../../src/shared/sim/engine'
 import { Rng } from '../../src/shared/sim/rng'
 import { READ, Request, SECTOR, type Op } from '../../src/shared/block/types'
 import type { CompletionSink, Device, DeviceContext } from '../../src/shared/devices/device'
+import type { Hdd } from '../../src/shared/devices/hdd'
+import type { HddMechanics } from '../../src/shared/devices/hdd-mechanics'
 import { createDevice, resolveDevice } from '../../src/shared/devices/registry'
 import type { ParamIssue } from '../../src/shared/util/params'
 
@@ -132,4 +134,9 @@ export function presetDriver(preset: string, overrides: Record<string, unknown> 
   const r = resolveDevice(preset, overrides, 'device', issues)
   if (!r || issues.length) throw new Error(issues.map((i) => `${i.path}: ${i.message}`).join('; '))
   return new Driver((ctx) => createDevice(r.model, r.values, ctx, preset))
+}
+
+/** The mechanics of the hdd-7200-sata preset (geometry, seek curve, skews), for unit tests. */
+export function sataMechanics(): HddMechanics {
+  return (presetDriver('hdd-7200-sata').device as Hdd).mech
 }

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { MARK_MASK, SegmentCache } from '../../src/shared/devices/hdd-cache'
-import { HddMechanics, linearZones } from '../../src/shared/devices/hdd-mechanics'
-import { FITTED_7200 } from '../../src/shared/devices/seek'
 import { Rng } from '../../src/shared/sim/rng'
+import { sataMechanics } from './driver'
 
-const mech = new HddMechanics({
-  zones: linearZones(113_909, 24, 1160, 555),
-  heads: 10,
-  rpm: 7200,
-  seek: FITTED_7200,
-  headSwitchMs: 0.8,
-  writeSettleMs: 1.0,
-})
+const mech = sataMechanics()
 
 describe('the read buffer’s segment filter (what lets the NCQ picker skip the look-up)', () => {
   it('never says "not held" of an LBA a segment holds, marks only a few slots, and clears them', () => {

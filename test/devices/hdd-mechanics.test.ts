@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { HddMechanics, linearZones, parseZoneTable } from '../../src/shared/devices/hdd-mechanics'
-import { FITTED_7200 } from '../../src/shared/devices/seek'
+import { parseZoneTable } from '../../src/shared/devices/hdd-mechanics'
+import { sataMechanics } from './driver'
 
 // The hdd-7200-sata geometry.
-const mech = new HddMechanics({
-  zones: linearZones(113_909, 24, 1160, 555),
-  heads: 10,
-  rpm: 7200,
-  seek: FITTED_7200,
-  headSwitchMs: 0.8,
-  writeSettleMs: 1.0,
-})
+const mech = sataMechanics()
 
 describe('HDD geometry', () => {
   it('derives capacity from the zones (≈ 500 GB)', () => {

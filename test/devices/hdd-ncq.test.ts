@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { READ, Request, WRITE } from '../../src/shared/block/types'
 import { SegmentCache } from '../../src/shared/devices/hdd-cache'
-import { HddMechanics, linearZones, modPos } from '../../src/shared/devices/hdd-mechanics'
+import { modPos } from '../../src/shared/devices/hdd-mechanics'
 import { ANGLE_BUCKETS, CYLINDER_SLOTS, NcqQueue, Ranker, soonest } from '../../src/shared/devices/hdd-ncq'
-import { FITTED_7200 } from '../../src/shared/devices/seek'
 import { Rng } from '../../src/shared/sim/rng'
+import { sataMechanics } from './driver'
 
-const mech = new HddMechanics({
-  zones: linearZones(113_909, 24, 1160, 555),
-  heads: 10,
-  rpm: 7200,
-  seek: FITTED_7200,
-  headSwitchMs: 0.8,
-  writeSettleMs: 1.0,
-})
+const mech = sataMechanics()
 const OVERHEAD = 200_000
 
 function request(sector: number, write: boolean): Request {
