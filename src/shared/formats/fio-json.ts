@@ -1,4 +1,5 @@
 import { ImportError } from './import-error'
+import { LineIndex } from './line-index'
 
 /**
  * Reading fio's JSON / json+ report: split concatenated documents (`--status-interval` appends one
@@ -100,11 +101,6 @@ interface Piece {
   start: number
 }
 
-const lineCol = (text: string, pos: number): { line: number; col: number } => {
-  const before = text.slice(0, pos)
-  return { line: before.split('\n').length, col: pos - before.lastIndexOf('\n') }
-}
-
 /** Split text into top-level JSON values by bracket depth (strings and escapes respected). */
 export function splitJsonDocuments(text: string, source = 'fio output'): { docs: Piece[]; stray: string[] } {
   const docs: Piece[] = []
@@ -139,8 +135,9 @@ export function splitJsonDocuments(text: string, source = 'fio output'): { docs:
     }
   }
   if (depth > 0) {
-    const s = lineCol(text, start)
-    const e = lineCol(text, text.length)
+    const lines = new LineIndex(text)
+    const s = lines.at(start)
+    const e = lines.at(text.length)
     throw new FioOutputError(
       source,
       `truncated: the JSON document that starts at line ${s.line} is not closed — the output ends at line ${e.line} ` +
@@ -191,13 +188,15 @@ export function parseFioDocuments(
       source,
       `holds no JSON document (was fio run with --output-format=json+?); it reads: "${stray.slice(0, 3).join(' / ').slice(0, 300)}"`,
     )
+  // built once: every position below is a lookup in it, not a scan from the start of the text
+  const lineIndex = new LineIndex(text)
   const parsed = docs.map((d, k) => {
     try {
       return JSON.parse(d.text) as unknown
     } catch (e) {
       const msg = (e as Error).message
       const m = /position (\d+)/.exec(msg)
-      const where = m ? lineCol(text, d.start + Number(m[1])) : lineCol(text, d.start)
+      const where = lineIndex.at(d.start + (m ? Number(m[1]) : 0))
       const clean = msg.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')
       const problem = `malformed JSON in document ${k + 1} of ${docs.length} at column ${where.col}: ${clean}`
       throw new FioOutputError(
@@ -220,13 +219,13 @@ export function parseFioDocuments(
     const fail: Fail = (path, what) => {
       const at = locateJsonPath(docs[k].text, jsonPathSegments(path))
       throw new FioOutputError(source, `${where}: ${path}: ${what}`, {
-        line: lineCol(text, docs[k].start + at).line,
+        line: lineIndex.lineOf(docs[k].start + at),
         field: path,
         problem: `${where}: ${what}`,
       })
     }
     reports.push(checkReport(doc, fail, docs.length, stray))
-    lines.push(lineCol(text, docs[k].start).line)
+    lines.push(lineIndex.lineOf(docs[k].start))
   })
   return { reports, lines }
 }
