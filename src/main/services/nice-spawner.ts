@@ -1,9 +1,9 @@
 // Simulation children at a lower CPU priority (nice 10): a comparison keeps every core busy, and
 // the window (or the browser showing the lab) must stay responsive while it does.
-import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { setPriority } from 'node:os'
 import type { Spawner } from './run-pool'
+import { forkSimulation } from './simulation-worker'
 
 export const SIMULATION_NICE = 10
 
@@ -19,11 +19,7 @@ export function lowerPriority(pid: number | undefined): void {
 
 /** Node's fork, as the run pool does it (TypeScript sources through tsx), at a lower priority. */
 export const niceForkSpawner: Spawner = (path): ChildProcess => {
-  const child = fork(path, [], {
-    execArgv: path.endsWith('.ts') ? ['--import', 'tsx'] : [],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'advanced',
-  })
+  const child = forkSimulation(path)
   lowerPriority(child.pid)
   return child
 }

@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { RunResult } from '../../shared/experiment/result'
+import { forkSimulation, simulationWorkerPath } from './simulation-worker'
 import type { WorkerMessage, WorkerRequest } from './worker-protocol'
 
 export interface RunJob {
@@ -19,20 +18,6 @@ export interface RunEvents {
 
 /** How to start a simulation child: Node's fork here; the app passes Electron's utilityProcess. */
 export type Spawner = (workerPath: string) => ChildProcess
-
-const defaultWorker = (): string => {
-  const here = import.meta.url
-  // From source (tsx, vitest) the worker is a .ts file next door; in a build it is bundled as .js.
-  const ts = new URL('../workers/simulate.ts', here)
-  return fileURLToPath(here.endsWith('.ts') ? ts : new URL('./workers/simulate.js', here))
-}
-
-const tsxSpawner: Spawner = (path) =>
-  fork(path, [], {
-    execArgv: path.endsWith('.ts') ? ['--import', 'tsx'] : [],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'advanced',
-  })
 
 /** Idle children are kept this long for the next run, then let go. */
 export const IDLE_MS = 120_000
@@ -90,8 +75,8 @@ export class RunPool {
 
   constructor(
     private readonly size = Math.max(1, availableParallelism()),
-    private readonly spawn: Spawner = tsxSpawner,
-    private readonly workerPath = defaultWorker(),
+    private readonly spawn: Spawner = forkSimulation,
+    private readonly workerPath = simulationWorkerPath(),
   ) {
     this.slots = Array.from({ length: Math.max(1, size) }, () => ({
       child: null,
