@@ -16,6 +16,8 @@ export default defineConfig({
           'workers/utility-simulate': resolve(__dirname, 'src/main/utility-simulate.ts'),
           // The privileged helper (real devices), run by Electron as Node under pkexec: privileged-helper.ts.
           'real-helper': resolve(__dirname, 'src/main/real-helper.ts'),
+          // The command line under plain Node, as bin/iosched-lab.mjs runs it (its children: workers/simulate).
+          cli: resolve(__dirname, 'src/cli/main.ts'),
         },
       },
     },

@@ -1,10 +1,42 @@
 #!/usr/bin/env node
-// The iosched-lab command: runs the TypeScript sources through tsx, so a checkout needs no build step.
-import { register } from 'tsx/esm/api'
+// The iosched-lab command. It runs the build (out/main/cli.js and its simulation worker, from
+// `npm run build`, which `npm ci` and `npm install` run as `prepare`; an installed package ships
+// it). In a checkout whose CLI sources — src/cli, src/main, src/shared — changed after that build,
+// or that has none, it runs those sources through tsx instead: never a stale build. From any
+// working directory either way.
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-register()
-const { main } = await import('../src/cli/main.ts')
+const root = fileURLToPath(new URL('..', import.meta.url))
+const built = join(root, 'out/main/cli.js')
+
+/** The latest modification of any file under `dir` (ms), 0 when there is no such folder. */
+function newest(dir) {
+  if (!existsSync(dir)) return 0
+  let t = statSync(dir).mtimeMs
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    t = Math.max(t, statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs)
+  return t
+}
+
+function buildIsCurrent() {
+  if (!existsSync(built)) return false
+  const at = statSync(built).mtimeMs
+  return ['src/cli', 'src/main', 'src/shared'].every((d) => newest(join(root, d)) <= at)
+}
+
+async function loadMain() {
+  if (buildIsCurrent()) return (await import(pathToFileURL(built).href)).main
+  if (!existsSync(join(root, 'src/cli/main.ts')))
+    throw new Error(`no build in ${join(root, 'out/main')} (reinstall the package, or run npm run build)`)
+  const { register } = await import('tsx/esm/api')
+  register()
+  return (await import('../src/cli/main.ts')).main
+}
+
 try {
+  const main = await loadMain()
   process.exitCode = await main(process.argv.slice(2))
 } catch (e) {
   process.stderr.write(

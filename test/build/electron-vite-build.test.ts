@@ -19,9 +19,10 @@ afterAll(async () => {
 })
 
 describe('electron-vite build', () => {
-  it('emits main, the simulation worker, preload and renderer', () => {
+  it('emits main, the command line, the simulation worker, preload and renderer', () => {
     for (const f of [
       'main/index.js',
+      'main/cli.js',
       'main/workers/simulate.js',
       'main/real-helper.js',
       'preload/index.cjs',

@@ -6,10 +6,9 @@ import { LabService } from '../../main/services/lab-service'
 import { defaultLibraryFolder } from '../../main/services/sessions'
 import { repairAtStart } from '../../main/services/real/startup-repair'
 import { labStateDir } from '../../main/services/real/state-dir'
+import { packageRoot } from '../../main/services/package-root'
 import type { CliCommand } from '../command'
 import { InputError } from '../spec-file'
-
-const root = join(import.meta.dirname, '../../..')
 
 /** Serve the lab to a browser until interrupted; resolves with the exit status. */
 export const serveCommand: CliCommand = {
@@ -36,11 +35,10 @@ export const serveCommand: CliCommand = {
     const parallel = values.jobs === undefined ? undefined : Number(values.jobs)
     if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1))
       throw new InputError([`serve: --jobs expects a whole number ≥ 1, got "${values.jobs}"`])
+    const root = packageRoot()
     const rendererDir = resolve(values.renderer ?? join(root, 'out/renderer'))
     if (!existsSync(join(rendererDir, 'index.html')))
       throw new InputError([`serve: no built renderer in ${rendererDir}: run \`npm run build\` first`])
-    // The bundled worker starts in a fraction of the time the TypeScript source takes under tsx.
-    const built = join(root, 'out/main/workers/simulate.js')
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
     // journals of lab processes that crashed mid-run: their devices are put back before anything else
     const startupRepair = repairAtStart(labStateDir())
@@ -49,7 +47,6 @@ export const serveCommand: CliCommand = {
       libraryDir: resolve(values.library ?? defaultLibraryFolder()),
       appVersion: pkg.version,
       parallel,
-      workerPath: existsSync(built) ? built : undefined,
       real: { startupRepair },
     })
     const host = values.host ?? '127.0.0.1'

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { galleryEntrySchema } from '../../shared/gallery/schema'
 import type { GalleryEntry } from '../../shared/gallery/types'
 import type { ClaimVerdict } from '../../shared/gallery/types'
@@ -13,9 +12,10 @@ import type { Example } from '../../shared/api/contract'
 import { zodIssues } from '../../shared/experiment/format-issues'
 import { ExperimentRunner } from './experiments'
 import type { ExperimentEvents, ExperimentOptions } from './experiments'
+import { packageRoot } from './package-root'
 
-/** The repository's root (gallery/ and examples/ live there). */
-export const repoRoot = (): string => fileURLToPath(new URL('../../..', import.meta.url))
+/** The package's root (gallery/ and examples/ live there), from the sources or a build alike. */
+export const repoRoot = (): string => packageRoot()
 
 export interface LoadedEntry {
   entry: GalleryEntry
