@@ -1,9 +1,11 @@
 // Child-process entry: runs simulations one at a time, as its parent asks, and reports progress
 // and each result. Started by the run pool with child_process.fork (CLI, browser host) or
-// utilityProcess (app); the pool keeps it for the next job and kills it on cancel.
+// utilityProcess (app); the pool keeps it for the next job and kills it on cancel. It goes by
+// itself within a fraction of a second when its parent goes, even mid-simulation (parent-watch.ts).
 import { simulate } from '../../shared/experiment/runner'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { WorkerRequest, WorkerMessage } from '../services/worker-protocol'
+import { exitIfOrphaned, watchParent } from './parent-watch'
 
 const send = (m: WorkerMessage): void => {
   process.send?.(m)
@@ -29,6 +31,7 @@ async function warmUp(spec: ResolvedSpec, budgetMs: number | undefined): Promise
     try {
       simulate(spec, i, 0, {
         progress: () => {
+          exitIfOrphaned()
           if (Date.now() > end) throw WARM_ENOUGH
         },
       })
@@ -46,6 +49,7 @@ process.on('message', (msg: WorkerRequest) => {
     let last = 0
     const result = simulate(msg.spec, msg.schedIndex, msg.repetition, {
       progress: (fraction, simSeconds) => {
+        exitIfOrphaned()
         const now = Date.now()
         if (now - last >= 100) {
           last = now
@@ -60,6 +64,6 @@ process.on('message', (msg: WorkerRequest) => {
 })
 
 // A parent that goes away (even killed) takes its idle children with it.
-process.on('disconnect', () => process.exit(0))
+watchParent()
 
 send({ type: 'ready' })
