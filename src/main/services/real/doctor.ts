@@ -1,11 +1,7 @@
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { findExecutable, runCommand } from './exec'
-import { readJournals } from './journal'
-import { detachLoopsBackedBy, loopsBackedBy, scratchOwnerGone } from './loop-device'
 import { isRoot, ROOT_MESSAGE } from './prerequisites'
 import { repairJournals } from './repair'
-import { SCRATCH_PREFIX } from './state-dir'
+import { removeStrayScratch } from './stray-scratch'
 
 /** One thing real runs need, and whether this machine has it. */
 export interface DoctorCheck {
@@ -42,9 +38,11 @@ export async function prerequisiteChecks(): Promise<DoctorCheck[]> {
 /**
  * `doctor`: what real runs need (root, fio, util-linux), the journals of crashed lab processes
  * replayed (schedulers and tunables restored, engines stopped, scratch loop devices detached), and
- * scratch loop devices nobody's journal accounts for. The CLI's `doctor` and the app's both call it.
+ * scratch devices and directories nobody's journal accounts for (stray-scratch.ts; `scratchDir`:
+ * where scratch directories are made, by default IOSCHED_LAB_SCRATCH_DIR or the temp directory).
+ * The CLI's `doctor` and the app's both call it.
  */
-export async function diagnose(stateDir: string): Promise<Diagnosis> {
+export async function diagnose(stateDir: string, scratchDir?: string): Promise<Diagnosis> {
   const checks = await prerequisiteChecks()
   const actions: string[] = []
   const problems: string[] = []
@@ -57,24 +55,7 @@ export async function diagnose(stateDir: string): Promise<Diagnosis> {
     actions.push(...r.actions.map((a) => `${a} (journal of ${r.owner})`))
     problems.push(...r.problems.map((p) => `${p} (journal ${r.journal})`))
   }
-  // scratch devices whose journal is gone (or never written): ours by the directory name
-  const live = new Set(
-    readJournals(stateDir).flatMap((j) =>
-      j.data && j.ownerAlive ? j.data.loops.map((l) => l.backingFile) : [],
-    ),
-  )
-  for (const l of await loopsBackedBy('/')) {
-    const dir = dirname(l.backingFile)
-    if (
-      !dir.split('/').pop()!.startsWith(SCRATCH_PREFIX) ||
-      live.has(l.backingFile) ||
-      !scratchOwnerGone(dir)
-    )
-      continue
-    for (const d of await detachLoopsBackedBy(l.backingFile))
-      actions.push(`detached stray scratch device ${d} (${l.backingFile})`)
-    rmSync(dir, { recursive: true, force: true })
-    actions.push(`deleted ${dir}`)
-  }
+  // scratch devices and directories whose journal is gone (or never written): ours by the name
+  actions.push(...(await removeStrayScratch(stateDir, scratchDir)))
   return { checks, actions, problems }
 }

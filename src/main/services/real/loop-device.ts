@@ -5,6 +5,7 @@ import {
   openSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs'
@@ -39,12 +40,21 @@ export interface ScratchOptions {
 
 const MiB = 1 << 20
 
-/** Create the backing file, attach it with `losetup --find --show --direct-io=on`, note it in the journal. */
+/**
+ * Create the backing file, attach it with `losetup --find --show --direct-io=on`, note it in the
+ * journal. Who owns the directory (its owner file) and the journal's entry are written before the
+ * file's first byte: a lab killed while filling it — seconds for a large device — leaves a file
+ * that the journal's replay (the next start, `doctor`) or doctor's sweep of ownerless scratch
+ * directories deletes.
+ */
 export async function createScratchLoop(o: ScratchOptions): Promise<ScratchLoop> {
   const sizeBytes = Math.ceil(o.sizeBytes / MiB) * MiB
   const tempDir = mkdtempSync(join(o.parentDir ?? scratchParentDir(), SCRATCH_PREFIX))
   const backingFile = join(tempDir, 'scratch.img')
   try {
+    // who owns it: `doctor` removes a scratch device only when this process is gone
+    writeFileSync(join(tempDir, OWNER_FILE), JSON.stringify(selfIdentity()))
+    o.journal?.addLoop({ device: null, backingFile, tempDir })
     const fd = openSync(backingFile, 'w', 0o600)
     try {
       if (o.fill !== false) {
@@ -55,9 +65,6 @@ export async function createScratchLoop(o: ScratchOptions): Promise<ScratchLoop>
     } finally {
       closeSync(fd)
     }
-    // who owns it: `doctor` removes a scratch device only when this process is gone
-    writeFileSync(join(tempDir, OWNER_FILE), JSON.stringify(selfIdentity()))
-    o.journal?.addLoop({ device: null, backingFile, tempDir })
     const out = await runCommand('losetup', ['--find', '--show', '--direct-io=on', backingFile])
     const device = out.stdout.trim()
     if (!/^\/dev\/loop\d+$/.test(device)) throw new Error(`losetup answered "${device}", not a loop device`)
@@ -138,10 +145,26 @@ export async function releaseScratchLoop(l: ScratchLoop, journal?: Journal): Pro
 
 const OWNER_FILE = 'owner.json'
 
-/** Is the lab process that created this scratch directory gone (or unknown)? */
-export function scratchOwnerGone(tempDir: string): boolean {
+/**
+ * How old a scratch directory without an owner file must be to count as abandoned: its creator
+ * writes the file right after creating the directory (labs before that wrote it after the fill).
+ */
+export const OWNERLESS_GRACE_MS = 60_000
+
+/** Is the lab process that created this scratch directory gone (or unknown, and not just now)? */
+export function scratchOwnerGone(tempDir: string, now = Date.now()): boolean {
+  let owner: string
   try {
-    return !isAlive(JSON.parse(readFileSync(join(tempDir, OWNER_FILE), 'utf8')) as ProcessIdentity)
+    owner = readFileSync(join(tempDir, OWNER_FILE), 'utf8')
+  } catch {
+    try {
+      return now - statSync(tempDir).mtimeMs > OWNERLESS_GRACE_MS
+    } catch {
+      return true
+    }
+  }
+  try {
+    return !isAlive(JSON.parse(owner) as ProcessIdentity)
   } catch {
     return true
   }
