@@ -6,7 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { LabService } from '../services/lab-service'
 import { handleApiCall } from './api-routes'
-import { checkRequest, LOOPBACK_NAMES, newToken, setCookieHeader } from './auth'
+import { checkRequest, LOOPBACK_NAMES, newToken, requestUrl, setCookieHeader } from './auth'
 import type { Gate } from './auth'
 import { EventSocket } from './event-socket'
 import { SECURITY_HEADERS, serveFile } from './static-files'
@@ -49,7 +49,8 @@ export async function startLabServer(o: LabServerOptions): Promise<LabServer> {
       )
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://host')
+    const url = requestUrl(req)
+    if (!url) return void res.writeHead(400, SECURITY_HEADERS).end('IOSched Lab: bad request target.\n')
     const verdict = checkRequest(req, url, gate)
     if (verdict === 'forbidden') return denied(res, 403)
     if (verdict === 'unauthorized') return denied(res, 401)
@@ -65,7 +66,9 @@ export async function startLabServer(o: LabServerOptions): Promise<LabServer> {
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = new URL(req.url ?? '/', 'http://host')
+    socket.on('error', () => socket.destroy()) // a client that resets before the answer
+    const url = requestUrl(req)
+    if (!url) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
     const verdict = checkRequest(req, url, gate)
     if (verdict !== 'ok' && verdict !== 'query-token') {
       socket.end(
@@ -84,7 +87,14 @@ export async function startLabServer(o: LabServerOptions): Promise<LabServer> {
       res.end(String(e))
     })
   })
-  server.on('upgrade', onUpgrade)
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // an exception here would end the process: whatever went wrong ends this connection only
+    try {
+      onUpgrade(req, socket, head)
+    } catch {
+      socket.destroy()
+    }
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(o.port ?? 0, host, resolve)
