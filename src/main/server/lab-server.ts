@@ -1,7 +1,6 @@
 // The browser host: the built renderer and the LabApi over HTTP, run events over a WebSocket, on
 // 127.0.0.1 by default, behind a random token (auth.ts). `iosched-lab serve` starts it; the
 // end-to-end tests drive the renderer through it, since the Electron binary is not available there.
-import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { LabService } from '../services/lab-service'
@@ -12,6 +11,7 @@ import type { BodyStats } from './body-gate'
 import { checkRequest, LOOPBACK_NAMES, newToken, requestUrl, setCookieHeader } from './auth'
 import type { Gate } from './auth'
 import { EventSocket } from './event-socket'
+import { limitedServer } from './limited-server'
 import { serverLimits } from './server-limits'
 import type { ServerLimitOverrides } from './server-limits'
 import { SECURITY_HEADERS, serveFile } from './static-files'
@@ -111,9 +111,7 @@ export async function startLabServer(o: LabServerOptions): Promise<LabServer> {
       res.end(String(e))
     })
   }
-  const server: Server = createServer(handle)
-  // Expect: 100-continue is answered by the API route once the declared length is acceptable
-  server.on('checkContinue', handle)
+  const server: Server = limitedServer(limits, handle)
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // an exception here would end the process: whatever went wrong ends this connection only
     try {
