@@ -2,6 +2,7 @@
 // at all (slowloris), bodies that stall, idle keep-alive and silent connections are closed; more
 // connections than the most are closed as they come, and accepted again once others have gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { openRaw, send, startHost, until } from './harness'
 import type { Host, RawConnection } from './harness'
 
@@ -110,5 +111,38 @@ describe('the connection limit', () => {
       if (status !== 200) await new Promise((r) => setTimeout(r, 20))
     }
     expect(status).toBe(200)
+  })
+})
+
+describe('a WebSocket', () => {
+  let host: Host
+  beforeAll(
+    async () =>
+      (host = await startHost({
+        limits: {
+          headersTimeoutMs: 200,
+          requestTimeoutMs: 300,
+          keepAliveTimeoutMs: 200,
+          idleTimeoutMs: 200,
+          timeoutCheckIntervalMs: 50,
+        },
+      })),
+  )
+  afterAll(() => host.close())
+
+  it('stays open past every request timeout, quiet as it is', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.server.port}/api/events`, { headers: bearer(host) })
+    await new Promise((resolve, reject) => {
+      ws.on('open', resolve)
+      ws.on('error', reject)
+    })
+    let closed = false
+    ws.on('close', () => (closed = true))
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(closed).toBe(false)
+    const pong = new Promise((r) => ws.once('pong', r))
+    ws.ping()
+    await pong
+    ws.close()
   })
 })
