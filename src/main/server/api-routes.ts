@@ -57,22 +57,14 @@ export function reply(
 
 function refuse(res: ServerResponse, method: string, kind: BodyLimitName, e: BodyRefused, p: BodyPolicy) {
   // the rest of the body stays unread: close the connection rather than read it to reuse it
-  const close = { Connection: 'close' }
   if (e.reason === 'busy') {
     const message = `${method}: the lab is reading ${p.gate.maxHeavy} large requests already; try again in ${p.retryAfterSeconds} s`
-    return reply(
-      res,
-      503,
-      { error: { kind: 'internal', message } },
-      {
-        ...close,
-        'Retry-After': String(p.retryAfterSeconds),
-      },
-    )
+    const headers = { Connection: 'close', 'Retry-After': String(p.retryAfterSeconds) }
+    return reply(res, 503, { error: { kind: 'internal', message } }, headers)
   }
   const limit = formatBytes(p.limits[kind])
   const message = `${method}: the request body is over ${limit}, the most the browser host reads for ${BODY_LIMITS[kind].holds}`
-  reply(res, 413, { error: { kind: 'bad-input', message } }, close)
+  reply(res, 413, { error: { kind: 'bad-input', message } }, { Connection: 'close' })
 }
 
 export async function handleApiCall(
@@ -96,21 +88,19 @@ export async function handleApiCall(
   // a client that asked to be told before it sends the body (curl does, over 1 MB) is told here,
   // once its Content-Length is known to be acceptable
   const proceed = () => void (req.headers.expect?.toLowerCase() === '100-continue' && res.writeContinue())
-  let body: Buffer
+  // the body's bytes and text are garbage once parsed: only the input lives on during the call
+  let input: unknown
   try {
-    body = await readBody(req, {
-      limit: policy.limits[kind],
-      heavyBytes: policy.heavyBytes,
-      proceed,
-      ...ticket,
-    })
+    const reading = { limit: policy.limits[kind], heavyBytes: policy.heavyBytes, proceed, ...ticket }
+    input = parseJson(await readBody(req, reading))
   } catch (e) {
     if (e instanceof BodyRefused) return refuse(res, method, kind, e, policy)
     if (e instanceof ClientGone) return void res.destroy()
+    if (e instanceof ApiError) return reply(res, STATUS[e.kind], { error: e.toData() })
     throw e
   }
   try {
-    const value = await callLabMethod(api, method, parseJson(body))
+    const value = await callLabMethod(api, method, input)
     reply(res, 200, { value: value ?? null })
   } catch (e) {
     const error = toErrorData(e)

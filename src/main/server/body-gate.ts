@@ -1,12 +1,12 @@
 // What the browser host holds of request bodies: the heavy slots taken (body-limits.ts) and the
-// bytes buffered, now and at most, across every request being read or handled.
+// bytes read, now and at most, across every request being read or handled.
 
 export interface BodyStats {
   /** Heavy requests being read or handled now. */
   heavy: number
-  /** Body bytes buffered now. */
+  /** Body bytes read by requests not answered yet (their bodies, or what those parse to, are in memory). */
   held: number
-  /** The most body bytes buffered at once since the server started. */
+  /** The most `held` has been since the server started. */
   peak: number
 }
 
