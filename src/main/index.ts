@@ -1,12 +1,17 @@
 // Electron main process: one window, locked down, the lab service behind typed IPC, and
-// simulations in utility processes (so a runaway simulation is killed, not the app).
+// simulations in utility processes (so a runaway simulation is killed, not the app). The built
+// renderer is served at app://lab/ (app-scheme.ts); every webContents is guarded as it is created
+// and the session grants no permission (contents-guard.ts).
 import { app, BrowserWindow, session, utilityProcess } from 'electron'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
+import { registerAppScheme, serveAppScheme } from './app-protocol'
+import { APP_INDEX_URL } from './app-scheme'
+import { denyPermissions, guardEveryContents } from './contents-guard'
 import { registerFileDialogs } from './file-dialogs'
 import { broadcast, registerLabIpc } from './ipc'
 import { APP_ROOT_HINT, pkexecHelper } from './privileged-helper'
-import { CONTENT_SECURITY_POLICY, isAppUrl } from './security'
+import { CONTENT_SECURITY_POLICY } from './security'
 import { LabService } from './services/lab-service'
 import { defaultLibraryFolder } from './services/sessions'
 import { isRoot } from './services/real/prerequisites'
@@ -15,8 +20,12 @@ import { labStateDir } from './services/real/state-dir'
 import { utilitySpawner } from './utility-spawner'
 
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
-const indexHtml = fileURLToPath(new URL('../renderer/index.html', import.meta.url))
-const appUrl = devUrl ?? pathToFileURL(indexHtml).href
+const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url))
+const appUrl = devUrl ?? APP_INDEX_URL
+
+// before ready: Electron takes privileged schemes only then; and before any webContents exists
+registerAppScheme()
+guardEveryContents(app, appUrl)
 
 function createService(): LabService {
   // Devices a crashed lab left switched are put back first (as root; otherwise listed as pending).
@@ -43,14 +52,13 @@ function createService(): LabService {
   return lab
 }
 
-/** The CSP as a response header too (dev server, http loads); file:// loads rely on the meta tag. */
+/** The CSP as a response header too (the dev server's http loads; app:// sends its own). */
 function enforceCsp(): void {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
     })
   })
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
 }
 
 function createWindow(): void {
@@ -71,16 +79,13 @@ function createWindow(): void {
     },
   })
   win.once('ready-to-show', () => win.show())
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, appUrl)) event.preventDefault()
-  })
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
-  if (devUrl) void win.loadURL(devUrl)
-  else void win.loadFile(indexHtml)
+  void win.loadURL(appUrl)
 }
 
 void app.whenReady().then(() => {
+  denyPermissions(session.defaultSession)
   enforceCsp()
+  if (!devUrl) serveAppScheme(rendererDir)
   const lab = createService()
   registerLabIpc(lab, appUrl)
   registerFileDialogs(appUrl)
