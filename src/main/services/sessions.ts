@@ -2,7 +2,8 @@
 // document (`iosched-lab/session@2`, docs/session-json.md), in a library folder or at any path;
 // gzip-compressed when large. Writes are atomic (library/atomic-write.ts): a crash leaves either
 // the old file or the new one. Older versions are migrated when read; a file from a newer lab or
-// a corrupt one is listed by the library with its error.
+// a corrupt one is listed by the library with its error. Every writer (save, notes and tags,
+// adding runs) holds the session's lock file while it reads and writes, across processes.
 import { rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
@@ -17,6 +18,8 @@ import { removeStaleTemps, writeFileAtomic } from './library/atomic-write'
 import type { AtomicWriteOptions } from './library/atomic-write'
 import { currentEnvironment } from './library/environment'
 import { LibraryIndex } from './library/library-index'
+import { withSessionLock } from './library/session-lock'
+import type { LockOptions } from './library/session-lock'
 import type { LibraryScan } from './library/library-index'
 import { GZIP_THRESHOLD_BYTES, gzipText, readSessionFile } from './library/session-file'
 
@@ -44,6 +47,8 @@ export function slugOf(name: string): string {
 export interface SessionStoreOptions {
   /** Library files larger than this are gzip-compressed (default 1 MiB). */
   gzipThresholdBytes?: number
+  /** Waiting for another writer of a session, and when its lock counts as stale. */
+  lock?: LockOptions
 }
 
 /** The library folder of session files, plus save-as and open at any path. */
@@ -65,9 +70,15 @@ export class SessionStore {
   }
 
   async save(input: SessionSaveInput, write: AtomicWriteOptions = {}): Promise<SessionInfo> {
+    const path = input.path ? this.resolvePath(input.path) : join(this.folder, `${slugOf(input.name)}.json`)
+    return this.locked(path, () => this.write(this.compose(input), path, write))
+  }
+
+  /** A new document of the input, with this machine's environment. */
+  private compose(input: SessionSaveInput): SessionDocument {
     const content = { result: input.result ?? null, sweep: input.sweep ?? null, runs: input.runs ?? [] }
     const spec = input.spec ?? null
-    const doc: SessionDocument = {
+    return {
       schema: SESSION_SCHEMA,
       name: input.name.trim(),
       savedAt: new Date().toISOString(),
@@ -79,8 +90,6 @@ export class SessionStore {
       spec,
       ...content,
     }
-    const path = input.path ? this.resolvePath(input.path) : join(this.folder, `${slugOf(input.name)}.json`)
-    return this.write(doc, path, write)
   }
 
   async open(path: string): Promise<SessionDocument> {
@@ -90,30 +99,35 @@ export class SessionStore {
   /** Change a saved session's name, notes or tags; everything else in the file stays. */
   async setMeta(input: SessionMetaInput): Promise<SessionInfo> {
     const path = this.resolvePath(input.path)
-    const doc = await readSessionFile(path)
-    if (input.name !== undefined) doc.name = input.name.trim()
-    if (input.notes !== undefined) doc.notes = input.notes
-    if (input.tags !== undefined) doc.tags = cleanTags(input.tags)
-    return this.write(doc, path)
+    return this.locked(path, async () => {
+      const doc = await readSessionFile(path)
+      if (input.name !== undefined) doc.name = input.name.trim()
+      if (input.notes !== undefined) doc.notes = input.notes
+      if (input.tags !== undefined) doc.tags = cleanTags(input.tags)
+      return this.write(doc, path)
+    })
   }
 
   /**
    * Add runs (imported files) to the session at `path`, continuing their repetitions; a missing
-   * file becomes a new session of these runs named `name`.
+   * file becomes a new session of these runs named `name`. Read and written under the session's
+   * lock, so writers at once (two `import --session`) each add theirs.
    */
   async addRuns(path: string, name: string, runs: RunResult[]): Promise<SessionInfo> {
     const abs = this.resolvePath(path)
-    let doc: SessionDocument
-    try {
-      doc = await readSessionFile(abs)
-    } catch (e) {
-      if ((e as { kind?: string }).kind !== 'not-found') throw e
-      return this.save({ name, spec: null, runs: appendRuns([], runs), path: abs })
-    }
-    doc.runs = appendRuns(doc.runs, runs)
-    doc.index = sessionIndex(doc)
-    doc.savedAt = new Date().toISOString()
-    return this.write(doc, abs)
+    return this.locked(abs, async () => {
+      let doc: SessionDocument
+      try {
+        doc = await readSessionFile(abs)
+      } catch (e) {
+        if ((e as { kind?: string }).kind !== 'not-found') throw e
+        return this.write(this.compose({ name, spec: null, runs: appendRuns([], runs) }), abs)
+      }
+      doc.runs = appendRuns(doc.runs, runs)
+      doc.index = sessionIndex(doc)
+      doc.savedAt = new Date().toISOString()
+      return this.write(doc, abs)
+    })
   }
 
   /** Every readable session in the library folder, newest first. */
@@ -138,8 +152,13 @@ export class SessionStore {
     return this.index.scan()
   }
 
+  /** Run a read-modify-write of the session at `path` holding its lock (library/session-lock.ts). */
+  private locked<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return withSessionLock(path, fn, this.options.lock)
+  }
+
   /**
-   * Write a document. In the library folder the name's extension follows the size — `.json.gz`
+   * Write a document (holding its lock). In the library folder the name's extension follows the size — `.json.gz`
    * above the threshold, `.json` below — and the other one, an older save, is removed; elsewhere
    * `.json.gz` is compressed and anything else is plain JSON, as the user named it.
    */

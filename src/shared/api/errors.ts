@@ -1,7 +1,10 @@
 // Errors that cross the API boundary as data: a kind, a message and, for bad input, the issues.
 import type { ParamIssue } from '../util/params'
 
-export type ApiErrorKind = 'bad-input' | 'not-found' | 'unknown-method' | 'internal'
+/**
+ * `busy`: another writer holds the session and did not finish in time (try again).
+ */
+export type ApiErrorKind = 'bad-input' | 'not-found' | 'busy' | 'unknown-method' | 'internal'
 
 /** What a transport sends back for a failed call (HTTP body, IPC rejection payload). */
 export interface ApiErrorData {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { alive } from './process-alive'
 
 export interface AtomicWriteOptions {
   /** Bytes per write call (default 1 MiB). */
@@ -52,16 +53,6 @@ export async function writeFileAtomic(
     await d.sync().finally(() => d.close())
   } catch {
     /* best effort */
-  }
-}
-
-/** Whether a process of this id is running (a signal 0 reaches it, or it is not ours). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
