@@ -17,6 +17,8 @@ import { SESSION_SCHEMA } from '../../shared/session/types'
 import { removeStaleTemps, writeFileAtomic } from './library/atomic-write'
 import type { AtomicWriteOptions } from './library/atomic-write'
 import { currentEnvironment } from './library/environment'
+import { currentOf } from '../../shared/library/one-per-name'
+import type { LibraryEntry, LibraryProblem } from '../../shared/library/types'
 import { LibraryIndex } from './library/library-index'
 import { withSessionLock } from './library/session-lock'
 import type { LockOptions } from './library/session-lock'
@@ -44,6 +46,12 @@ export function slugOf(name: string): string {
   return s || 'session'
 }
 
+/** Hooks into a save (tests slow it down, or kill the writer at a given point). */
+export interface SaveHooks extends AtomicWriteOptions {
+  /** The new file is in place; the other file of its name is not removed yet. */
+  onPublished?: (path: string) => void | Promise<void>
+}
+
 export interface SessionStoreOptions {
   /** Library files larger than this are gzip-compressed (default 1 MiB). */
   gzipThresholdBytes?: number
@@ -69,7 +77,7 @@ export class SessionStore {
     return isAbsolute(p) ? p : resolve(this.folder, p)
   }
 
-  async save(input: SessionSaveInput, write: AtomicWriteOptions = {}): Promise<SessionInfo> {
+  async save(input: SessionSaveInput, write: SaveHooks = {}): Promise<SessionInfo> {
     const path = input.path ? this.resolvePath(input.path) : join(this.folder, `${slugOf(input.name)}.json`)
     return this.locked(path, () => this.write(this.compose(input), path, write))
   }
@@ -83,6 +91,7 @@ export class SessionStore {
       name: input.name.trim(),
       savedAt: new Date().toISOString(),
       app: this.appVersion,
+      revision: 0,
       index: sessionIndex({ ...content, spec }),
       notes: input.notes ?? '',
       tags: cleanTags(input.tags ?? []),
@@ -92,15 +101,16 @@ export class SessionStore {
     }
   }
 
+  /** The whole session at `path` (in the library, under whichever of its names holds it). */
   async open(path: string): Promise<SessionDocument> {
-    return readSessionFile(this.resolvePath(path))
+    return readSessionFile(await this.locate(path))
   }
 
   /** Change a saved session's name, notes or tags; everything else in the file stays. */
   async setMeta(input: SessionMetaInput): Promise<SessionInfo> {
     const path = this.resolvePath(input.path)
     return this.locked(path, async () => {
-      const doc = await readSessionFile(path)
+      const doc = await readSessionFile(await this.locate(path))
       if (input.name !== undefined) doc.name = input.name.trim()
       if (input.notes !== undefined) doc.notes = input.notes
       if (input.tags !== undefined) doc.tags = cleanTags(input.tags)
@@ -118,7 +128,7 @@ export class SessionStore {
     return this.locked(abs, async () => {
       let doc: SessionDocument
       try {
-        doc = await readSessionFile(abs)
+        doc = await readSessionFile(await this.locate(abs))
       } catch (e) {
         if ((e as { kind?: string }).kind !== 'not-found') throw e
         return this.write(this.compose({ name, spec: null, runs: appendRuns([], runs) }), abs)
@@ -140,6 +150,7 @@ export class SessionStore {
       schedulers: e.index.labels,
       hasResult: e.index.hasResult || e.index.hasSweep || e.index.runs > 0,
       bytes: e.bytes,
+      revision: e.revision,
       tags: e.tags,
       runs: e.index.runs,
       kinds: e.index.kinds,
@@ -157,31 +168,52 @@ export class SessionStore {
     return withSessionLock(path, fn, this.options.lock)
   }
 
+  /** The files a session of `path` may be: both names in the library folder, else the path itself. */
+  private filesOf(path: string): string[] {
+    if (dirname(path) !== this.folder) return [path]
+    const base = path.replace(/\.json(\.gz)?$/, '')
+    return [`${base}.json`, `${base}.json.gz`]
+  }
+
+  /** Every file of the session's name there is now, each read (or failed to read) as the library does. */
+  private async present(path: string): Promise<(LibraryEntry | LibraryProblem)[]> {
+    const files = await Promise.all(this.filesOf(path).map((p) => this.index.file(p)))
+    return files.filter((f) => f !== null)
+  }
+
   /**
-   * Write a document (holding its lock). In the library folder the name's extension follows the size — `.json.gz`
-   * above the threshold, `.json` below — and the other one, an older save, is removed; elsewhere
-   * `.json.gz` is compressed and anything else is plain JSON, as the user named it.
+   * Where the session at `path` is: in the library, whichever of its two names holds it (a later
+   * save may have switched `NAME.json` to `NAME.json.gz`); elsewhere the path itself.
    */
-  private async write(
-    doc: SessionDocument,
-    path: string,
-    opts: AtomicWriteOptions = {},
-  ): Promise<SessionInfo> {
+  async locate(path: string): Promise<string> {
+    const abs = this.resolvePath(path)
+    return currentOf(await this.present(abs))?.path ?? abs
+  }
+
+  /**
+   * Write a document (holding its lock). In the library folder the name's extension follows the
+   * size — `.json.gz` above the threshold, `.json` below — and the other one, an older save, is
+   * removed; elsewhere `.json.gz` is compressed and anything else is plain JSON, as the user named
+   * it. The revision goes above that of every file of the name, so if a kill leaves both names
+   * (after the new file, before the old one is removed) the new one is the one listed.
+   */
+  private async write(doc: SessionDocument, path: string, hooks: SaveHooks = {}): Promise<SessionInfo> {
+    const files = this.filesOf(path)
+    const inLibrary = files.length === 2
+    const present = await this.present(path)
+    doc.revision = Math.max(doc.revision, ...present.map((f) => ('error' in f ? 0 : f.revision))) + 1
     const text = serializeSession(doc)
-    const inLibrary = dirname(path) === this.folder
     const threshold = this.options.gzipThresholdBytes ?? GZIP_THRESHOLD_BYTES
     const compress = inLibrary ? Buffer.byteLength(text) > threshold : path.endsWith('.json.gz')
-    const base = path.replace(/\.json(\.gz)?$/, '')
-    const target = inLibrary ? `${base}.json${compress ? '.gz' : ''}` : path
+    const target = inLibrary ? files[compress ? 1 : 0] : path
     const data = compress ? await gzipText(text) : text
-    await writeFileAtomic(target, data, opts)
-    // what a killed writer left for this session, under either extension
-    for (const p of inLibrary ? [`${base}.json`, `${base}.json.gz`] : [target]) await removeStaleTemps(p)
+    await writeFileAtomic(target, data, hooks)
     this.index.forget(target)
-    if (inLibrary) {
-      const other = `${base}.json${compress ? '' : '.gz'}`
-      if (other !== target) await rm(other, { force: true })
-    }
+    await hooks.onPublished?.(target)
+    // only now the other name's file: an older save, or the one a killed switch left
+    for (const p of files) if (p !== target) await rm(p, { force: true })
+    // what a killed writer left for this session, under either name
+    for (const p of files) await removeStaleTemps(p)
     return infoOf(target, doc, typeof data === 'string' ? Buffer.byteLength(data) : data.length, compress)
   }
 }
@@ -206,6 +238,7 @@ function infoOf(path: string, doc: SessionDocument, bytes: number, compressed: b
     schedulers: doc.index.labels,
     hasResult: doc.result !== null || doc.sweep !== null || doc.runs.length > 0,
     bytes,
+    revision: doc.revision,
     tags: doc.tags,
     runs: doc.index.runs,
     kinds: doc.index.kinds,

@@ -81,6 +81,8 @@ export interface SessionInfo {
   schedulers: string[]
   hasResult: boolean
   bytes: number
+  /** Bumped by every write of the file (docs/session-json.md). */
+  revision?: number
   /** Tags of the session (v2; none for older files). */
   tags?: string[]
   /** Runs it holds, and where they came from. */
