@@ -9,6 +9,8 @@ export const EXIT = {
   badInput: 2,
   /** A bug of the lab (EX_SOFTWARE): the message and stack go to stderr. */
   internal: 70,
+  /** The disk refused a write (EX_IOERR): full, read-only, no permission; the old file is kept. */
+  cannotWrite: 74,
   /** Another writer holds the session and did not finish in time (EX_TEMPFAIL): try again. */
   busy: 75,
   /** Interrupted (Ctrl+C). */
@@ -21,6 +23,8 @@ export function exitStatusOf(kind: ApiErrorKind): number | null {
     case 'bad-input':
     case 'not-found':
       return EXIT.badInput
+    case 'storage':
+      return EXIT.cannotWrite
     case 'busy':
       return EXIT.busy
     default:

@@ -21,6 +21,7 @@ import { currentOf } from '../../shared/library/one-per-name'
 import type { LibraryEntry, LibraryProblem } from '../../shared/library/types'
 import { LibraryIndex } from './library/library-index'
 import { withSessionLock } from './library/session-lock'
+import { writeError } from './library/storage-error'
 import type { LockOptions } from './library/session-lock'
 import type { LibraryScan } from './library/library-index'
 import { GZIP_THRESHOLD_BYTES, gzipText, readSessionFile } from './library/session-file'
@@ -163,9 +164,21 @@ export class SessionStore {
     return this.index.scan()
   }
 
-  /** Run a read-modify-write of the session at `path` holding its lock (library/session-lock.ts). */
-  private locked<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    return withSessionLock(path, fn, this.options.lock)
+  /**
+   * Run a read-modify-write of the session at `path` holding its lock (library/session-lock.ts).
+   * A write the disk refuses — full, read-only, no permission — is an ApiError saying so and
+   * where (library/storage-error.ts); the file that was there stays as it was.
+   */
+  private async locked<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await withSessionLock(path, fn, this.options.lock)
+    } catch (e) {
+      const kept = await this.present(path).then(
+        (files) => files.length > 0,
+        () => false,
+      )
+      throw writeError(e, path, kept)
+    }
   }
 
   /** The files a session of `path` may be: both names in the library folder, else the path itself. */

@@ -2,9 +2,10 @@
 import type { ParamIssue } from '../util/params'
 
 /**
- * `busy`: another writer holds the session and did not finish in time (try again).
+ * `busy`: another writer holds the session and did not finish in time (try again). `storage`: the
+ * disk refused a write — full, read-only, no permission — and nothing was changed.
  */
-export type ApiErrorKind = 'bad-input' | 'not-found' | 'busy' | 'unknown-method' | 'internal'
+export type ApiErrorKind = 'bad-input' | 'not-found' | 'busy' | 'storage' | 'unknown-method' | 'internal'
 
 /** What a transport sends back for a failed call (HTTP body, IPC rejection payload). */
 export interface ApiErrorData {

@@ -29,22 +29,22 @@ export async function writeFileAtomic(
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   const fh = await open(tmp, 'wx', 0o644)
   try {
-    for (let at = 0; at < bytes.length;) {
-      const { bytesWritten } = await fh.write(bytes, at, Math.min(chunk, bytes.length - at))
-      at += bytesWritten
-      await opts.onChunk?.(at, bytes.length)
+    try {
+      for (let at = 0; at < bytes.length;) {
+        const { bytesWritten } = await fh.write(bytes, at, Math.min(chunk, bytes.length - at))
+        at += bytesWritten
+        await opts.onChunk?.(at, bytes.length)
+      }
+      await fh.sync()
+    } catch (e) {
+      await fh.close().catch(() => undefined)
+      throw e
     }
-    await fh.sync()
-  } catch (e) {
-    await fh.close()
-    await rm(tmp, { force: true })
-    throw e
-  }
-  await fh.close()
-  try {
+    await fh.close() // (a close can fail too, on some file systems: then so does the write)
     await rename(tmp, path)
   } catch (e) {
-    await rm(tmp, { force: true })
+    // a full disk, a kill … : the temporary file goes, the target is as it was
+    await rm(tmp, { force: true }).catch(() => undefined)
     throw e
   }
   // The rename itself is durable only once the folder is synced (not possible on every platform).
