@@ -22,6 +22,7 @@ export function exitStatusOf(kind: ApiErrorKind): number | null {
   switch (kind) {
     case 'bad-input':
     case 'not-found':
+    case 'conflict':
       return EXIT.badInput
     case 'storage':
       return EXIT.cannotWrite

@@ -45,7 +45,7 @@ describe('a save that switches between NAME.json and NAME.json.gz', () => {
     const other = tempLibrary()
     const elsewhere = new SessionStore(other, '1', THRESHOLD)
     await elsewhere.save({ name: 'grows', spec: null, notes: 'first' })
-    await elsewhere.save({ name: 'grows', spec: null, result: big(), notes: 'big' }) // revision 2
+    await elsewhere.save({ name: 'grows', spec: null, result: big(), notes: 'big', replace: true }) // revision 2
     copyFileSync(join(other, 'grows.json.gz'), join(folder, 'grows.json.gz'))
     expect(sessionFiles(folder).sort()).toEqual(['grows.json', 'grows.json.gz'])
     const { entries, problems } = await store.scan()

@@ -62,7 +62,7 @@ describe('a save interrupted by a kill', () => {
       expect(entries.map((e) => [e.file, e.notes])).toEqual([['precious.json', 'the old version']])
       expect(problems).toEqual([])
       // the next save of that session takes over the dead writer's lock and clears what it left
-      await store.save({ name: 'precious', spec: null, notes: 'saved again' })
+      await store.save({ name: 'precious', spec: null, notes: 'saved again', replace: true })
       expect(readdirSync(folder)).toEqual(['precious.json'])
     }, 30_000)
 })

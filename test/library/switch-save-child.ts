@@ -13,7 +13,13 @@ const stop = async (): Promise<void> => {
 }
 const big = experiment('big', { noop: [1, 2, 3], deadline: [4, 5, 6] })
 await store.save(
-  { name: 'grows', spec: null, result: direction === 'grow' ? big : null, notes: 'the new version' },
+  {
+    name: 'grows',
+    spec: null,
+    result: direction === 'grow' ? big : null,
+    notes: 'the new version',
+    replace: true,
+  },
   {
     chunkBytes: 1024,
     onChunk: step === 'writing' ? stop : undefined,

@@ -10,6 +10,7 @@ import type { RunJobRef } from '../../src/shared/api/contract'
 import type { ExperimentOutcome } from '../../src/shared/api/run-outcome'
 import type { ExperimentResult } from '../../src/shared/experiment/compare'
 import type { RunResult } from '../../src/shared/experiment/result'
+import { ApiError } from '../../src/shared/api/errors'
 import { validateSpec } from '../../src/shared/experiment/validate'
 import { fakeLab } from './fake-lab'
 
@@ -184,6 +185,7 @@ describe('sessions store', () => {
         schedulers: [],
         hasResult: true,
         bytes: 1,
+        revision: 4,
       }),
       listSessions: () => [],
       library: () => ({ folder: '/lib' }),
@@ -192,6 +194,7 @@ describe('sessions store', () => {
         name: 'old',
         savedAt: 'then',
         app: '1',
+        revision: 7,
         spec,
         result,
         sweep: null,
@@ -211,13 +214,61 @@ describe('sessions store', () => {
       tags: [],
       runs: [],
     })
-    expect(sessions.current).toEqual({ name: 'mine', path: '/lib/mine.json' })
+    expect(sessions.current).toEqual({ name: 'mine', path: '/lib/mine.json', revision: 4 })
     run.show(null, null)
     expect(await sessions.open('/lib/old.json')).toBe(true)
     expect(useExperiment().doc.name).toBe('quick')
     expect(run.result).toBe(result)
     expect(run.status).toBe('done')
-    expect(sessions.current).toEqual({ name: 'old', path: '/lib/old.json' })
+    expect(sessions.current).toEqual({ name: 'old', path: '/lib/old.json', revision: 7 })
+  })
+
+  it('replaces a file only when told to: a refusal is kept as the conflict to ask about', async () => {
+    const there = new Set(['/lib/disk-a.json'])
+    let revision = 1
+    const lab = fakeLab({
+      saveSession: (input) => {
+        const i = input as { name: string; path?: string; replace?: boolean | { revision: number } }
+        const path = i.path ?? `/lib/${i.name.toLowerCase().replace(/\W+/g, '-')}.json`
+        if (there.has(path) && (i.replace === undefined || i.replace === false))
+          throw new ApiError('conflict', `${path}: a session file is there already`)
+        if (typeof i.replace === 'object' && i.replace.revision !== revision)
+          throw new ApiError('conflict', `${path}: the session was changed since it was opened here`)
+        there.add(path)
+        return {
+          path,
+          name: i.name,
+          savedAt: 'now',
+          schedulers: [],
+          hasResult: false,
+          bytes: 1,
+          revision: ++revision,
+        }
+      },
+      listSessions: () => [],
+      library: () => ({ folder: '/lib' }),
+    })
+    const sessions = useSessions()
+    expect(await sessions.save('Disk A')).toBeNull()
+    expect(sessions.conflict).toEqual({
+      message: '/lib/disk-a.json: a session file is there already',
+      name: 'Disk A',
+    })
+    expect(sessions.current).toBeNull()
+    const saved = await sessions.save('Disk A', undefined, undefined, true)
+    expect(saved?.path).toBe('/lib/disk-a.json')
+    expect(sessions.conflict).toBeNull()
+    expect(sessions.current).toEqual({ name: 'Disk A', path: '/lib/disk-a.json', revision: 2 })
+    // Ctrl+S: the session as last saved here, no further
+    expect(await sessions.saveCurrent()).not.toBeNull()
+    const sent = lab.calls
+      .filter((c) => c.method === 'saveSession')
+      .map((c) => (c.input as { replace?: unknown }).replace)
+    expect(sent).toEqual([undefined, true, { revision: 2 }])
+    revision = 10 // another writer saved it meanwhile
+    expect(await sessions.saveCurrent()).toBeNull()
+    expect(sessions.conflict?.message).toContain('changed since it was opened here')
+    expect(sessions.current?.revision).toBe(3)
   })
 
   it('keeps the error of a failed open', async () => {

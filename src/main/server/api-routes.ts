@@ -1,6 +1,6 @@
 // LabApi over HTTP: POST /api/<method> with the input as the JSON body (empty for none), answered
-// with a LabReply — { value } with 200, or { error } with 400 (bad input), 404, 503 (busy:
-// try again), 507 (the disk refused a write) or 500.
+// with a LabReply — { value } with 200, or { error } with 400 (bad input), 404, 409 (a file
+// is there), 503 (busy: try again), 507 (the disk refused a write) or 500.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LabApi } from '../../shared/api/contract'
 import { ApiError, toErrorData } from '../../shared/api/errors'
@@ -13,6 +13,7 @@ export const MAX_BODY_BYTES = 256 * 2 ** 20
 const STATUS: Record<ApiErrorKind, number> = {
   'bad-input': 400,
   'not-found': 404,
+  conflict: 409,
   busy: 503,
   storage: 507,
   'unknown-method': 404,

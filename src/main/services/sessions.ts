@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { SessionDocument, SessionInfo, SessionSaveInput } from '../../shared/api/contract'
 import type { SessionMetaInput } from '../../shared/api/library-contract'
 import type { RunResult } from '../../shared/experiment/result'
+import { ApiError } from '../../shared/api/errors'
 import { appendRuns } from '../../shared/session/append-runs'
 import { serializeSession } from '../../shared/session/document'
 import { sessionIndex } from '../../shared/session/run-sets'
@@ -80,7 +81,7 @@ export class SessionStore {
 
   async save(input: SessionSaveInput, write: SaveHooks = {}): Promise<SessionInfo> {
     const path = input.path ? this.resolvePath(input.path) : join(this.folder, `${slugOf(input.name)}.json`)
-    return this.locked(path, () => this.write(this.compose(input), path, write))
+    return this.locked(path, () => this.write(this.compose(input), path, write, input.replace ?? false))
   }
 
   /** A new document of the input, with this machine's environment. */
@@ -208,12 +209,19 @@ export class SessionStore {
    * size — `.json.gz` above the threshold, `.json` below — and the other one, an older save, is
    * removed; elsewhere `.json.gz` is compressed and anything else is plain JSON, as the user named
    * it. The revision goes above that of every file of the name, so if a kill leaves both names
-   * (after the new file, before the old one is removed) the new one is the one listed.
+   * (after the new file, before the old one is removed) the new one is the one listed. A file
+   * already there is replaced only as `replace` allows (SessionSaveInput.replace).
    */
-  private async write(doc: SessionDocument, path: string, hooks: SaveHooks = {}): Promise<SessionInfo> {
+  private async write(
+    doc: SessionDocument,
+    path: string,
+    hooks: SaveHooks = {},
+    replace: Replace = true,
+  ): Promise<SessionInfo> {
     const files = this.filesOf(path)
     const inLibrary = files.length === 2
     const present = await this.present(path)
+    refuseToReplace(currentOf(present), replace)
     doc.revision = Math.max(doc.revision, ...present.map((f) => ('error' in f ? 0 : f.revision))) + 1
     const text = serializeSession(doc)
     const threshold = this.options.gzipThresholdBytes ?? GZIP_THRESHOLD_BYTES
@@ -229,6 +237,25 @@ export class SessionStore {
     for (const p of files) await removeStaleTemps(p)
     return infoOf(target, doc, typeof data === 'string' ? Buffer.byteLength(data) : data.length, compress)
   }
+}
+
+type Replace = NonNullable<SessionSaveInput['replace']>
+
+/** Throw a `conflict` when `replace` does not allow replacing the file that is there. */
+function refuseToReplace(there: LibraryEntry | LibraryProblem | undefined, replace: Replace): void {
+  if (!there || replace === true) return
+  const what = 'error' in there ? 'a file the lab cannot read' : `“${there.name}”, saved ${there.savedAt}`
+  if (replace === false)
+    throw new ApiError(
+      'conflict',
+      `${there.path}: a session file is there already (${what}): save under another name, or replace it`,
+    )
+  if ('error' in there || there.revision !== replace.revision)
+    throw new ApiError(
+      'conflict',
+      `${there.path}: the session was changed since it was opened here (now ${what}, revision ` +
+        `${'error' in there ? '?' : there.revision}, not ${replace.revision}): save under another name, or replace it, dropping those changes`,
+    )
 }
 
 /** Tags trimmed, without duplicates (case-insensitive), in the order given. */

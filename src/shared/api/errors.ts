@@ -2,10 +2,12 @@
 import type { ParamIssue } from '../util/params'
 
 /**
+ * `conflict`: a save would replace a file it was not told to (or one changed since it was opened).
  * `busy`: another writer holds the session and did not finish in time (try again). `storage`: the
  * disk refused a write — full, read-only, no permission — and nothing was changed.
  */
-export type ApiErrorKind = 'bad-input' | 'not-found' | 'busy' | 'storage' | 'unknown-method' | 'internal'
+export type ApiErrorKind =
+  'bad-input' | 'not-found' | 'conflict' | 'busy' | 'storage' | 'unknown-method' | 'internal'
 
 /** What a transport sends back for a failed call (HTTP body, IPC rejection payload). */
 export interface ApiErrorData {

@@ -1,8 +1,11 @@
 // Sessions: the library's list, the session now open — its notes, tags and the runs imported into
-// it — save (to the library or any path) and open.
+// it — save (to the library or any path) and open. A save never replaces a file it was not told
+// to: a refusal (a file is there, or the session changed since it was opened) is kept as the
+// conflict to ask about.
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { SessionInfo } from '../../../shared/api/contract'
+import type { SessionInfo, SessionSaveInput } from '../../../shared/api/contract'
+import { ApiError } from '../../../shared/api/errors'
 import type { RunResult } from '../../../shared/experiment/result'
 import { appendRuns } from '../../../shared/session/append-runs'
 import { runKind } from '../../../shared/session/run-sets'
@@ -13,8 +16,10 @@ import { useRun } from './run'
 export const useSessions = defineStore('sessions', () => {
   const list = ref<SessionInfo[]>([])
   const folder = ref('')
-  /** The session the current work was opened from or last saved to. */
-  const current = ref<{ name: string; path: string } | null>(null)
+  /** The session the current work was opened from or last saved to, and its revision then. */
+  const current = ref<{ name: string; path: string; revision: number } | null>(null)
+  /** The last save refused because of a file there: its message and what was asked, to ask again. */
+  const conflict = ref<{ message: string; name: string; path?: string } | null>(null)
   /** Notes and tags of the current work, saved with it. */
   const notes = ref('')
   const tags = ref<string[]>([])
@@ -36,15 +41,20 @@ export const useSessions = defineStore('sessions', () => {
     }
   }
 
-  /** Save the experiment, its results and imported runs; `path` saves as a file anywhere. */
+  /**
+   * Save the experiment, its results and imported runs; `path` saves as a file anywhere. A file
+   * there is replaced only as `replace` says (SessionSaveInput.replace): by default never.
+   */
   async function save(
     name: string,
     path?: string,
     meta?: { notes: string; tags: string[] },
+    replace?: SessionSaveInput['replace'],
   ): Promise<SessionInfo | null> {
     const exp = useExperiment()
     const run = useRun()
     busy.value = true
+    conflict.value = null
     try {
       if (meta) {
         notes.value = meta.notes
@@ -59,18 +69,30 @@ export const useSessions = defineStore('sessions', () => {
         tags: tags.value,
         runs: extraRuns.value,
         ...(path ? { path } : {}),
+        ...(replace !== undefined ? { replace } : {}),
       })
-      current.value = { name: info.name, path: info.path }
+      current.value = { name: info.name, path: info.path, revision: info.revision ?? 0 }
       tags.value = info.tags ?? tags.value
       error.value = ''
       void refresh()
       return info
     } catch (e) {
       error.value = errorText(e)
+      if (e instanceof ApiError && e.kind === 'conflict')
+        conflict.value = { message: error.value, name, path }
       return null
     } finally {
       busy.value = false
     }
+  }
+
+  /**
+   * Save to the session the work was opened from or last saved to, replacing it only as it was
+   * then: a session another writer changed since is refused (a conflict), not overwritten.
+   */
+  async function saveCurrent(): Promise<SessionInfo | null> {
+    const cur = current.value
+    return cur ? save(cur.name, cur.path, undefined, { revision: cur.revision }) : null
   }
 
   async function open(path: string): Promise<boolean> {
@@ -79,7 +101,7 @@ export const useSessions = defineStore('sessions', () => {
       const doc = await useLab().openSession({ path })
       useExperiment().load(doc.spec)
       useRun().show(doc.result, doc.sweep)
-      current.value = { name: doc.name, path }
+      current.value = { name: doc.name, path, revision: doc.revision ?? 0 }
       notes.value = doc.notes ?? ''
       tags.value = doc.tags ?? []
       extraRuns.value = doc.runs ?? []
@@ -115,6 +137,7 @@ export const useSessions = defineStore('sessions', () => {
     list,
     folder,
     current,
+    conflict,
     notes,
     tags,
     extraRuns,
@@ -122,6 +145,7 @@ export const useSessions = defineStore('sessions', () => {
     busy,
     refresh,
     save,
+    saveCurrent,
     open,
     reset,
     addRuns,
