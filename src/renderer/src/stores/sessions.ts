@@ -115,6 +115,20 @@ export const useSessions = defineStore('sessions', () => {
     }
   }
 
+  /**
+   * The notes and tags of a saved session were changed (in the Library): when it is the session
+   * open here, its notes, tags and revision follow, so the next Save neither undoes the change
+   * nor is refused for it.
+   */
+  function metaSaved(info: SessionInfo, meta: { notes: string; tags: string[] }): void {
+    const cur = current.value
+    const stem = (p: string): string => p.replace(/\.json(\.gz)?$/, '')
+    if (!cur || stem(cur.path) !== stem(info.path)) return
+    current.value = { name: info.name, path: info.path, revision: info.revision ?? cur.revision }
+    notes.value = meta.notes
+    tags.value = info.tags ?? meta.tags
+  }
+
   /** New work (a gallery experiment, a blank spec): no session, notes, tags or imported runs. */
   function reset(): void {
     current.value = null
@@ -146,6 +160,7 @@ export const useSessions = defineStore('sessions', () => {
     refresh,
     save,
     saveCurrent,
+    metaSaved,
     open,
     reset,
     addRuns,
