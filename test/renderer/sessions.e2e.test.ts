@@ -1,13 +1,15 @@
 // End to end: sessions in Chromium through the browser host, as a person saves work — Save as
 // writes a new file named from the new name and never replaces the session it came from, or any
 // file, without asking; Ctrl+S of a session another program changed since asks instead of
-// overwriting. Screenshots go to test-results/sessions-*.png.
+// overwriting; a session holding a comparison, a sweep, imported runs and notes opens after a
+// reload as it was saved. Screenshots go to test-results/sessions-*.png.
 import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SessionStore } from '../../src/main/services/sessions'
+import { FIO_MINI } from '../formats/fixtures'
 import { importedRuns } from '../library/helpers'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
@@ -121,6 +123,55 @@ describe.runIf(chromiumAvailable())('sessions in Chromium, through the browser h
     await dialog().getByRole('button', { name: 'Cancel' }).click()
     expect((await store().open(first)).runs.map((r) => r.label)).toEqual(['fio disk'])
   })
+
+  it('opens a saved session after a reload as it was: comparison, sweep and its setup, imported runs, notes', async () => {
+    await loadSpec(quickSpec)
+    await page.keyboard.press('Control+Enter')
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    const table = page.locator('table[aria-label="Comparison"]')
+    const compared = await table.textContent()
+    await page
+      .getByTestId('import-input')
+      .setInputFiles([{ name: 'mini.json', mimeType: 'application/json', buffer: Buffer.from(FIO_MINI) }])
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Imported 1 run/ })
+      .waitFor()
+    await page.getByRole('button', { name: 'Sweep', exact: true }).click()
+    await page.getByLabel('Parameter to vary').selectOption('schedulers[1].tunables.fifo_batch')
+    await page.getByLabel('Values').fill('1, 4, 64')
+    await page.getByRole('button', { name: /Run sweep \(3 × 2/ }).click()
+    await page.locator('[data-chart="sweep"]').waitFor({ timeout: 60_000 })
+    // the comparison is still there beside the sweep
+    await page.getByRole('button', { name: 'Results', exact: true }).click()
+    await expect(table.textContent()).resolves.toBe(compared)
+    await page.getByRole('button', { name: 'Save as…' }).click()
+    await dialog().locator('input[name="session-name"]').fill('Everything')
+    await dialog().locator('input[name="session-tags"]').fill('ssd, sweep')
+    await dialog().locator('textarea[name="session-notes"]').fill('all of it')
+    await dialog().getByRole('button', { name: 'Save' }).click()
+    await saved('Everything')
+
+    await page.reload()
+    await page.getByRole('button', { name: 'Start', exact: true }).click()
+    await page.getByRole('button', { name: 'Everything', exact: true }).click()
+    await expect(table.textContent()).resolves.toBe(compared)
+    const imported = page.getByRole('table', { name: 'Imported runs' })
+    await expect(imported.locator('tbody tr').count()).resolves.toBe(1)
+    await shot('2-reopened-results')
+    await page.getByRole('button', { name: 'Sweep', exact: true }).click()
+    await expect(page.getByLabel('Parameter to vary').inputValue()).resolves.toBe(
+      'schedulers[1].tunables.fifo_batch',
+    )
+    await expect(page.getByLabel('Values').inputValue()).resolves.toBe('1, 4, 64')
+    await page.locator('[data-chart="sweep"] canvas').waitFor()
+    await page.locator('[data-chart="sweep"] .waiting').waitFor({ state: 'detached', timeout: 10_000 })
+    await shot('3-reopened-sweep')
+    await page.getByRole('button', { name: 'Save as…' }).click()
+    await expect(dialog().locator('textarea[name="session-notes"]').inputValue()).resolves.toBe('all of it')
+    await expect(dialog().locator('input[name="session-tags"]').inputValue()).resolves.toBe('ssd, sweep')
+    await dialog().getByRole('button', { name: 'Cancel' }).click()
+  }, 200_000)
 
   it('logged no errors in the page', () => {
     expect(errors.filter((e) => !e.includes('409'))).toEqual([])

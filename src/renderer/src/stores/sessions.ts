@@ -10,8 +10,11 @@ import type { RunResult } from '../../../shared/experiment/result'
 import { appendRuns } from '../../../shared/session/append-runs'
 import { runKind } from '../../../shared/session/run-sets'
 import { errorText, useLab } from '../api'
+import { sweepableParams } from '../lib/sweepable'
+import { useCatalogue } from './catalogue'
 import { useExperiment } from './experiment'
 import { useRun } from './run'
+import { useSweep } from './sweep'
 
 export const useSessions = defineStore('sessions', () => {
   const list = ref<SessionInfo[]>([])
@@ -63,8 +66,9 @@ export const useSessions = defineStore('sessions', () => {
       const info = await useLab().saveSession({
         name,
         spec: exp.doc,
-        result: run.status === 'done' ? run.result : null,
-        sweep: run.status === 'done' ? run.sweep : null,
+        // (each is there only once complete: a run under way has not replaced it yet)
+        result: run.result,
+        sweep: run.sweep,
         notes: notes.value,
         tags: tags.value,
         runs: extraRuns.value,
@@ -99,8 +103,16 @@ export const useSessions = defineStore('sessions', () => {
     busy.value = true
     try {
       const doc = await useLab().openSession({ path })
-      useExperiment().load(doc.spec)
+      const exp = useExperiment()
+      exp.load(doc.spec)
+      // everything it holds comes back: the comparison and the sweep, with the sweep's setup
       useRun().show(doc.result, doc.sweep)
+      const swept = doc.sweep?.sweep ?? null
+      const param = swept
+        ? sweepableParams(exp.doc, useCatalogue()).find((p) => p.path === swept.path)
+        : undefined
+      useSweep().restore(swept, param?.spec ?? null)
+      conflict.value = null
       current.value = { name: doc.name, path, revision: doc.revision ?? 0 }
       notes.value = doc.notes ?? ''
       tags.value = doc.tags ?? []
