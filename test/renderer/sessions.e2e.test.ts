@@ -2,7 +2,8 @@
 // writes a new file named from the new name and never replaces the session it came from, or any
 // file, without asking; Ctrl+S of a session another program changed since asks instead of
 // overwriting; a session holding a comparison, a sweep, imported runs and notes opens after a
-// reload as it was saved. Screenshots go to test-results/sessions-*.png.
+// reload as it was saved; a reload, or a new experiment, with unsaved work asks first.
+// Screenshots go to test-results/sessions-*.png.
 import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -172,6 +173,40 @@ describe.runIf(chromiumAvailable())('sessions in Chromium, through the browser h
     await expect(dialog().locator('input[name="session-tags"]').inputValue()).resolves.toBe('ssd, sweep')
     await dialog().getByRole('button', { name: 'Cancel' }).click()
   }, 200_000)
+
+  it('asks before a reload or a new experiment drops unsaved work, and not once it is saved', async () => {
+    const table = page.locator('table[aria-label="Comparison"]')
+    await page.getByRole('button', { name: 'Results', exact: true }).click()
+    await page.getByRole('button', { name: 'Run', exact: true }).click() // a new result: unsaved
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    const asked: string[] = []
+    const answer = (accept: boolean) =>
+      page.once('dialog', (d) => {
+        asked.push(d.type())
+        void (accept ? d.accept() : d.dismiss())
+      })
+    answer(false)
+    await page.reload({ timeout: 3_000 }).catch(() => undefined) // held: the page stays
+    expect(asked).toEqual(['beforeunload'])
+    await expect(table.count()).resolves.toBe(1)
+    // replacing the work from the start page asks too
+    answer(false)
+    await page.getByRole('button', { name: 'Start', exact: true }).click()
+    await page.getByRole('button', { name: 'New blank experiment' }).click()
+    expect(asked).toEqual(['beforeunload', 'confirm'])
+    await page.getByRole('button', { name: 'Results', exact: true }).click()
+    await expect(table.count()).resolves.toBe(1)
+    // saved: nothing to ask about
+    await page.keyboard.press('Control+s')
+    await saved('Everything')
+    page.on('dialog', (d) => {
+      asked.push(d.type())
+      void d.dismiss()
+    })
+    await page.reload()
+    await page.getByText('No results yet').waitFor()
+    expect(asked).toEqual(['beforeunload', 'confirm'])
+  }, 150_000)
 
   it('logged no errors in the page', () => {
     expect(errors.filter((e) => !e.includes('409'))).toEqual([])

@@ -2,6 +2,7 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { setLab } from '../../src/renderer/src/api'
+import { holdUnload, mayDiscardWork } from '../../src/renderer/src/composables/useUnsavedGuard'
 import { useExperiment, VALIDATE_DELAY_MS } from '../../src/renderer/src/stores/experiment'
 import { useRun } from '../../src/renderer/src/stores/run'
 import { useSessions } from '../../src/renderer/src/stores/sessions'
@@ -269,6 +270,60 @@ describe('sessions store', () => {
     expect(await sessions.saveCurrent()).toBeNull()
     expect(sessions.conflict?.message).toContain('changed since it was opened here')
     expect(sessions.current?.revision).toBe(3)
+  })
+
+  it('knows when the work is unsaved: edits, results, imported runs, notes — until saved or opened', async () => {
+    const result = {
+      schema: 'iosched-lab/experiment@1',
+      runs: [],
+      summary: [],
+    } as unknown as ExperimentResult
+    fakeLab({
+      saveSession: (i) => ({
+        path: '/lib/s.json',
+        name: (i as { name: string }).name,
+        tags: ['t'],
+        revision: 1,
+      }),
+      listSessions: () => [],
+      library: () => ({ folder: '/lib' }),
+      openSession: () => ({ schema: 'iosched-lab/session@2', name: 's', spec, result: null, sweep: null }),
+    })
+    const sessions = useSessions()
+    const exp = useExperiment()
+    const run = useRun()
+    expect(sessions.unsaved).toBe(false)
+    exp.load(spec)
+    sessions.reset() // new work, as the gallery starts it
+    expect(sessions.unsaved).toBe(false)
+    exp.doc.name = 'edited'
+    expect(sessions.unsaved).toBe(true)
+    exp.doc.name = 'quick' // undone: nothing to lose
+    expect(sessions.unsaved).toBe(false)
+    run.show(result, null)
+    expect(sessions.unsaved).toBe(true)
+    await sessions.save('s', undefined, { notes: 'n', tags: [' t'] })
+    expect(sessions.unsaved).toBe(false) // (the tags as the lab cleaned them)
+    sessions.addRuns([runResult('fio', 1)])
+    expect(sessions.unsaved).toBe(true)
+    expect(await sessions.open('/lib/s.json')).toBe(true)
+    expect(sessions.unsaved).toBe(false)
+    sessions.notes = 'more'
+    expect(sessions.unsaved).toBe(true)
+    // asked before the work is replaced, and replaced only when told to
+    expect(mayDiscardWork(() => false)).toBe(false)
+    expect(mayDiscardWork(() => true)).toBe(true)
+    sessions.notes = ''
+    expect(mayDiscardWork(() => false)).toBe(true) // nothing unsaved: not even asked
+  })
+
+  it('holds a reload or close only while there is unsaved work', () => {
+    const e = { preventDefault: vi.fn(), returnValue: undefined as unknown }
+    expect(holdUnload(e, false)).toBe(false)
+    expect(e.preventDefault).not.toHaveBeenCalled()
+    expect(holdUnload(e, true)).toBe(true)
+    expect(e.preventDefault).toHaveBeenCalled()
+    expect(e.returnValue).toBe(true)
   })
 
   it('keeps the error of a failed open', async () => {

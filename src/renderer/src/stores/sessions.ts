@@ -1,9 +1,10 @@
 // Sessions: the library's list, the session now open — its notes, tags and the runs imported into
 // it — save (to the library or any path) and open. A save never replaces a file it was not told
 // to: a refusal (a file is there, or the session changed since it was opened) is kept as the
-// conflict to ask about.
+// conflict to ask about. The work is unsaved while it differs from what was last saved or opened
+// (or started anew): reloading or closing the window then asks first (useUnsavedGuard).
 import { defineStore } from 'pinia'
-import { ref, shallowRef } from 'vue'
+import { computed, ref, shallowRef } from 'vue'
 import type { SessionInfo, SessionSaveInput } from '../../../shared/api/contract'
 import { ApiError } from '../../../shared/api/errors'
 import type { RunResult } from '../../../shared/experiment/result'
@@ -11,6 +12,8 @@ import { appendRuns } from '../../../shared/session/append-runs'
 import { runKind } from '../../../shared/session/run-sets'
 import { errorText, useLab } from '../api'
 import { sweepableParams } from '../lib/sweepable'
+import { sameWork, workState } from '../lib/work-state'
+import type { WorkState } from '../lib/work-state'
 import { useCatalogue } from './catalogue'
 import { useExperiment } from './experiment'
 import { useRun } from './run'
@@ -30,6 +33,23 @@ export const useSessions = defineStore('sessions', () => {
   const extraRuns = shallowRef<RunResult[]>([])
   const error = ref('')
   const busy = ref(false)
+
+  /** The work now, as a session would save it. */
+  const work = (): WorkState => {
+    const run = useRun()
+    return workState({
+      spec: useExperiment().doc,
+      result: run.result,
+      sweep: run.sweep,
+      runs: extraRuns.value,
+      notes: notes.value,
+      tags: tags.value,
+    })
+  }
+  /** The work as last saved or opened, or as started anew. */
+  const savedWork = shallowRef<WorkState>(work())
+  /** Whether reloading or closing now would lose work not saved. */
+  const unsaved = computed(() => !sameWork(work(), savedWork.value))
 
   async function refresh(): Promise<void> {
     try {
@@ -63,6 +83,7 @@ export const useSessions = defineStore('sessions', () => {
         notes.value = meta.notes
         tags.value = meta.tags
       }
+      const sent = work()
       const info = await useLab().saveSession({
         name,
         spec: exp.doc,
@@ -77,6 +98,7 @@ export const useSessions = defineStore('sessions', () => {
       })
       current.value = { name: info.name, path: info.path, revision: info.revision ?? 0 }
       tags.value = info.tags ?? tags.value
+      savedWork.value = { ...sent, tags: JSON.stringify(tags.value) }
       error.value = ''
       void refresh()
       return info
@@ -117,6 +139,7 @@ export const useSessions = defineStore('sessions', () => {
       notes.value = doc.notes ?? ''
       tags.value = doc.tags ?? []
       extraRuns.value = doc.runs ?? []
+      savedWork.value = work()
       error.value = ''
       return true
     } catch (e) {
@@ -139,6 +162,7 @@ export const useSessions = defineStore('sessions', () => {
     current.value = { name: info.name, path: info.path, revision: info.revision ?? cur.revision }
     notes.value = meta.notes
     tags.value = info.tags ?? meta.tags
+    savedWork.value = { ...savedWork.value, notes: notes.value, tags: JSON.stringify(tags.value) }
   }
 
   /** New work (a gallery experiment, a blank spec): no session, notes, tags or imported runs. */
@@ -147,6 +171,7 @@ export const useSessions = defineStore('sessions', () => {
     notes.value = ''
     tags.value = []
     extraRuns.value = []
+    savedWork.value = work()
   }
 
   /** Add imported runs; a label already there continues its repetitions. */
@@ -169,6 +194,7 @@ export const useSessions = defineStore('sessions', () => {
     extraRuns,
     error,
     busy,
+    unsaved,
     refresh,
     save,
     saveCurrent,
