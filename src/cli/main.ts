@@ -1,4 +1,6 @@
+import { ApiError } from '../shared/api/errors'
 import { commands } from './commands/index'
+import { exitStatusOf } from './exit-status'
 import { InputError } from './spec-file'
 import { loadUserPresets } from '../main/services/user-presets'
 
@@ -12,7 +14,7 @@ const usage = (): string =>
     '',
   ].join('\n')
 
-/** The command line. Returns the exit status: 0 ok, 1 a run failed, 2 bad input. */
+/** The command line. Returns the exit status (exit-status.ts): 0 ok, 1 a run failed, 2 bad input … */
 export async function main(
   argv: string[],
   out = (s: string) => void process.stdout.write(s + '\n'),
@@ -41,6 +43,12 @@ export async function main(
     ) {
       err(`iosched-lab: ${e.message}`)
       return 2
+    }
+    // the lab's own errors say what is wrong and where: no stack trace, a status that says which
+    const status = e instanceof ApiError ? exitStatusOf(e.kind) : null
+    if (status !== null) {
+      err(`iosched-lab: ${(e as Error).message}`)
+      return status
     }
     throw e
   }

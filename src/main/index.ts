@@ -17,6 +17,7 @@ import { defaultLibraryFolder } from './services/sessions'
 import { isRoot } from './services/real/prerequisites'
 import { repairAtStart } from './services/real/startup-repair'
 import { labStateDir } from './services/real/state-dir'
+import { askBeforeDroppingWork, quitAfterDispose } from './unsaved-work'
 import { utilitySpawner } from './utility-spawner'
 
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
@@ -79,6 +80,8 @@ function createWindow(): void {
     },
   })
   win.once('ready-to-show', () => win.show())
+  // a reload or a close with unsaved work asks first
+  askBeforeDroppingWork(win)
   void win.loadURL(appUrl)
 }
 
@@ -89,14 +92,9 @@ void app.whenReady().then(() => {
   const lab = createService()
   registerLabIpc(lab, appUrl)
   registerFileDialogs(appUrl)
-  // Quit only once every real run has put its device back (and the privileged helper has gone).
-  let quitting = false
-  app.on('before-quit', (event) => {
-    if (quitting) return
-    quitting = true
-    event.preventDefault()
-    void lab.disposeAndWait().finally(() => app.quit())
-  })
+  // Quit only once the windows agreed (unsaved work) and every real run has put its device back
+  // (and the privileged helper has gone).
+  quitAfterDispose(app, () => lab.disposeAndWait())
   createWindow()
   // the simulation children start and compile their code while the window loads (at a lower
   // priority), not when Run is first pressed

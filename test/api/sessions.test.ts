@@ -35,12 +35,15 @@ describe('sessions', () => {
     expect(readdirSync(folder).sort()).toEqual(['quick-look-ssd.json', 'spec-only.json'])
   })
 
-  it('saves as any path, atomically replacing the file', async () => {
+  it('saves as any path, atomically replacing the file when told to', async () => {
     const dir = tempDir()
     const store = new SessionStore(join(dir, 'lib'), '1.2.3')
     const path = join(dir, 'elsewhere', 'mine.json')
     await store.save({ name: 'one', spec: { a: 1 }, path })
-    await store.save({ name: 'two', spec: { a: 2 }, path })
+    await expect(store.save({ name: 'two', spec: { a: 2 }, path })).rejects.toMatchObject({
+      kind: 'conflict',
+    })
+    await store.save({ name: 'two', spec: { a: 2 }, path, replace: true })
     const doc = JSON.parse(readFileSync(path, 'utf8'))
     expect(doc).toMatchObject({ schema: 'iosched-lab/session@2', name: 'two', app: '1.2.3', spec: { a: 2 } })
     expect(readdirSync(join(dir, 'elsewhere'))).toEqual(['mine.json'])

@@ -22,6 +22,7 @@ function entry(
     name,
     savedAt,
     app: '1',
+    revision: 1,
     notes: name === 'ide' ? 'The LKML comparison, re-run' : '',
     tags,
     environment: { app: '1' },

@@ -1,6 +1,7 @@
 // Killing the lab in the middle of a save loses nothing: a child process saving a large session
 // over an existing one is killed (SIGKILL) during its write loop; the old file is intact, and the
-// half-written temporary file is never listed.
+// half-written temporary file is never listed; the lock the killed writer held does not stop the
+// next save.
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -55,13 +56,13 @@ describe('a save interrupted by a kill', () => {
       // the old file: byte for byte, and still a readable session
       expect(readFileSync(old.path).equals(before)).toBe(true)
       expect((await store.open(old.path)).notes).toBe('the old version')
-      // the half-written temporary file is there, and the library ignores it
-      expect(readdirSync(folder).sort()).toEqual(['precious.json', temps[0]].sort())
+      // the half-written temporary file is there, and the killed writer's lock; the library ignores both
+      expect(readdirSync(folder).sort()).toEqual(['.precious.lock', 'precious.json', temps[0]].sort())
       const { entries, problems } = await new SessionStore(folder).scan()
       expect(entries.map((e) => [e.file, e.notes])).toEqual([['precious.json', 'the old version']])
       expect(problems).toEqual([])
-      // the next save of that session clears what the killed writer left
-      await store.save({ name: 'precious', spec: null, notes: 'saved again' })
+      // the next save of that session takes over the dead writer's lock and clears what it left
+      await store.save({ name: 'precious', spec: null, notes: 'saved again', replace: true })
       expect(readdirSync(folder)).toEqual(['precious.json'])
     }, 30_000)
 })

@@ -95,6 +95,10 @@ describe('iosched-lab sessions', () => {
     const missing = cli('sessions', 'show', 'nope', '--library', library)
     expect(missing.code).toBe(2)
     expect(missing.err).toContain('no session "nope"')
+    // a file that is not a session: what is wrong with it, exit 2 — not an internal error
+    const broken = cli('sessions', 'show', join(library, 'broken.json'), '--library', library)
+    expect(broken.err).toBe(`iosched-lab: ${join(library, 'broken.json')}: not a JSON document\n`)
+    expect(broken.code).toBe(2)
   })
 
   it('compares run sets of two sessions against a baseline', () => {

@@ -14,7 +14,7 @@ const times = Object.fromEntries(
 const result = experiment('big', times)
 let chunks = 0
 await store.save(
-  { name, spec: null, result, notes: 'the new version' },
+  { name, spec: null, result, notes: 'the new version', replace: true },
   {
     chunkBytes: 8 * 1024,
     onChunk: async () => {

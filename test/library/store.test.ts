@@ -89,7 +89,12 @@ describe('session store v2', () => {
     const small = await store.save({ name: 'grows', spec: specDoc('g', ['noop']) })
     expect(small.path).toBe(join(folder, 'grows.json'))
     expect(small.compressed).toBe(false)
-    const big = await store.save({ name: 'grows', spec: specDoc('g', ['noop']), result: flagship() })
+    const big = await store.save({
+      name: 'grows',
+      spec: specDoc('g', ['noop']),
+      result: flagship(),
+      replace: true,
+    })
     expect(big.path).toBe(join(folder, 'grows.json.gz'))
     expect(big.compressed).toBe(true)
     expect(readdirSync(folder)).toEqual(['grows.json.gz'])
@@ -100,7 +105,12 @@ describe('session store v2', () => {
     expect((await store.open('grows.json.gz')).result?.runs).toHaveLength(6)
     expect((await readSessionHeader(big.path))?.name).toBe('grows') // inflates the first line only
     // saved again through its own path, small once more: back to plain JSON, the .gz removed
-    const again = await store.save({ name: 'grows', spec: specDoc('g', ['noop']), path: big.path })
+    const again = await store.save({
+      name: 'grows',
+      spec: specDoc('g', ['noop']),
+      path: big.path,
+      replace: true,
+    })
     expect(again.path).toBe(join(folder, 'grows.json'))
     expect(readdirSync(folder)).toEqual(['grows.json'])
   })

@@ -114,6 +114,30 @@ describe('library store', () => {
     expect(lab.calls.map((c) => c.method)).toEqual(['setSessionMeta', 'librarySearch'])
     expect(lab.calls[0].input).toEqual({ path: '/a.json', notes: 'n', tags: ['x'] })
   })
+
+  it('brings the notes, tags and revision of the session open here up to date, so Save is not refused', async () => {
+    fakeLab({
+      setSessionMeta: (i) => {
+        const { path, tags } = i as { path: string; tags: string[] }
+        return { path, name: 'A', revision: 5, tags }
+      },
+      librarySearch: () => empty,
+      saveSession: (i) => {
+        const r = (i as { replace?: { revision: number } }).replace
+        if (r?.revision !== 5) throw new Error(`saved over revision ${r?.revision}`)
+        return { path: '/lib/a.json', name: 'A', revision: 6 }
+      },
+    })
+    const sessions = useSessions()
+    sessions.current = { name: 'A', path: '/lib/a.json', revision: 4 }
+    sessions.notes = 'old'
+    await useLibrary().saveMeta('/lib/b.json', 'other session', [])
+    expect(sessions.notes).toBe('old')
+    expect(await useLibrary().saveMeta('/lib/a.json', 'new notes', ['t'])).toBe(true)
+    expect(sessions.current).toEqual({ name: 'A', path: '/lib/a.json', revision: 5 })
+    expect([sessions.notes, sessions.tags]).toEqual(['new notes', ['t']])
+    expect((await sessions.saveCurrent())?.revision).toBe(6)
+  })
 })
 
 /** localStorage as a Map, installed as the global one. */

@@ -2,6 +2,7 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { setLab } from '../../src/renderer/src/api'
+import { holdUnload, mayDiscardWork } from '../../src/renderer/src/composables/useUnsavedGuard'
 import { useExperiment, VALIDATE_DELAY_MS } from '../../src/renderer/src/stores/experiment'
 import { useRun } from '../../src/renderer/src/stores/run'
 import { useSessions } from '../../src/renderer/src/stores/sessions'
@@ -10,6 +11,7 @@ import type { RunJobRef } from '../../src/shared/api/contract'
 import type { ExperimentOutcome } from '../../src/shared/api/run-outcome'
 import type { ExperimentResult } from '../../src/shared/experiment/compare'
 import type { RunResult } from '../../src/shared/experiment/result'
+import { ApiError } from '../../src/shared/api/errors'
 import { validateSpec } from '../../src/shared/experiment/validate'
 import { fakeLab } from './fake-lab'
 
@@ -184,6 +186,7 @@ describe('sessions store', () => {
         schedulers: [],
         hasResult: true,
         bytes: 1,
+        revision: 4,
       }),
       listSessions: () => [],
       library: () => ({ folder: '/lib' }),
@@ -192,6 +195,7 @@ describe('sessions store', () => {
         name: 'old',
         savedAt: 'then',
         app: '1',
+        revision: 7,
         spec,
         result,
         sweep: null,
@@ -211,13 +215,115 @@ describe('sessions store', () => {
       tags: [],
       runs: [],
     })
-    expect(sessions.current).toEqual({ name: 'mine', path: '/lib/mine.json' })
+    expect(sessions.current).toEqual({ name: 'mine', path: '/lib/mine.json', revision: 4 })
     run.show(null, null)
     expect(await sessions.open('/lib/old.json')).toBe(true)
     expect(useExperiment().doc.name).toBe('quick')
     expect(run.result).toBe(result)
     expect(run.status).toBe('done')
-    expect(sessions.current).toEqual({ name: 'old', path: '/lib/old.json' })
+    expect(sessions.current).toEqual({ name: 'old', path: '/lib/old.json', revision: 7 })
+  })
+
+  it('replaces a file only when told to: a refusal is kept as the conflict to ask about', async () => {
+    const there = new Set(['/lib/disk-a.json'])
+    let revision = 1
+    const lab = fakeLab({
+      saveSession: (input) => {
+        const i = input as { name: string; path?: string; replace?: boolean | { revision: number } }
+        const path = i.path ?? `/lib/${i.name.toLowerCase().replace(/\W+/g, '-')}.json`
+        if (there.has(path) && (i.replace === undefined || i.replace === false))
+          throw new ApiError('conflict', `${path}: a session file is there already`)
+        if (typeof i.replace === 'object' && i.replace.revision !== revision)
+          throw new ApiError('conflict', `${path}: the session was changed since it was opened here`)
+        there.add(path)
+        return {
+          path,
+          name: i.name,
+          savedAt: 'now',
+          schedulers: [],
+          hasResult: false,
+          bytes: 1,
+          revision: ++revision,
+        }
+      },
+      listSessions: () => [],
+      library: () => ({ folder: '/lib' }),
+    })
+    const sessions = useSessions()
+    expect(await sessions.save('Disk A')).toBeNull()
+    expect(sessions.conflict).toEqual({
+      message: '/lib/disk-a.json: a session file is there already',
+      name: 'Disk A',
+    })
+    expect(sessions.current).toBeNull()
+    const saved = await sessions.save('Disk A', undefined, undefined, true)
+    expect(saved?.path).toBe('/lib/disk-a.json')
+    expect(sessions.conflict).toBeNull()
+    expect(sessions.current).toEqual({ name: 'Disk A', path: '/lib/disk-a.json', revision: 2 })
+    // Ctrl+S: the session as last saved here, no further
+    expect(await sessions.saveCurrent()).not.toBeNull()
+    const sent = lab.calls
+      .filter((c) => c.method === 'saveSession')
+      .map((c) => (c.input as { replace?: unknown }).replace)
+    expect(sent).toEqual([undefined, true, { revision: 2 }])
+    revision = 10 // another writer saved it meanwhile
+    expect(await sessions.saveCurrent()).toBeNull()
+    expect(sessions.conflict?.message).toContain('changed since it was opened here')
+    expect(sessions.current?.revision).toBe(3)
+  })
+
+  it('knows when the work is unsaved: edits, results, imported runs, notes — until saved or opened', async () => {
+    const result = {
+      schema: 'iosched-lab/experiment@1',
+      runs: [],
+      summary: [],
+    } as unknown as ExperimentResult
+    fakeLab({
+      saveSession: (i) => ({
+        path: '/lib/s.json',
+        name: (i as { name: string }).name,
+        tags: ['t'],
+        revision: 1,
+      }),
+      listSessions: () => [],
+      library: () => ({ folder: '/lib' }),
+      openSession: () => ({ schema: 'iosched-lab/session@2', name: 's', spec, result: null, sweep: null }),
+    })
+    const sessions = useSessions()
+    const exp = useExperiment()
+    const run = useRun()
+    expect(sessions.unsaved).toBe(false)
+    exp.load(spec)
+    sessions.reset() // new work, as the gallery starts it
+    expect(sessions.unsaved).toBe(false)
+    exp.doc.name = 'edited'
+    expect(sessions.unsaved).toBe(true)
+    exp.doc.name = 'quick' // undone: nothing to lose
+    expect(sessions.unsaved).toBe(false)
+    run.show(result, null)
+    expect(sessions.unsaved).toBe(true)
+    await sessions.save('s', undefined, { notes: 'n', tags: [' t'] })
+    expect(sessions.unsaved).toBe(false) // (the tags as the lab cleaned them)
+    sessions.addRuns([runResult('fio', 1)])
+    expect(sessions.unsaved).toBe(true)
+    expect(await sessions.open('/lib/s.json')).toBe(true)
+    expect(sessions.unsaved).toBe(false)
+    sessions.notes = 'more'
+    expect(sessions.unsaved).toBe(true)
+    // asked before the work is replaced, and replaced only when told to
+    expect(mayDiscardWork(() => false)).toBe(false)
+    expect(mayDiscardWork(() => true)).toBe(true)
+    sessions.notes = ''
+    expect(mayDiscardWork(() => false)).toBe(true) // nothing unsaved: not even asked
+  })
+
+  it('holds a reload or close only while there is unsaved work', () => {
+    const e = { preventDefault: vi.fn(), returnValue: undefined as unknown }
+    expect(holdUnload(e, false)).toBe(false)
+    expect(e.preventDefault).not.toHaveBeenCalled()
+    expect(holdUnload(e, true)).toBe(true)
+    expect(e.preventDefault).toHaveBeenCalled()
+    expect(e.returnValue).toBe(true)
   })
 
   it('keeps the error of a failed open', async () => {

@@ -1,7 +1,8 @@
 // LabApi over HTTP: POST /api/<method> with the input as the JSON body (empty for none), answered
-// with a LabReply — { value } with 200, or { error } with 400 (bad input), 404 or 500. The body is
-// read within its method's limit (body-limits.ts): 413 over it, 503 when too many large bodies
-// are being read at once; either way the rest is not read and the connection closes.
+// with a LabReply — { value } with 200, or { error } with 400 (bad input), 404, 409 (a file
+// is there), 503 (busy: try again), 507 (the disk refused a write) or 500. The body is read
+// within its method's limit (body-limits.ts): 413 over it, 503 when too many large bodies are
+// being read at once; either way the rest is not read and the connection closes.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LabApi } from '../../shared/api/contract'
 import { ApiError, toErrorData } from '../../shared/api/errors'
@@ -16,6 +17,9 @@ import { BodyRefused, ClientGone, readBody } from './read-body'
 const STATUS: Record<ApiErrorKind, number> = {
   'bad-input': 400,
   'not-found': 404,
+  conflict: 409,
+  busy: 503,
+  storage: 507,
   'unknown-method': 404,
   internal: 500,
 }

@@ -63,6 +63,13 @@ export interface SessionSaveInput {
   sweep?: SweepResult | null
   /** Save here (any path ending in .json, or .json.gz to compress) instead of the library folder. */
   path?: string
+  /**
+   * When a file is there already (in the library: under either name). Absent or false: refuse
+   * (ApiError `conflict`) — a save never replaces a file it was not told to. `true`: replace it.
+   * `{ revision }`: replace it only if it is still that revision of the session (the one opened or
+   * last saved here); refuse if another writer changed it since.
+   */
+  replace?: boolean | { revision: number }
   /** Free text kept with the session. */
   notes?: string
   tags?: string[]
@@ -81,6 +88,8 @@ export interface SessionInfo {
   schedulers: string[]
   hasResult: boolean
   bytes: number
+  /** Bumped by every write of the file (docs/session-json.md). */
+  revision?: number
   /** Tags of the session (v2; none for older files). */
   tags?: string[]
   /** Runs it holds, and where they came from. */

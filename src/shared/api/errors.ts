@@ -1,7 +1,13 @@
 // Errors that cross the API boundary as data: a kind, a message and, for bad input, the issues.
 import type { ParamIssue } from '../util/params'
 
-export type ApiErrorKind = 'bad-input' | 'not-found' | 'unknown-method' | 'internal'
+/**
+ * `conflict`: a save would replace a file it was not told to (or one changed since it was opened).
+ * `busy`: another writer holds the session and did not finish in time (try again). `storage`: the
+ * disk refused a write — full, read-only, no permission — and nothing was changed.
+ */
+export type ApiErrorKind =
+  'bad-input' | 'not-found' | 'conflict' | 'busy' | 'storage' | 'unknown-method' | 'internal'
 
 /** What a transport sends back for a failed call (HTTP body, IPC rejection payload). */
 export interface ApiErrorData {

@@ -74,6 +74,7 @@ export const LAB_INPUTS: { [M in LabMethod]: z.ZodType<LabInput<M>> } = {
       .max(4096)
       .refine((p) => /\.json(\.gz)?$/.test(p), 'a session file name ends in .json (or .json.gz)')
       .optional(),
+    replace: z.union([z.boolean(), z.strictObject({ revision: z.number().int().min(0) })]).optional(),
     notes: notesSchema.optional(),
     tags: tagsSchema.optional(),
     runs: sessionRunsSchema.optional(),

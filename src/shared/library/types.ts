@@ -17,6 +17,8 @@ export interface LibraryEntry {
   name: string
   savedAt: string
   app: string
+  /** Bumped by every write (docs/session-json.md); 0 for files written before it was counted. */
+  revision: number
   notes: string
   tags: string[]
   environment: SessionEnvironment

@@ -12,8 +12,9 @@ import type { SessionDocument, SessionHeader } from './types'
  * writes a raw line break, so the first one in the text ends the header.
  */
 export function serializeSession(doc: SessionDocument): string {
-  const { schema, name, savedAt, app, index, notes, tags, environment, spec, result, sweep, runs } = doc
-  const head = JSON.stringify({ schema, name, savedAt, app, index, notes, tags, environment })
+  const { schema, name, savedAt, app, revision, index, notes, tags, environment } = doc
+  const { spec, result, sweep, runs } = doc
+  const head = JSON.stringify({ schema, name, savedAt, app, revision, index, notes, tags, environment })
   const body = JSON.stringify({ spec: spec ?? null, result, sweep, runs })
   return `${head.slice(0, -1)},\n${body.slice(1)}`
 }
@@ -54,6 +55,7 @@ export function readSessionDocument(value: unknown): SessionDocument {
     name: d.name,
     savedAt: d.savedAt,
     app: d.app,
+    revision: d.revision,
     index: sessionIndex({ ...content, spec: d.spec }),
     notes: d.notes,
     tags: d.tags,

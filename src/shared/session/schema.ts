@@ -58,6 +58,8 @@ export const tagSchema = z.string().trim().min(1, 'an empty tag').max(60, 'a tag
 export const tagsSchema = z.array(tagSchema).max(MAX_TAGS)
 export const notesSchema = z.string().max(MAX_NOTES)
 export const sessionNameSchema = z.string().trim().min(1, 'give the session a name').max(200)
+/** Files written before revisions were counted are revision 0. */
+const revisionSchema = z.number().int().min(0).default(0)
 
 const kind = z.enum(['simulated', 'real', 'imported']) satisfies z.ZodType<RunKind>
 const strings = z.array(z.string())
@@ -101,6 +103,7 @@ export const headerSchema = z.object({
   name: z.string().min(1).max(200),
   savedAt: z.string(),
   app: z.string(),
+  revision: revisionSchema,
   index: indexSchema,
   notes: notesSchema.default(''),
   tags: tagsSchema.default([]),
@@ -116,6 +119,7 @@ export const documentSchema = z.object({
   name: z.string().min(1).max(200),
   savedAt: z.string(),
   app: z.string(),
+  revision: revisionSchema,
   index: z.unknown().optional(),
   notes: notesSchema.default(''),
   tags: tagsSchema.default([]),

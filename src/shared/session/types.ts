@@ -73,6 +73,11 @@ export interface SessionDocument {
   savedAt: string
   /** The lab version that wrote it. */
   app: string
+  /**
+   * Bumped by every write of the file (a save, new notes or tags, added runs): which of two files
+   * of one name is current, and whether a session changed since it was opened. 0 when absent.
+   */
+  revision: number
   index: SessionIndex
   notes: string
   tags: string[]
@@ -88,5 +93,5 @@ export interface SessionDocument {
 /** The fields written before the runs: the library reads only these when it can. */
 export type SessionHeader = Pick<
   SessionDocument,
-  'schema' | 'name' | 'savedAt' | 'app' | 'index' | 'notes' | 'tags' | 'environment'
+  'schema' | 'name' | 'savedAt' | 'app' | 'revision' | 'index' | 'notes' | 'tags' | 'environment'
 >

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { alive } from './process-alive'
 
 export interface AtomicWriteOptions {
   /** Bytes per write call (default 1 MiB). */
@@ -28,22 +29,22 @@ export async function writeFileAtomic(
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   const fh = await open(tmp, 'wx', 0o644)
   try {
-    for (let at = 0; at < bytes.length;) {
-      const { bytesWritten } = await fh.write(bytes, at, Math.min(chunk, bytes.length - at))
-      at += bytesWritten
-      await opts.onChunk?.(at, bytes.length)
+    try {
+      for (let at = 0; at < bytes.length;) {
+        const { bytesWritten } = await fh.write(bytes, at, Math.min(chunk, bytes.length - at))
+        at += bytesWritten
+        await opts.onChunk?.(at, bytes.length)
+      }
+      await fh.sync()
+    } catch (e) {
+      await fh.close().catch(() => undefined)
+      throw e
     }
-    await fh.sync()
-  } catch (e) {
-    await fh.close()
-    await rm(tmp, { force: true })
-    throw e
-  }
-  await fh.close()
-  try {
+    await fh.close() // (a close can fail too, on some file systems: then so does the write)
     await rename(tmp, path)
   } catch (e) {
-    await rm(tmp, { force: true })
+    // a full disk, a kill … : the temporary file goes, the target is as it was
+    await rm(tmp, { force: true }).catch(() => undefined)
     throw e
   }
   // The rename itself is durable only once the folder is synced (not possible on every platform).
@@ -52,16 +53,6 @@ export async function writeFileAtomic(
     await d.sync().finally(() => d.close())
   } catch {
     /* best effort */
-  }
-}
-
-/** Whether a process of this id is running (a signal 0 reaches it, or it is not ours). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

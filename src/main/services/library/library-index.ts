@@ -2,8 +2,10 @@
 // header line alone; an older one is read in full and migrated in memory. Either way the entry is
 // kept by the file's size and modification time, so a listing reads only files that changed. A
 // file that is not a readable session becomes a problem with its error — it never breaks the list.
+// A name is listed once: of NAME.json and NAME.json.gz, only the current file (one-per-name.ts).
 import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
+import { onePerName } from '../../../shared/library/one-per-name'
 import type { LibraryEntry, LibraryProblem } from '../../../shared/library/types'
 import { SESSION_VERSION } from '../../../shared/session/types'
 import type { SessionHeader } from '../../../shared/session/types'
@@ -54,13 +56,18 @@ export class LibraryIndex {
     for (const p of this.cache.keys()) if (!seen.has(p)) this.cache.delete(p)
     const entries: LibraryEntry[] = []
     const problems: LibraryProblem[] = []
-    for (const v of values) {
-      if (v && 'error' in v) problems.push(v)
-      else if (v) entries.push(v)
+    for (const v of onePerName(values.filter((v) => v !== null)).listed) {
+      if ('error' in v) problems.push(v)
+      else entries.push(v)
     }
     entries.sort((a, b) => b.savedAt.localeCompare(a.savedAt) || a.file.localeCompare(b.file))
     problems.sort((a, b) => a.file.localeCompare(b.file))
     return { entries, problems }
+  }
+
+  /** What the file at `path` is now (read unless unchanged since last read); null when there is none. */
+  file(path: string): Promise<LibraryEntry | LibraryProblem | null> {
+    return this.entryOf(path, basename(path))
   }
 
   /** Forget a file (after writing it), so the next scan reads it again. */
@@ -102,6 +109,7 @@ function fromHeader(base: Base, h: SessionHeader, version: number): LibraryEntry
     name: h.name,
     savedAt: h.savedAt,
     app: h.app,
+    revision: h.revision,
     notes: h.notes,
     tags: h.tags,
     environment: h.environment,

@@ -138,7 +138,7 @@ export class LibraryService {
 
   /** A whole session, from memory while its file is unchanged. */
   async document(path: string): Promise<SessionDocument> {
-    const abs = this.store.resolvePath(path)
+    const abs = await this.store.locate(path)
     let st
     try {
       st = await stat(abs)
@@ -165,6 +165,7 @@ export class LibraryService {
       name: s.name,
       savedAt: new Date().toISOString(),
       app: this.appVersion,
+      revision: 0,
       index: sessionIndex({ ...content, spec: s.spec }),
       notes: s.notes ?? '',
       tags: s.tags ?? [],

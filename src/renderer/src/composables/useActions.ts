@@ -37,16 +37,20 @@ export function useActions() {
     if (run.running) void run.cancel()
   }
 
-  /** Save to the session file in use, or ask for a name. */
+  /**
+   * Save to the session file in use, or ask for a name; when that file was changed by another
+   * writer since, the dialog asks what to do (the refusal is its conflict).
+   */
   async function save(): Promise<void> {
     if (saveDialog.value !== 'closed') return
-    const cur = sessions.current
-    if (!cur) {
+    if (!sessions.current) {
       saveDialog.value = 'save'
       return
     }
-    const info = await sessions.save(cur.name, cur.path)
-    ui.tell(info ? `Saved “${info.name}” to ${info.path}` : `Could not save: ${sessions.error}`)
+    const info = await sessions.saveCurrent()
+    if (info) ui.tell(`Saved “${info.name}” to ${info.path}`)
+    else if (sessions.conflict) saveDialog.value = 'save'
+    else ui.tell(`Could not save: ${sessions.error}`)
   }
 
   return { runNow, cancel, save, saveDialog }

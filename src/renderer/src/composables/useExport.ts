@@ -25,7 +25,6 @@ export function useExport() {
     const sessions = useSessions()
     const exp = useExperiment()
     const ui = useUi()
-    const done = run.status === 'done'
     busy.value = format
     try {
       const r = await useLab().exportReport({
@@ -33,8 +32,8 @@ export function useExport() {
         session: {
           name: sessions.current?.name || exp.doc.name || 'results',
           spec: exp.doc,
-          result: done ? run.result : null,
-          sweep: done ? run.sweep : null,
+          result: run.result,
+          sweep: run.sweep,
           runs: sessions.extraRuns,
           notes: sessions.notes,
           tags: sessions.tags,

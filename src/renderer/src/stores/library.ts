@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/api/library-contract'
 import type { LibraryQuery } from '../../../shared/library/types'
 import { errorText, useLab } from '../api'
+import { useSessions } from './sessions'
 
 /** Wait after the last change of a filter before searching. */
 export const SEARCH_DELAY_MS = 150
@@ -290,7 +291,7 @@ export const useLibrary = defineStore('library', () => {
   /** Change a saved session's notes and tags, then list again. */
   async function saveMeta(path: string, notes: string, tags: string[]): Promise<boolean> {
     try {
-      await useLab().setSessionMeta({ path, notes, tags })
+      useSessions().metaSaved(await useLab().setSessionMeta({ path, notes, tags }), { notes, tags })
       await search()
       return true
     } catch (e) {

@@ -1,6 +1,8 @@
 // The current run: its jobs and their progress, results as they arrive, then the experiment's
-// result (or the sweep's), put together from those results (run:done only names them). Large
-// results are kept shallow: they are read, never edited.
+// result (or the sweep's), put together from those results (run:done only names them). The last
+// comparison and the last sweep are kept side by side: a sweep does not drop the comparison, nor a
+// comparison the sweep, and a session holding both shows both. Large results are kept shallow:
+// they are read, never edited.
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { RunJobRef, RunStarted, StartRunInput, SweepResult } from '../../../shared/api/contract'
@@ -35,8 +37,11 @@ export const useRun = defineStore('run', () => {
   const runId = ref<string | null>(null)
   const mode = ref<'experiment' | 'sweep'>('experiment')
   const jobs = ref<JobState[]>([])
+  /** The comparison's runs, as they arrive (then those of its result). */
   const runs = shallowRef<RunResult[]>([])
+  /** The last comparison, complete (null while one runs). */
   const result = shallowRef<ExperimentResult | null>(null)
+  /** The last sweep, complete (null while one runs). */
   const sweep = shallowRef<SweepResult | null>(null)
   const failures = ref<string[]>([])
   /** What a real run said on the way (warnings, repairs, entries the kernel lacks, fio notes). */
@@ -83,7 +88,7 @@ export const useRun = defineStore('run', () => {
       return
     }
     jobs.value = s.started.jobs.map((job) => ({ job, fraction: 0, etaSeconds: null, state: 'waiting' }))
-    runs.value = []
+    if (mode.value === 'experiment') runs.value = []
     failures.value = []
     received.clear()
     replaying = true
@@ -113,10 +118,12 @@ export const useRun = defineStore('run', () => {
       failures.value.push(
         `${j.label}${j.repetition ? ` #${j.repetition + 1}` : ''}: its result did not arrive`,
       )
-    result.value = r.result
-    sweep.value = sw?.result ?? null
-    // The runs streamed in already; keep that array (and the charts drawn from it) when complete.
-    if (r.result.runs.length !== runs.value.length) runs.value = r.result.runs
+    if (mode.value === 'sweep') sweep.value = sw?.result ?? null
+    else {
+      result.value = r.result
+      // The runs streamed in already; keep that array (and the charts drawn from it) when complete.
+      if (r.result.runs.length !== runs.value.length) runs.value = r.result.runs
+    }
     wallSeconds.value = e.wallSeconds
     status.value = 'done'
   }
@@ -135,7 +142,7 @@ export const useRun = defineStore('run', () => {
         if (job?.state === 'done') break // seen already (replayed by recover)
         if (job) Object.assign(job, { fraction: 1, etaSeconds: 0, state: 'done' })
         received.set(outcomeKey(e.job), e.result)
-        if (e.job.point === 0) runs.value = [...runs.value, e.result]
+        if (mode.value === 'experiment') runs.value = [...runs.value, e.result]
         break
       case 'run:job-failed':
         if (job?.state === 'failed') break
@@ -180,7 +187,12 @@ export const useRun = defineStore('run', () => {
   ): Promise<boolean> {
     if (running.value) return false
     listen()
-    reset()
+    resetRun()
+    // the new run replaces the last one of its kind; the other kind's result stays
+    if (kind === 'experiment') {
+      result.value = null
+      runs.value = []
+    } else sweep.value = null
     mode.value = kind
     status.value = 'starting'
     startedAt.value = Date.now()
@@ -215,13 +227,11 @@ export const useRun = defineStore('run', () => {
     await useLab().cancelRun({ runId: runId.value })
   }
 
-  function reset(): void {
+  /** Forget the current run (its jobs, messages, what arrived), not the results kept. */
+  function resetRun(): void {
     runId.value = null
     received.clear()
     jobs.value = []
-    runs.value = []
-    result.value = null
-    sweep.value = null
     failures.value = []
     notices.value = []
     message.value = ''
@@ -230,13 +240,13 @@ export const useRun = defineStore('run', () => {
     status.value = 'idle'
   }
 
-  /** Show results saved in a session. */
+  /** Show results saved in a session: its comparison and its sweep, either or both. */
   function show(r: ExperimentResult | null, s: SweepResult | null): void {
-    reset()
+    resetRun()
     result.value = r
     sweep.value = s
     runs.value = r?.runs ?? []
-    mode.value = s ? 'sweep' : 'experiment'
+    mode.value = s && !r ? 'sweep' : 'experiment'
     status.value = r || s ? 'done' : 'idle'
   }
 

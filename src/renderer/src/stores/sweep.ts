@@ -1,4 +1,5 @@
-// The sweep being set up: which parameter, which values, and which metric to chart.
+// The sweep being set up: which parameter, which values, and which metric to chart — or as a
+// saved sweep was set up, when a session is opened.
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { SweepSpec, SweepValue } from '../../../shared/api/contract'
@@ -60,9 +61,40 @@ export const useSweep = defineStore('sweep', () => {
     }
   }
 
+  /**
+   * Set up as a saved sweep was: its parameter (`param`, from the catalogue) and exactly its
+   * values — as a range when evenly spaced numbers are one, else as the list. Null: no sweep.
+   */
+  function restore(s: SweepSpec | null, p: ParamSpec | null): void {
+    steps.value = 5
+    if (!s) {
+      path.value = list.value = from.value = to.value = ''
+      param.value = null
+      return
+    }
+    choose(s.path, p) // a range around the default, should the list be changed for one
+    const v = s.values
+    if (
+      (p?.kind === 'int' || p?.kind === 'number') &&
+      v.length >= 2 &&
+      v.every((x) => typeof x === 'number')
+    ) {
+      const [a, b] = [v[0] as number, v[v.length - 1] as number]
+      const r = range(a, b, v.length, p.kind === 'int')
+      if (r.length === v.length && r.every((x, i) => x === v[i])) {
+        list.value = ''
+        from.value = String(a)
+        to.value = String(b)
+        steps.value = v.length
+        return
+      }
+    }
+    list.value = v.map(String).join(', ')
+  }
+
   function spec(): SweepSpec | null {
     return problem.value ? null : { path: path.value, values: values.value }
   }
 
-  return { path, param, from, to, steps, list, metric, numeric, values, problem, choose, spec }
+  return { path, param, from, to, steps, list, metric, numeric, values, problem, choose, restore, spec }
 })
