@@ -14,8 +14,6 @@ export default defineConfig({
           'workers/simulate': resolve(__dirname, 'src/main/workers/simulate.ts'),
           // The same worker as an Electron utility process (the app): parentPort bridged to process.send.
           'workers/utility-simulate': resolve(__dirname, 'src/main/utility-simulate.ts'),
-          // The privileged helper (real devices), run by Electron as Node under pkexec: privileged-helper.ts.
-          'real-helper': resolve(__dirname, 'src/main/real-helper.ts'),
           // The command line under plain Node, as bin/iosched-lab.mjs runs it (its children: workers/simulate).
           cli: resolve(__dirname, 'src/cli/main.ts'),
         },

@@ -24,7 +24,6 @@ describe('electron-vite build', () => {
       'main/index.js',
       'main/cli.js',
       'main/workers/simulate.js',
-      'main/real-helper.js',
       'preload/index.cjs',
       'renderer/index.html',
     ]) {
@@ -36,7 +35,7 @@ describe('electron-vite build', () => {
     const main = await readFile(join(out, 'main/index.js'), 'utf8')
     expect(main).toMatch(/^import .* from "electron";$/m)
     const rel = [...main.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)].map((m) => m[1])
-    expect(rel).toEqual(expect.arrayContaining(['../preload/index.cjs', '../renderer/', './real-helper.js']))
+    expect(rel).toEqual(expect.arrayContaining(['../preload/index.cjs', '../renderer/']))
     const base = pathToFileURL(join(out, 'main/index.js'))
     for (const r of rel) expect(existsSync(fileURLToPath(new URL(r, base))), r).toBe(true)
   })
@@ -71,11 +70,16 @@ describe('electron-vite build', () => {
     }
   })
 
+  // the app's helper mode (helper-mode.ts) runs this same program inside Electron's main process
   it('starts the bundled privileged helper under plain Node: hello, then gone when its input ends', async () => {
     const state = await mkdtemp(join(tmpdir(), 'iosched-helper-build-'))
     // as in the packaged app, the dependencies (zod …) sit next to the build
     await symlink(join(import.meta.dirname, '../../node_modules'), join(out, 'node_modules'))
-    const child = spawn(process.execPath, [join(out, 'main/real-helper.js'), '--state-dir', state], {
+    // the built command line's main(), as bin/iosched-lab.mjs calls it
+    const cli = JSON.stringify(pathToFileURL(join(out, 'main/cli.js')).href)
+    const run = `const { main } = await import(${cli}); process.exitCode = await main(process.argv.slice(1))`
+    const args = ['--input-type=module', '-e', run, 'real-helper', '--state-dir', state]
+    const child = spawn(process.execPath, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     try {

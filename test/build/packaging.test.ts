@@ -1,5 +1,5 @@
 // electron-builder.yml, parsed: the app packed in app.asar and the Electron fuses of the security
-// checklist flipped, with the one fuse left on tied to the code that needs it.
+// checklist flipped.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { load } from 'js-yaml'
@@ -35,9 +35,10 @@ describe('electron-builder.yml', () => {
     expect(fuses.grantFileProtocolExtraPrivileges).toBe(false)
   })
 
-  it('leaves ELECTRON_RUN_AS_NODE on exactly while the privileged helper starts Electron in Node mode', () => {
-    const helper = readFileSync(join(root, 'src/main/privileged-helper.ts'), 'utf8')
-    expect(fuses.runAsNode).toBe(helper.includes('ELECTRON_RUN_AS_NODE=1'))
+  it('turns ELECTRON_RUN_AS_NODE off, and nothing of the app starts Electron in Node mode', () => {
+    expect(fuses.runAsNode).toBe(false)
+    for (const f of ['src/main/privileged-helper.ts', 'src/main/helper-mode.ts', 'src/main/app-main.ts'])
+      expect(readFileSync(join(root, f), 'utf8'), f).not.toContain('ELECTRON_RUN_AS_NODE')
   })
 
   it('names only fuses electron-builder knows, each on or off', () => {

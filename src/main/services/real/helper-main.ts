@@ -6,8 +6,8 @@ export const HELPER_USAGE =
   'real-helper [--state-dir DIR] [--scratch-dir DIR]   the privileged helper of the app (JSON lines on stdin/stdout; root)'
 
 /**
- * The privileged helper as a program: `iosched-lab real-helper` (CLI) and the app's bundled
- * `real-helper.js` both run this. The state directory comes from the app (pkexec clears the
+ * The privileged helper as a program: `iosched-lab real-helper` (CLI) and the app's helper mode
+ * (src/main/helper-mode.ts) both run this. The state directory comes from the app (pkexec clears the
  * environment, and the journals and presets belong in the user's own directory).
  */
 export async function runRealHelper(args: string[]): Promise<number> {
