@@ -10,48 +10,44 @@ import type { CpuTask } from './cpu'
 import { niceWeight } from './cpu'
 import type { SimFile } from './files'
 import { PAGE } from './files'
-import { PG_LOCKED, PG_READAHEAD, PG_UPTODATE } from './pagecache'
 import type { Program, Sys } from './program'
-import { RaState, ondemand } from './readahead'
+import type { RaState } from './readahead'
 import type { AnonSpace } from './anon'
 import type { Kernel } from './kernel'
-
-// Continuations: what the task does when it next holds the CPU.
-const K_STEP = 0
-const K_READ = 1
-const K_WRITE = 2
-const K_BALANCE = 3
-const K_DIRECT = 4
-const K_OP_DONE = 5
-const K_FSYNC = 6
-const K_AIO = 7
-const K_AIO_WAIT = 8
-const K_SUBMIT = 9
-const K_EXITED = 10
-const K_DIRECT_WAIT = 11
-const K_DIRECT_NEXT = 12
-const K_FSYNC_WAIT = 13
-const K_SPAWN = 14
-const K_WAIT_CHILD = 15
-const K_TOUCH = 16
-
-const TASK_NEW = 0
-const TASK_RUN = 1
-const TASK_BLOCKED = 2
-const TASK_DONE = 3
-
-/** One asynchronous I/O in flight. */
-class AioSlot {
-  remaining = 0
-  start: SimTime = 0
-  bytes = 0
-  op: Op = READ
-}
+import {
+  K_AIO,
+  K_AIO_WAIT,
+  K_BALANCE,
+  K_DIRECT,
+  K_DIRECT_NEXT,
+  K_DIRECT_WAIT,
+  K_EXITED,
+  K_FSYNC,
+  K_FSYNC_WAIT,
+  K_OP_DONE,
+  K_READ,
+  K_SPAWN,
+  K_STEP,
+  K_SUBMIT,
+  K_TOUCH,
+  K_WAIT_CHILD,
+  K_WRITE,
+  TASK_BLOCKED,
+  TASK_DONE,
+  TASK_NEW,
+  TASK_RUN,
+} from './continuations'
+import { readLoop } from './read-path'
+import { balance, bufferedWrite, fsyncStart, fsyncWait } from './write-path'
+import type { AioSlot } from './direct-path'
+import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } from './direct-path'
+import { touchLoop } from './fault-path'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
  * CPU scheduler, and the system-call state machine that turns the program's calls into CPU
- * bursts, page-cache work, bios and waits. `cont` always runs while the task holds a CPU.
+ * bursts, page-cache work, bios and waits. The continuation `k` always runs while the task holds a
+ * CPU; the read, write, direct-I/O and fault paths live in files named for them.
  */
 export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Handler {
   // IoContext
@@ -67,42 +63,44 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   aioInFlight = 0
 
   state = TASK_NEW
-  private k = K_STEP
+  // The state of the system call in progress: the paths (read-path.ts, write-path.ts,
+  // direct-path.ts, fault-path.ts) read and advance it; nothing outside host/ touches it.
+  k = K_STEP
   private afterSubmit = K_STEP
   // The system call in progress.
-  private file: SimFile | null = null
-  private off = 0
-  private len = 0
-  private op: Op = READ
-  private opSync = true
-  private opStart: SimTime = 0
+  file: SimFile | null = null
+  off = 0
+  len = 0
+  op: Op = READ
+  opSync = true
+  opStart: SimTime = 0
   /** Buffered read: next page to look at, end page. Direct: next byte to issue (physio). */
-  private pg = 0
-  private endPg = 0
+  pg = 0
+  endPg = 0
   /** Pages dirtied by the current write, pages it has written back itself (throttling). */
-  private dirtied = 0
-  private written = 0
+  dirtied = 0
+  written = 0
   /** Bios built, waiting to be submitted from `subIdx`. */
-  private readonly bios: Bio[] = []
+  readonly bios: Bio[] = []
   private subIdx = 0
   /** Direct I/O: next sector to issue and the end. */
-  private dirNext = 0
-  private dirEnd = 0
+  dirNext = 0
+  dirEnd = 0
   /** Direct I/O bios not yet completed. */
-  private outstanding = 0
-  private aioDone = 0
-  private aioMin = 0
-  private readonly aioPool: AioSlot[] = []
-  private readonly ra = new Map<number, RaState>()
+  outstanding = 0
+  aioDone = 0
+  aioMin = 0
+  readonly aioPool: AioSlot[] = []
+  readonly ra = new Map<number, RaState>()
   private readonly sleepTimer: Timer
 
   /** Anonymous memory, made on first use. */
-  private anon: AnonSpace | null = null
-  private touchNext = 0
-  private touchEnd = 0
-  private touchWrite = false
-  private touchCpu = 0
-  private touchPending = 0
+  anon: AnonSpace | null = null
+  touchNext = 0
+  touchEnd = 0
+  touchWrite = false
+  touchCpu = 0
+  touchPending = 0
   /** The process that spawned this one, or null for the experiment's own processes. */
   parent: Task | null = null
   liveChildren = 0
@@ -227,34 +225,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.touchCpu = cpuPerPage
     this.touchPending = 0
     this.k = K_TOUCH
-    this.touchLoop()
-  }
-
-  private touchLoop(): void {
-    const k = this.kernel
-    const sp = (this.anon ??= k.anon.space())
-    while (this.touchNext < this.touchEnd) {
-      if (k.anon.touch(sp, this.touchNext, this.touchWrite) === 'wait') {
-        if (this.touchPending > 0) {
-          // charge the computation done so far before sleeping on the fault
-          const cpu = this.touchPending
-          this.touchPending = 0
-          this.k = K_TOUCH
-          this.burst(cpu)
-          return
-        }
-        this.k = K_TOUCH
-        this.block()
-        k.waitMemory(this)
-        return
-      }
-      this.touchNext++
-      this.touchPending += this.touchCpu
-    }
-    const cpu = this.touchPending
-    this.touchPending = 0
-    this.k = K_STEP
-    this.burst(Math.max(1, cpu))
+    touchLoop(this)
   }
 
   // --- processes: fork, wait; a parent's results include its children's, as `time make` does ---
@@ -304,46 +275,46 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         this.program.step(this)
         return
       case K_READ:
-        this.readLoop()
+        readLoop(this)
         return
       case K_WRITE:
-        this.bufferedWrite()
+        bufferedWrite(this)
         return
       case K_BALANCE:
-        this.balance()
+        balance(this)
         return
       case K_DIRECT:
-        this.direct()
+        direct(this)
         return
       case K_OP_DONE:
         this.opDone()
         return
       case K_FSYNC:
-        this.fsyncStart()
+        fsyncStart(this)
         return
       case K_AIO:
-        this.aioIssue()
+        aioIssue(this)
         return
       case K_AIO_WAIT:
-        this.aioCollect()
+        aioCollect(this)
         return
       case K_SUBMIT:
         this.submitRest()
         return
       case K_DIRECT_WAIT:
-        this.directWait()
+        directWait(this)
         return
       case K_DIRECT_NEXT:
-        this.directNext()
+        directNext(this)
         return
       case K_FSYNC_WAIT:
-        this.fsyncWait()
+        fsyncWait(this)
         return
       case K_SPAWN:
         this.forkChild()
         return
       case K_TOUCH:
-        this.touchLoop()
+        touchLoop(this)
         return
     }
   }
@@ -362,11 +333,11 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.opStart = this.now
   }
 
-  private burst(ns: SimTime): void {
+  burst(ns: SimTime): void {
     this.kernel.cpu.run(this, ns)
   }
 
-  private block(): void {
+  block(): void {
     this.state = TASK_BLOCKED
     this.kernel.cpu.release(this)
   }
@@ -379,6 +350,11 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.kernel.cpu.run(this, cost)
   }
 
+  /** Asleep waiting to continue with `k`. */
+  isBlockedOn(k: number): boolean {
+    return this.state === TASK_BLOCKED && this.k === k
+  }
+
   get blockedOn(): number {
     return this.state === TASK_BLOCKED ? this.k : -1
   }
@@ -388,7 +364,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.wake(K_STEP)
   }
 
-  private opDone(): void {
+  opDone(): void {
     const lat = this.now - this.opStart
     this.latency.record(lat)
     this.ops++
@@ -401,7 +377,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   // --- submitting bios (may sleep when the queue has no free request) ---
 
   /** Submit the built bios; returns false if the task went to sleep waiting for a slot. */
-  private submitAll(then: number): boolean {
+  submitAll(then: number): boolean {
     const q = this.kernel.queue
     const bios = this.bios
     while (this.subIdx < bios.length) {
@@ -431,222 +407,14 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   // --- buffered read: page by page, with read-ahead and waits on locked pages ---
 
-  private raState(f: SimFile): RaState {
-    let r = this.ra.get(f.id)
-    if (r === undefined) {
-      r = new RaState()
-      this.ra.set(f.id, r)
-    }
-    return r
-  }
-
-  private readLoop(): void {
-    const f = this.file!
-    const pages = f.pageStates()
-    const k = this.kernel
-    const max = k.raPages
-    while (this.pg < this.endPg) {
-      const p = this.pg
-      const s = pages[p]
-      if (s === 0) {
-        const w = ondemand(this.raState(f), max, p, this.endPg - p, false, (a, l) => k.nextHole(f, a, l))
-        if (w !== null) k.cache.readPages(f, w.start, w.size, w.marker, this, this.bios)
-        if (pages[p] === 0) k.cache.readPages(f, p, this.endPg - p, -1, this, this.bios)
-        if (!this.submitAll(K_READ)) return
-        continue
-      }
-      if (s & PG_READAHEAD) {
-        pages[p] = s & ~PG_READAHEAD
-        const w = ondemand(this.raState(f), max, p, this.endPg - p, true, (a, l) => k.nextHole(f, a, l))
-        if (w !== null) {
-          k.cache.readPages(f, w.start, w.size, w.marker, this, this.bios)
-          if (!this.submitAll(K_READ)) return
-        }
-        continue
-      }
-      if (s & PG_LOCKED || !(s & PG_UPTODATE)) {
-        this.k = K_READ
-        this.block()
-        k.waitPage(this, f, p)
-        return
-      }
-      k.cache.touch(f, p)
-      this.pg++
-    }
-    this.raState(f).prevPage = this.endPg - 1
-    this.k = K_OP_DONE
-    this.burst(Math.round((this.len / 1024) * k.h.copyPerKiB))
-  }
-
-  // --- buffered write: dirty the pages, copy, then balance dirty memory ---
-
-  private bufferedWrite(): void {
-    const f = this.file!
-    const k = this.kernel
-    const first = Math.floor(this.off / PAGE)
-    const end = Math.min(Math.ceil((this.off + this.len) / PAGE), f.pageCount)
-    k.cache.dirtyPages(f, first, end - first, this.now)
-    this.dirtied = end - first
-    this.written = 0
-    this.k = K_BALANCE
-    this.burst(Math.round((this.len / 1024) * k.h.copyPerKiB))
-  }
-
-  /** balance_dirty_pages: throttle a writer that pushed dirty memory over the limit. */
-  private balance(): void {
-    const k = this.kernel
-    k.flusher.maybeBackground()
-    if (!k.overDirtyLimit()) {
-      this.opDone()
-      return
-    }
-    if (k.h.throttle === 'sleep') {
-      this.k = K_BALANCE
-      this.block()
-      k.waitDirty(this)
-      return
-    }
-    // 2.5–3.1: the writer writes back 1.5× what it dirtied, then it has done its duty.
-    const chunk = Math.ceil(this.dirtied * 1.5) - this.written
-    if (chunk > 0 && k.cache.dirty > 0) {
-      const n = k.flusher.collect(chunk, this, this.bios)
-      this.written += n
-      if (n > 0) {
-        if (!this.submitAll(K_BALANCE)) return
-        this.balance()
-        return
-      }
-    }
-    if (this.written >= Math.ceil(this.dirtied * 1.5)) {
-      this.opDone()
-      return
-    }
-    // Nothing of ours left to write: congestion_wait(WRITE, HZ/10).
-    this.k = K_BALANCE
-    this.block()
-    k.waitCongestion(this)
-  }
-
-  // --- direct I/O: bios straight from the process; BSD physio issues one chunk at a time ---
-
-  private direct(): void {
-    const f = this.file!
-    const q = this.kernel.queue
-    const physio = this.kernel.h.physio
-    const end = this.dirEnd
-    let fs = this.dirNext
-    while (fs < end) {
-      const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxSectors)
-      this.bios.push(this.ownBio(f.map(fs), len, null))
-      this.outstanding++
-      fs += len
-      if (physio) break
-    }
-    this.dirNext = fs
-    if (this.submitAll(K_DIRECT_WAIT)) this.directWait()
-  }
-
-  private ownBio(sector: number, nsect: number, slot: AioSlot | null): Bio {
-    return this.kernel.queue.makeBio(sector, nsect, this.op, this.opSync, this, this, slot, 0)
-  }
-
-  private directWait(): void {
-    if (this.outstanding > 0) {
-      this.k = K_DIRECT_WAIT
-      this.block()
-    } else this.directNext()
-  }
-
-  private directNext(): void {
-    if (this.dirNext >= this.dirEnd) {
-      this.opDone()
-      return
-    }
-    // physio: the next chunk is issued from the process, which needs the CPU for it
-    this.k = K_DIRECT
-    this.burst(this.kernel.h.submit)
-  }
-
+  /** A bio of this task's direct I/O is done: its aio slot, or the synchronous transfer. */
   bioDone(bio: Bio): void {
     const slot = bio.ref as AioSlot | null
     if (slot !== null) {
-      if (--slot.remaining === 0) this.aioComplete(slot)
+      if (--slot.remaining === 0) aioComplete(this, slot)
       return
     }
-    if (--this.outstanding === 0 && this.state === TASK_BLOCKED && this.k === K_DIRECT_WAIT)
-      this.wake(K_DIRECT_NEXT)
-  }
-
-  // --- fsync ---
-
-  private fsyncStart(): void {
-    const k = this.kernel
-    const f = this.file!
-    k.cache.writebackPages(f, f.dirty, true, this, this.bios, 0)
-    if (!this.submitAll(K_FSYNC_WAIT)) return
-    this.fsyncWait()
-  }
-
-  private fsyncWait(): void {
-    const f = this.file!
-    if (f.writeback > 0) {
-      this.k = K_FSYNC_WAIT
-      this.block()
-      this.kernel.waitWriteback(this, f)
-      return
-    }
-    this.opDone()
-  }
-
-  // --- asynchronous direct I/O ---
-
-  private aioIssue(): void {
-    const q = this.kernel.queue
-    const f = this.file!
-    const slot = this.aioPool.pop() ?? new AioSlot()
-    slot.start = this.opStart
-    slot.bytes = this.len
-    slot.op = this.op
-    slot.remaining = 0
-    let fs = Math.floor(this.off / 512)
-    const endSector = Math.ceil(Math.min(this.off + this.len, f.size) / 512)
-    while (fs < endSector) {
-      const len = Math.min(endSector - fs, f.contiguousFrom(fs), q.maxSectors)
-      this.bios.push(this.ownBio(f.map(fs), len, slot))
-      slot.remaining++
-      fs += len
-    }
-    this.aioInFlight++
-    if (slot.remaining === 0) {
-      this.aioComplete(slot)
-    }
-    if (!this.submitAll(K_STEP)) return
-    this.k = K_STEP
-    this.program.step(this)
-  }
-
-  private aioComplete(slot: AioSlot): void {
-    this.latency.record(this.now - slot.start)
-    this.ops++
-    if (slot.op === READ) this.bytesRead += slot.bytes
-    else this.bytesWritten += slot.bytes
-    this.aioDone++
-    this.aioPool.push(slot)
-    if (this.state === TASK_BLOCKED && this.k === K_AIO_WAIT && this.aioDone >= this.aioMin)
-      this.wake(K_AIO_WAIT)
-  }
-
-  private aioCollect(): void {
-    if (this.aioDone >= this.aioMin) {
-      this.reaped = this.aioDone
-      this.aioInFlight -= this.aioDone
-      this.aioDone = 0
-      this.k = K_STEP
-      this.program.step(this)
-      return
-    }
-    this.k = K_AIO_WAIT
-    this.block()
+    if (--this.outstanding === 0 && this.isBlockedOn(K_DIRECT_WAIT)) this.wake(K_DIRECT_NEXT)
   }
 
   /** Woken by the kernel's wait queues with the continuation to run. */
@@ -654,5 +422,3 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.wake(k)
   }
 }
-
-export { K_READ, K_BALANCE, K_FSYNC_WAIT, K_TOUCH }

@@ -1,0 +1,107 @@
+import type { Bio, Op } from '../block/types'
+import { READ } from '../block/types'
+import type { SimTime } from '../sim/time'
+import { K_AIO_WAIT, K_DIRECT, K_DIRECT_WAIT, K_STEP } from './continuations'
+import type { Task } from './task'
+
+/**
+ * Direct I/O: bios straight from the process, past the page cache — synchronous (O_DIRECT
+ * read/write, raw devices; BSD physio issues one chunk at a time) and asynchronous (libaio:
+ * io_submit, io_getevents).
+ */
+
+/** One asynchronous I/O in flight. */
+export class AioSlot {
+  remaining = 0
+  start: SimTime = 0
+  bytes = 0
+  op: Op = READ
+}
+
+/** Issue the next bios of a synchronous direct transfer (all of it, or one chunk under physio). */
+export function direct(t: Task): void {
+  const f = t.file!
+  const q = t.kernel.queue
+  const physio = t.kernel.h.physio
+  const end = t.dirEnd
+  let fs = t.dirNext
+  while (fs < end) {
+    const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxSectors)
+    t.bios.push(ownBio(t, f.map(fs), len, null))
+    t.outstanding++
+    fs += len
+    if (physio) break
+  }
+  t.dirNext = fs
+  if (t.submitAll(K_DIRECT_WAIT)) directWait(t)
+}
+
+function ownBio(t: Task, sector: number, nsect: number, slot: AioSlot | null): Bio {
+  return t.kernel.queue.makeBio(sector, nsect, t.op, t.opSync, t, t, slot, 0)
+}
+
+export function directWait(t: Task): void {
+  if (t.outstanding > 0) {
+    t.k = K_DIRECT_WAIT
+    t.block()
+  } else directNext(t)
+}
+
+export function directNext(t: Task): void {
+  if (t.dirNext >= t.dirEnd) {
+    t.opDone()
+    return
+  }
+  // physio: the next chunk is issued from the process, which needs the CPU for it
+  t.k = K_DIRECT
+  t.burst(t.kernel.h.submit)
+}
+
+/** io_submit of one iocb: its bios go to the queue; the program goes on at once. */
+export function aioIssue(t: Task): void {
+  const q = t.kernel.queue
+  const f = t.file!
+  const slot = t.aioPool.pop() ?? new AioSlot()
+  slot.start = t.opStart
+  slot.bytes = t.len
+  slot.op = t.op
+  slot.remaining = 0
+  let fs = Math.floor(t.off / 512)
+  const endSector = Math.ceil(Math.min(t.off + t.len, f.size) / 512)
+  while (fs < endSector) {
+    const len = Math.min(endSector - fs, f.contiguousFrom(fs), q.maxSectors)
+    t.bios.push(ownBio(t, f.map(fs), len, slot))
+    slot.remaining++
+    fs += len
+  }
+  t.aioInFlight++
+  if (slot.remaining === 0) aioComplete(t, slot)
+  if (!t.submitAll(K_STEP)) return
+  t.k = K_STEP
+  t.program.step(t)
+}
+
+/** The last bio of an iocb is done: an event for io_getevents. */
+export function aioComplete(t: Task, slot: AioSlot): void {
+  t.latency.record(t.now - slot.start)
+  t.ops++
+  if (slot.op === READ) t.bytesRead += slot.bytes
+  else t.bytesWritten += slot.bytes
+  t.aioDone++
+  t.aioPool.push(slot)
+  if (t.isBlockedOn(K_AIO_WAIT) && t.aioDone >= t.aioMin) t.wake(K_AIO_WAIT)
+}
+
+/** io_getevents: reap what is done once at least the minimum is. */
+export function aioCollect(t: Task): void {
+  if (t.aioDone >= t.aioMin) {
+    t.reaped = t.aioDone
+    t.aioInFlight -= t.aioDone
+    t.aioDone = 0
+    t.k = K_STEP
+    t.program.step(t)
+    return
+  }
+  t.k = K_AIO_WAIT
+  t.block()
+}

@@ -1,0 +1,58 @@
+import { PG_LOCKED, PG_READAHEAD, PG_UPTODATE } from './pagecache'
+import type { SimFile } from './files'
+import { K_OP_DONE, K_READ } from './continuations'
+import { RaState, ondemand } from './readahead'
+import type { Task } from './task'
+
+/**
+ * The buffered read path (generic_file_read / filemap_read): page by page through the page cache,
+ * with on-demand read-ahead (synchronous on a miss, asynchronous at a PG_readahead marker), and
+ * waits on pages still locked under I/O. Ends with the copy to user space.
+ */
+export function readLoop(t: Task): void {
+  const f = t.file!
+  const pages = f.pageStates()
+  const k = t.kernel
+  const max = k.raPages
+  while (t.pg < t.endPg) {
+    const p = t.pg
+    const s = pages[p]
+    if (s === 0) {
+      const w = ondemand(raState(t, f), max, p, t.endPg - p, false, (a, l) => k.nextHole(f, a, l))
+      if (w !== null) k.cache.readPages(f, w.start, w.size, w.marker, t, t.bios)
+      if (pages[p] === 0) k.cache.readPages(f, p, t.endPg - p, -1, t, t.bios)
+      if (!t.submitAll(K_READ)) return
+      continue
+    }
+    if (s & PG_READAHEAD) {
+      pages[p] = s & ~PG_READAHEAD
+      const w = ondemand(raState(t, f), max, p, t.endPg - p, true, (a, l) => k.nextHole(f, a, l))
+      if (w !== null) {
+        k.cache.readPages(f, w.start, w.size, w.marker, t, t.bios)
+        if (!t.submitAll(K_READ)) return
+      }
+      continue
+    }
+    if (s & PG_LOCKED || !(s & PG_UPTODATE)) {
+      t.k = K_READ
+      t.block()
+      k.waitPage(t, f, p)
+      return
+    }
+    k.cache.touch(f, p)
+    t.pg++
+  }
+  raState(t, f).prevPage = t.endPg - 1
+  t.k = K_OP_DONE
+  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB))
+}
+
+/** The task's read-ahead state for a file (struct file_ra_state), made on first use. */
+function raState(t: Task, f: SimFile): RaState {
+  let r = t.ra.get(f.id)
+  if (r === undefined) {
+    r = new RaState()
+    t.ra.set(f.id, r)
+  }
+  return r
+}
