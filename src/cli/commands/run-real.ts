@@ -250,6 +250,7 @@ async function fioServers(
     ...spec,
     device: { ...spec.device, preset: `${v['remote-target']} on ${v['fio-server']!.join(', ')}` },
     host: { ...spec.host, preset: 'each fio server (scheduler as its operator set it)' },
+    stop: { ...spec.stop, maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001) ?? spec.stop.maxSeconds },
   }
   const res = { ...r.result, spec: spec2 }
   if (v.json)

@@ -5,6 +5,7 @@ import { ExperimentRunner } from '../../main/services/experiments'
 import type { UntilStable } from '../../shared/experiment/resolved'
 import { describeStability, stabilityOf } from '../../shared/experiment/stability'
 import type { StabilityVerdict } from '../../shared/experiment/stability'
+import type { RealRunResult } from '../../main/services/real/real-result'
 import {
   runName,
   untilStableFrom,
@@ -133,18 +134,33 @@ export function table(full: ExperimentResult): string {
       ? `, ${r.spec.repetitions} repetitions, mean ± 95 % CI`
       : ''
   const title = `${r.name} — ${r.spec.device.preset}, host ${r.spec.host.preset}${reps}`
-  const unfinished = r.summary.flatMap((s) =>
-    s.processes
-      .filter((p) => p.finished < s.repetitions && r.spec.stop.processes.includes(p.name))
-      .map((p) => `${s.label}: ${p.name}`),
-  )
-  let note = unfinished.length
-    ? `\nnot finished within ${r.spec.stop.maxSeconds} s: ${unfinished.join(', ')}`
-    : ''
+  let note = unfinishedNote(full, r.summary)
   if (u)
     for (const [key, v] of stabilityBySource(full))
       note += `\n${describeStability(key.startsWith('real:') ? { ...v, label: `${v.label} (real)` } : v)}`
   return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
+}
+
+/**
+ * The stop processes that did not finish, grouped by the time limit their runs had: the spec's
+ * stop.maxSeconds, or for real runs the limit they ran with (`--max-seconds`).
+ */
+function unfinishedNote(full: ExperimentResult, summary: LabelSummary[]): string {
+  const byLimit = new Map<number, string[]>()
+  for (const s of summary) {
+    const run = full.runs.find((x) => x.label === s.label && x.source === s.source) as
+      Partial<RealRunResult> | undefined
+    const limit = run?.real?.maxSeconds ?? full.spec.stop.maxSeconds
+    for (const p of s.processes)
+      if (p.finished < s.repetitions && full.spec.stop.processes.includes(p.name))
+        byLimit.set(limit, [
+          ...(byLimit.get(limit) ?? []),
+          `${s.source === 'real' ? `${s.label} (real)` : s.label}: ${p.name}`,
+        ])
+  }
+  return [...byLimit]
+    .map(([limit, names]) => `\nnot finished within ${limit} s: ${names.join(', ')}`)
+    .join('')
 }
 
 /**

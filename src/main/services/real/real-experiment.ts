@@ -224,6 +224,7 @@ export class RealExperimentRunner {
             plan,
             engineVersion: version,
             sampleMs: c.sampleMs,
+            maxSeconds: o.maxSeconds ?? spec.stop.maxSeconds,
             dropCaches: o.dropCaches !== false,
             cancel: this.cancelState,
             progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
