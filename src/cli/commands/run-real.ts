@@ -6,10 +6,11 @@ import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { combineRuns } from '../../main/services/real/combine'
 import { checkExtraFioArgs, shellQuote } from '../../main/services/real/fio-command'
-import { runOnFioServers } from '../../main/services/real/fio-client'
+import { planOnFioServers, runOnFioServers } from '../../main/services/real/fio-client'
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
 import type { RealExperimentOptions } from '../../main/services/real/real-experiment'
-import { previewRealRun, RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import { previewRealRun } from '../../main/services/real/real-plan'
 import type { RealExperimentResult } from '../../main/services/real/real-result'
 import { resolveRealSpec } from '../../main/services/real/real-spec'
 import { TargetRefused } from '../../main/services/real/target'
@@ -107,17 +108,16 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     dropCaches: !values['no-drop-caches'],
   }
   const info = values.json || values.csv ? io.err : io.out
-  if (values['show-job'] || values['dry-run']) {
-    try {
-      const p = previewRealRun(spec, opts)
+  if ((values['show-job'] || values['dry-run']) && !values['fio-server']) {
+    // the run's own planning: the job on the device's real size, and its refusals
+    const p = await previewRealRun(spec, opts)
+    if (p.jobFile) {
       info(`# ${p.command[0]} job file (as run for repetition 1):\n${p.jobFile}`)
       info(`# command:\n${shellQuote(p.command)}\n`)
-      for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
-    } catch (e) {
-      if (e instanceof TranslationError || e instanceof TargetRefused)
-        throw new InputError(e.message.split('\n'))
-      throw e
     }
+    for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
+    for (const w of p.target?.warnings ?? []) io.err(`iosched-lab: warning: ${w}`)
+    if (p.refusals.length > 0) throw new InputError(p.refusals.map((r) => `the real run would refuse: ${r}`))
     if (values['dry-run']) return 0
   }
   if (values['fio-server']) return fioServers(spec, values, io)
@@ -222,6 +222,8 @@ async function fioServers(
     json?: boolean
     csv?: boolean
     'fio-arg'?: string[]
+    'show-job'?: boolean
+    'dry-run'?: boolean
   },
   io: CliIo,
 ): Promise<number> {
@@ -233,14 +235,27 @@ async function fioServers(
   const extra = v['fio-arg'] ?? []
   const bad = checkExtraFioArgs(extra)
   if (bad.length > 0) throw new InputError(bad)
+  const servers = {
+    hosts: v['fio-server'] ?? [],
+    remoteTarget: { path: v['remote-target'], sizeBytes: size },
+    maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001),
+    extraArgs: extra,
+  }
+  if (v['show-job'] || v['dry-run']) {
+    let p
+    try {
+      p = planOnFioServers(spec, servers, 'WORKDIR')
+    } catch (e) {
+      throw new InputError((e as Error).message.split('\n'))
+    }
+    const info = v.json || v.csv ? io.err : io.out
+    info(`# fio job file (sent to every server):\n${p.jobFile}`)
+    info(`# command:\n${shellQuote(p.command)}\n`)
+    if (v['dry-run']) return 0
+  }
   let r
   try {
-    r = await runOnFioServers(spec, {
-      hosts: v['fio-server'] ?? [],
-      remoteTarget: { path: v['remote-target'], sizeBytes: size },
-      maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001),
-      extraArgs: extra,
-    })
+    r = await runOnFioServers(spec, servers)
   } catch (e) {
     if (e instanceof TranslationError) throw new InputError(e.message.split('\n'))
     throw e

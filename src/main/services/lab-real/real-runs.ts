@@ -16,10 +16,10 @@ import { jobsOf } from '../experiments'
 import type { RunEvents, RunJob } from '../run-pool'
 import { combineRuns } from '../real/combine'
 import type { RealBackend } from '../real/real-backend'
-import { mapEntries } from '../real/real-experiment'
+import { mapEntries } from '../real/real-plan'
 import { resolveRealSpec } from '../real/real-spec'
 import { checkExtraFioArgs } from '../real/fio-command'
-import { checkTarget, planFacts, runOptions } from './preview'
+import { planOf, runOptions } from './preview'
 
 /** Run simulations of some jobs of a spec (the lab's pool); the signal aborts them. */
 export type SimulateJobs = (
@@ -61,10 +61,8 @@ export class RealRuns {
     if (problems.length > 0) return { problems }
     // the same refusals as the run itself, before anything starts (it checks again, as root,
     // with an exclusive open)
-    const plan = planFacts(spec, input)
-    if (plan.problems.length > 0) return { problems: plan.problems }
-    const t = await checkTarget(input.target, plan.readOnly, spec)
-    if (!t.ok) return { problems: [t.reason] }
+    const plan = await planOf(spec, input)
+    if (plan.refusals.length > 0) return { problems: plan.refusals }
     try {
       await this.backend.start() // the one moment the app may ask for root (pkexec)
     } catch (e) {
