@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BlockDevice } from '../../src/main/services/real/block-devices'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { previewRealRun } from '../../src/main/services/real/real-plan'
 import type { TargetLookup } from '../../src/main/services/real/target'
+import { cliPath, root } from './real-env'
 
 /**
  * The preview (`run --real --dry-run/--show-job`, the app's previewRealRun) goes through the
@@ -159,5 +161,41 @@ describe('the preview of a real run', () => {
       lookup(undefined),
     )
     expect(p.refusals.join()).toContain('the lab chooses the device')
+  })
+})
+
+describe('the preview of a run on fio servers', () => {
+  it('shows the job against the remote target and does not run it (--dry-run)', () => {
+    const file = join(state, 'servers.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        device: { preset: 'ssd-sata-mlc' },
+        workload: {
+          processes: [{ name: 'rr', type: 'random-read', params: { file: '/dev', bs: '4k', count: 10 } }],
+        },
+        schedulers: ['noop'],
+      }),
+    )
+    const r = spawnSync(
+      process.execPath,
+      [cliPath, 'run', file, '--real', '--dry-run', '--fio-server', 'nohost.invalid'],
+      { cwd: root, encoding: 'utf8' },
+    )
+    expect(r.stderr).toContain('--remote-target /dev/sdb --remote-size 100G')
+    const ok = spawnSync(
+      process.execPath,
+      [
+        ...[cliPath, 'run', file, '--real', '--dry-run', '--fio-server', 'nohost.invalid'],
+        ...['--remote-target', '/dev/sdq', '--remote-size', '512M'],
+      ],
+      { cwd: root, encoding: 'utf8' },
+    )
+    expect(ok.stderr).toBe('')
+    expect(ok.status).toBe(0)
+    expect(ok.stdout).toContain('filename=/dev/sdq')
+    expect(ok.stdout).toMatch(new RegExp(`^size=${GiB / 2}$`, 'm'))
+    expect(ok.stdout).toMatch(/^readonly=1$/m)
+    expect(ok.stdout).toContain('--client=nohost.invalid WORKDIR/job.fio')
   })
 })
