@@ -1,3 +1,5 @@
+import type { FigureKind } from './figure-bounds'
+import { figureProblem } from './figure-bounds'
 import { ImportError } from './import-error'
 
 /**
@@ -339,13 +341,30 @@ const describe = (v: unknown): string =>
         ? 'an array'
         : typeof v === 'object'
           ? 'an object'
-          : JSON.stringify(v)
+          : typeof v === 'number' && !Number.isFinite(v)
+            ? `${v} (a number too large to hold)`
+            : JSON.stringify(v)
 
 function num(o: Record<string, unknown>, k: string, path: string, fail: Fail): number {
   const v = o[k]
   if (typeof v !== 'number' || !Number.isFinite(v))
     fail(`${path}.${k}`, `expected a number, got ${describe(v)}`)
   return v as number
+}
+
+/** A number that must be a measured figure: `scale` turns fio's unit into the bound's (ms → s). */
+function figure(
+  o: Record<string, unknown>,
+  k: string,
+  path: string,
+  kind: FigureKind,
+  fail: Fail,
+  scale = 1,
+): number {
+  const v = num(o, k, path, fail)
+  const p = figureProblem(kind, v * scale, String(v))
+  if (p !== null) fail(`${path}.${k}`, p)
+  return v
 }
 
 function obj(v: unknown, path: string, fail: Fail): Record<string, unknown> {
@@ -356,7 +375,8 @@ function obj(v: unknown, path: string, fail: Fail): Record<string, unknown> {
 
 function checkLatency(v: unknown, path: string, fail: Fail): FioLatency {
   const o = obj(v, path, fail)
-  for (const k of ['min', 'max', 'mean', 'N']) num(o, k, path, fail)
+  for (const k of ['min', 'max', 'mean']) figure(o, k, path, 'time', fail, 1e-9)
+  figure(o, 'N', path, 'count', fail)
   if (o.bins !== undefined) {
     const b = obj(o.bins, `${path}.bins`, fail)
     for (const [k, c] of Object.entries(b))
@@ -368,7 +388,14 @@ function checkLatency(v: unknown, path: string, fail: Fail): FioLatency {
 
 function checkDirection(v: unknown, path: string, fail: Fail): FioDirection {
   const o = obj(v, path, fail)
-  for (const k of ['io_bytes', 'bw_bytes', 'iops', 'runtime', 'total_ios']) num(o, k, path, fail)
+  const bytes = figure(o, 'io_bytes', path, 'bytes', fail)
+  figure(o, 'bw_bytes', path, 'throughput', fail)
+  figure(o, 'iops', path, 'iops', fail)
+  const ms = figure(o, 'runtime', path, 'time', fail, 1e-3)
+  figure(o, 'total_ios', path, 'count', fail)
+  // the bytes in the time: what bw_bytes should have said
+  const p = ms > 0 ? figureProblem('throughput', bytes / (ms / 1000), `${bytes} bytes in ${ms} ms`) : null
+  if (p !== null) fail(`${path}.runtime`, p)
   checkLatency(o.clat_ns, `${path}.clat_ns`, fail)
   return o as unknown as FioDirection
 }
@@ -390,7 +417,8 @@ function checkReport(doc: unknown, fail: Fail, documents: number, messages: stri
       fail(`${path}.jobname`, `expected a string, got ${describe(o.jobname)}`)
     // client_stats ends with an "All clients" aggregate; the per-host entries are what we compare
     if (jobsKey === 'client_stats' && o.jobname === 'All clients') return
-    for (const k of ['error', 'job_runtime', 'usr_cpu', 'sys_cpu']) num(o, k, path, fail)
+    for (const k of ['error', 'usr_cpu', 'sys_cpu']) num(o, k, path, fail)
+    figure(o, 'job_runtime', path, 'time', fail, 1e-3)
     for (const d of ['read', 'write', 'trim']) checkDirection(o[d], `${path}.${d}`, fail)
     jobs.push(o as unknown as FioJobReport)
   })
