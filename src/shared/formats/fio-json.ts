@@ -1,6 +1,9 @@
 import type { FigureKind } from './figure-bounds'
 import { figureProblem } from './figure-bounds'
 import { ImportError } from './import-error'
+import { jsonPathSegments, locateJsonPath } from '../util/json-text'
+
+export { jsonPathSegments, locateJsonPath } from '../util/json-text'
 
 /**
  * Reading fio's JSON / json+ report: split concatenated documents (`--status-interval` appends one
@@ -231,103 +234,6 @@ export function parseFioDocuments(
     lines.push(lineCol(text, docs[k].start).line)
   })
   return { reports, lines }
-}
-
-type Segment = string | number
-
-/** `jobs[1].read.clat_ns.bins["1000"]` or `"fio version"` → its keys and indexes; `(top level)` → []. */
-export function jsonPathSegments(path: string): Segment[] {
-  const out: Segment[] = []
-  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|"((?:[^"\\]|\\.)*)"|([^.[\]"]+)/g
-  if (path.startsWith('(')) return out
-  for (const m of path.matchAll(re)) {
-    if (m[1] !== undefined) out.push(Number(m[1]))
-    else if (m[2] !== undefined || m[3] !== undefined) out.push(unescape(m[2] ?? m[3]))
-    else out.push(m[4])
-  }
-  return out
-}
-
-const unescape = (s: string): string => {
-  try {
-    return JSON.parse(`"${s}"`) as string
-  } catch {
-    return s
-  }
-}
-
-/**
- * Offset, within one valid JSON document, of the value at `path` — or of the deepest value on the
- * way there when the path goes on into something missing (a missing key points at its object).
- * Recurses only along the path; everything else is skipped by scanning.
- */
-export function locateJsonPath(doc: string, path: readonly Segment[]): number {
-  let i = 0
-  let best = 0
-  const ws = (): void => {
-    while (i < doc.length && (doc[i] === ' ' || doc[i] === '\n' || doc[i] === '\r' || doc[i] === '\t')) i++
-  }
-  const readString = (): string => {
-    const s = i++
-    while (i < doc.length && doc[i] !== '"') i += doc[i] === '\\' ? 2 : 1
-    i++
-    return unescapeJson(doc.slice(s, i))
-  }
-  const skip = (): void => {
-    ws()
-    let depth = 0
-    while (i < doc.length) {
-      const c = doc[i]
-      if (c === '"') readString()
-      else if (c === '{' || c === '[') {
-        depth++
-        i++
-      } else if (c === '}' || c === ']') {
-        if (depth === 0) return
-        depth--
-        i++
-        if (depth === 0) return
-      } else if (c === ',' && depth === 0) return
-      else i++
-    }
-  }
-  const walk = (depth: number): boolean => {
-    ws()
-    best = i
-    if (depth === path.length) return true
-    const open = doc[i]
-    if (open !== '{' && open !== '[') return false
-    i++
-    for (let k = 0; i < doc.length; k++) {
-      ws()
-      if (doc[i] === '}' || doc[i] === ']') return false
-      let on: boolean
-      if (open === '{') {
-        const key = readString()
-        ws()
-        i++ // ':'
-        on = path[depth] === key
-      } else on = path[depth] === k
-      if (on) {
-        if (walk(depth + 1)) return true
-        return false
-      }
-      skip()
-      ws()
-      if (doc[i] === ',') i++
-    }
-    return false
-  }
-  walk(0)
-  return best
-}
-
-const unescapeJson = (quoted: string): string => {
-  try {
-    return JSON.parse(quoted) as string
-  } catch {
-    return quoted.slice(1, -1)
-  }
 }
 
 type Fail = (path: string, what: string) => never
