@@ -75,6 +75,34 @@ describe('experiment store', () => {
   })
 })
 
+describe('experiment store: the JSON tab’s edited text', () => {
+  it('says where edited text does not parse, and checks text that does before it is applied', async () => {
+    vi.useFakeTimers()
+    fakeLab({ validateSpec: (i) => validateSpec((i as { spec: unknown }).spec) })
+    const exp = useExperiment()
+    exp.load(spec)
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.issues).toEqual([])
+    exp.setDraft('{\n  "name": "x",\n  oops\n}')
+    expect(exp.draftSyntax).toMatchObject({ line: 3, column: 3, offset: 19 })
+    expect(exp.draftSyntax?.message).toBe('expected a "key" in double quotes, found "o"')
+    // text that parses is checked as it stands: every problem at once, the document untouched
+    const bad = { ...spec, name: ' ', repetitions: 0, schedulers: ['noop', 'frob'] }
+    exp.setDraft(JSON.stringify(bad, null, 2))
+    expect(exp.draftSyntax).toBeNull()
+    expect(exp.draftChecking).toBe(true)
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.draftIssues.map((i) => i.path)).toEqual(['name', 'schedulers[1]', 'repetitions'])
+    expect(exp.draftChecking).toBe(false)
+    expect(exp.issues).toEqual([])
+    expect(exp.doc.name).toBe('quick')
+    exp.load(bad)
+    expect(exp.draft).toBeNull()
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.issues.map((i) => i.path)).toEqual(['name', 'schedulers[1]', 'repetitions'])
+  })
+})
+
 describe('run store', () => {
   it('lays out the jobs, keeps events that beat the answer, and fills in results as they come', async () => {
     const lab: ReturnType<typeof fakeLab> = fakeLab({
