@@ -121,9 +121,9 @@ describe('run store', () => {
     const run = useRun()
     expect(await run.start({ spec })).toBe(true)
     expect(run.status).toBe('running')
-    expect(run.jobs.map((j) => [j.job.label, j.state, j.fraction])).toEqual([
-      ['noop', 'running', 0.5],
-      ['deadline', 'waiting', 0],
+    expect(run.jobs.map((j) => [j.job.label, j.state, j.fraction, j.simSeconds])).toEqual([
+      ['noop', 'running', 0.5, 1],
+      ['deadline', 'waiting', 0, 0],
     ])
     const deadline = runResult('deadline', 40)
     lab.emit({ type: 'run:job-done', runId: 'r1', job: job(1, 'deadline'), result: deadline })
@@ -186,6 +186,25 @@ describe('run store', () => {
     expect(run.status).toBe('cancelled')
     expect(run.running).toBe(false)
     expect(run.jobs[0].state).toBe('failed')
+  })
+
+  it('reports work the lab refuses beyond its limits, and asks with allowLarge when told to', async () => {
+    const lab = fakeLab({
+      startRun: async (i) =>
+        (i as { allowLarge?: boolean }).allowLarge
+          ? { runId: 'big', jobs: [{ ...job(0, 'noop'), maxSimSeconds: 1e7 }], parallel: 1 }
+          : { problems: ['the run is refused before it starts: …', 'up to 1e12 I/O requests in one run: …'] },
+    })
+    const run = useRun()
+    expect(await run.start({ spec })).toBe(false)
+    expect(run.status).toBe('failed')
+    expect(run.message).toBe('the run is refused before it starts: …\nup to 1e12 I/O requests in one run: …')
+    expect(await run.start({ spec, allowLarge: true })).toBe(true)
+    expect(lab.calls.filter((c) => c.method === 'startRun').map((c) => c.input)).toEqual([
+      { spec },
+      { spec, allowLarge: true },
+    ])
+    expect(run.jobs[0].job.maxSimSeconds).toBe(1e7)
   })
 
   it('reports a spec the lab refuses', async () => {

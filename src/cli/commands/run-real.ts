@@ -18,13 +18,14 @@ import { TranslationError } from '../../main/services/real/fio-job'
 import { engineByName, engineNames, toolsFor } from '../../main/services/real/engines'
 import type { CliIo } from '../command'
 import { InputError, readJsonFile } from '../spec-file'
+import { checkWork } from '../work-check'
 
 /** Usage lines of `run --real` (appended to `run`'s). */
 export const realRunUsage = [
   'run SPEC.json --real                the same experiment on a real device with fio and the kernel’s schedulers (root)',
   '      [--device DEV --confirm DEV]  a whole device instead of a scratch loop device (writes need the typed name)',
   '      [--scratch-size SIZE] [--scratch-dir DIR]   the scratch loop device (default: sized for the spec, in /tmp)',
-  '      [--also-simulate]             simulated and real runs side by side in one table',
+  '      [--also-simulate]             simulated and real runs side by side in one table (--allow-large: beyond the work limits)',
   '      [--max-seconds S] [--ramp S]  time limit of each run; seconds left out of fio’s statistics',
   '      [--fio-arg=--OPT=V]…          extra fio options; [--show-job] print the job file and command; [--dry-run]',
   '      [--engine fio|dd|bonnie++] [--sample-ms MS] [--no-drop-caches]',
@@ -60,6 +61,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       'scratch-size': { type: 'string' },
       'scratch-dir': { type: 'string' },
       'also-simulate': { type: 'boolean' },
+      'allow-large': { type: 'boolean' },
       'max-seconds': { type: 'string' },
       ramp: { type: 'string' },
       'fio-arg': { type: 'string', multiple: true },
@@ -133,7 +135,10 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
   }
   let sim: ExperimentResult | null = null
-  if (values['also-simulate']) sim = await simulate(spec, kernelOnly, io, jobs)
+  if (values['also-simulate']) {
+    checkWork(positionals[0], spec, values['allow-large'])
+    sim = await simulate(spec, kernelOnly, io, jobs)
+  }
   const runner = new RealExperimentRunner()
   let stopping = false
   const stop = (): void => {

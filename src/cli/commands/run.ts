@@ -3,6 +3,7 @@ import type { ExperimentResult, LabelSummary } from '../../shared/experiment/com
 import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
 import type { UntilStable } from '../../shared/experiment/resolved'
+import { checkWork } from '../work-check'
 import { describeStability, stabilityOf } from '../../shared/experiment/stability'
 import type { StabilityVerdict } from '../../shared/experiment/stability'
 import type { RealRunResult } from '../../main/services/real/real-result'
@@ -25,6 +26,8 @@ export interface RunOptions {
   jobs?: number
   /** Repeat until stable (overrides the spec's `untilStable`). */
   untilStable?: UntilStable
+  /** Run even beyond the work limits (`--allow-large`). */
+  allowLarge?: boolean
 }
 
 export async function runCommand(
@@ -34,6 +37,7 @@ export async function runCommand(
   err: (s: string) => void,
 ): Promise<number> {
   const spec = withUntilStable(loadSpec(path), o.untilStable)
+  checkWork(path, spec, o.allowLarge)
   const bar = new ProgressBar()
   const runner = new ExperimentRunner()
   const stop = (): void => {
@@ -50,7 +54,7 @@ export async function runCommand(
     result = await runner.run(
       spec,
       {
-        progress: (label, rep, f, s) => bar.update(runName(spec, label, rep), f, s),
+        progress: (label, rep, f, s) => bar.update(runName(spec, label, rep), f, s, spec.stop.maxSeconds),
         failed: (label, rep, m) => failures.push(`${runName(spec, label, rep)}: ${m}`),
       },
       { jobs: o.jobs },
@@ -233,6 +237,7 @@ export const runCli: CliCommand = {
   usage: [
     'run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table',
     '      [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)',
+    '      [--allow-large]               run even beyond the work limits (docs/spec.md, "Work limits")',
     ...untilStableUsage,
     ...realRunUsage,
   ],
@@ -244,6 +249,7 @@ export const runCli: CliCommand = {
         json: { type: 'boolean' },
         csv: { type: 'boolean' },
         jobs: { type: 'string' },
+        'allow-large': { type: 'boolean' },
         ...untilStableOptions,
       },
       allowPositionals: true,
@@ -259,6 +265,11 @@ export const runCli: CliCommand = {
     }
     const untilStable = untilStableFrom(values)
     const format = values.json ? 'json' : values.csv ? 'csv' : 'table'
-    return runCommand(positionals[0], { format, jobs, untilStable }, io.out, io.err)
+    return runCommand(
+      positionals[0],
+      { format, jobs, untilStable, allowLarge: values['allow-large'] },
+      io.out,
+      io.err,
+    )
   },
 }

@@ -1,7 +1,9 @@
-// End to end: the setup page's problem list in Chromium — the JSON tab's syntax error with its line
-// and column (never "valid" for text that does not parse), every problem of a spec at once, each a
-// link to its field (or to its place in the JSON text when the form has no field for it), and an
-// empty experiment name refused. Screenshots go to test-results/.
+// End to end: the setup page's checks in Chromium — the JSON tab's syntax error with its line and
+// column (never "valid" for text that does not parse), every problem of a spec at once, each a
+// link to its field (or to its place in the JSON text when the form has no field for it), an empty
+// experiment name refused; and the work estimate: a run beyond the work limits refused with its
+// reasons until "Allow large runs" is ticked, then its progress shown against its simulated-time
+// bound, and cancelled. Screenshots go to test-results/.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -21,7 +23,18 @@ const several = {
   repetitions: 0,
 }
 
-describe.runIf(chromiumAvailable())('the setup page’s problems in Chromium', () => {
+/** 10^12 random reads with 10^7 s of simulated time: it would run until killed. */
+const huge = {
+  name: 'huge',
+  device: { preset: 'ssd-sata-mlc' },
+  workload: {
+    processes: [{ name: 'rr', type: 'random-read', params: { count: 1e12 } }],
+    stop: { maxSeconds: 1e7 },
+  },
+  schedulers: ['noop'],
+}
+
+describe.runIf(chromiumAvailable())('the setup page’s checks in Chromium', () => {
   let host: LabHost
   let browser: Browser
   let page: Page
@@ -123,6 +136,36 @@ describe.runIf(chromiumAvailable())('the setup page’s problems in Chromium', (
     await expect(page.getByLabel('Experiment name').getAttribute('aria-invalid')).resolves.toBe('true')
     await expect(page.getByRole('button', { name: 'Run', exact: true }).isDisabled()).resolves.toBe(true)
     await page.locator('section.settings').screenshot({ path: join(RESULTS, 'setup-empty-name.png') })
+  })
+
+  it('shows the work estimate, and refuses a run beyond the limits until told to run it', async () => {
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await json().fill(JSON.stringify(huge, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByRole('tab', { name: 'Form' }).click()
+    const work = page.getByTestId('work-estimate')
+    await work.getByText(/more than the limit of 1e9 requests/).waitFor()
+    await expect(work.textContent()).resolves.toContain(
+      'up to 1e12 I/O requests in one run: the I/O its processes ask for',
+    )
+    await page.locator('section.settings').screenshot({ path: join(RESULTS, 'setup-work-limits.png') })
+    // Run stays on the setup and says why
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await page.getByText('The run is beyond the work limits').waitFor()
+    await expect(page.getByRole('button', { name: 'Setup' }).getAttribute('aria-current')).resolves.toBe(
+      'page',
+    )
+    // allowed: it runs, its progress against the simulated-time bound, and Esc cancels it
+    await page.getByLabel('Allow large runs').check()
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    const row = page.locator('.progress .row').first()
+    await row
+      .locator('.sim')
+      .getByText(/ \/ 10,000,000 s$/)
+      .waitFor({ timeout: 30_000 })
+    await page.locator('section.progress').screenshot({ path: join(RESULTS, 'run-progress-bound.png') })
+    await page.keyboard.press('Escape')
+    await page.getByText('Cancelled.').waitFor({ timeout: 30_000 })
     expect(errors).toEqual([])
   })
 })
