@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { dirname, resolve } from 'node:path'
 import { validateSpec } from '../shared/experiment/validate'
+import { parseJsonText } from '../shared/util/json-text'
 import type { ResolvedSpec } from '../shared/experiment/resolved'
 
 /** A problem with the user's input: printed as one line per problem, exit status 2. */
@@ -22,11 +23,12 @@ export function readJsonFile(path: string): unknown {
     const err = e as NodeJS.ErrnoException
     throw new InputError([`${path}: cannot read: ${err.code === 'ENOENT' ? 'no such file' : err.message}`])
   }
-  try {
-    return JSON.parse(text)
-  } catch (e) {
-    throw new InputError([`${path}: ${jsonErrorWhere(text, (e as Error).message)}`])
-  }
+  const parsed = parseJsonText(text)
+  if (!parsed.ok)
+    throw new InputError([
+      `${path}: invalid JSON at line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message}`,
+    ])
+  return parsed.value
 }
 
 /** Read, parse and validate a spec file; every problem names the file and the place. */
@@ -36,18 +38,6 @@ export function loadSpec(path: string): ResolvedSpec {
   const v = validateSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
   return v.spec
-}
-
-/** "line L, column C: …" from a JSON.parse message with a position. */
-export function jsonErrorWhere(text: string, message: string): string {
-  const m = /position (\d+)/.exec(message)
-  const clean = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '')
-  if (!m) return `invalid JSON: ${clean}`
-  const pos = Number(m[1])
-  const before = text.slice(0, pos)
-  const line = before.split('\n').length
-  const col = pos - before.lastIndexOf('\n')
-  return `invalid JSON at line ${line}, column ${col}: ${clean}`
 }
 
 /**

@@ -17,7 +17,7 @@ afterEach(() => {
   for (const s of services.splice(0)) s.dispose()
 })
 
-const started = (r: RunStarted | { issues: unknown }): RunStarted => {
+const started = (r: RunStarted | { issues: unknown } | { problems: unknown }): RunStarted => {
   if (!('runId' in r)) throw new Error(`not started: ${JSON.stringify(r)}`)
   return r
 }

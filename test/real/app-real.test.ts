@@ -114,6 +114,23 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     expect(bad).toHaveProperty('issues')
   })
 
+  it('refuses a simulated companion beyond the work limits before anything starts', async () => {
+    const spec = {
+      ...readWhileWriting(1, ['noop']),
+      workload: {
+        processes: [{ name: 'rr', type: 'random-read', params: { count: 1e12, direct: true } }],
+        stop: { maxSeconds: 1e7 },
+      },
+    }
+    const r = await lab.startRealRun({ spec, target: { kind: 'scratch' } })
+    expect(r).toEqual({
+      problems: [
+        expect.stringMatching(/^the run is refused before it starts: .*untick “also simulate”/),
+        expect.stringMatching(/^up to 1e12 I\/O requests in one run/),
+      ],
+    })
+  })
+
   it('runs a spec for real beside its simulation: one result, the scheduler restored', async () => {
     const rec = recorder(lab)
     const spec = readWhileWriting(2, ['noop', 'deadline'])
@@ -190,7 +207,8 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
       e.type === 'run:jobs-added' && e.runId === run.runId ? e.jobs : [],
     )
     expect(added).toEqual([
-      { point: 0, schedIndex: 0, repetition: 2, label: 'noop' },
+      // the simulated job shows its progress against its simulated-time bound
+      { point: 0, schedIndex: 0, repetition: 2, label: 'noop', maxSimSeconds: 0.5 },
       { point: 0, schedIndex: 0, repetition: 2, label: 'noop', source: 'real' },
     ])
     expect(result.runs.map((r) => `${r.label}#${r.repetition}/${r.source}`).sort()).toEqual([

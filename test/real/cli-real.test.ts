@@ -3,7 +3,16 @@ import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findExecutable } from '../../src/main/services/real/exec'
-import { cleanupDir, cliPath, describeReal, loopsUnder, readWhileWriting, root, tempDir } from './real-env'
+import {
+  cleanupDir,
+  cliPath,
+  createLoop,
+  describeReal,
+  loopsUnder,
+  readWhileWriting,
+  root,
+  tempDir,
+} from './real-env'
 
 describeReal('iosched-lab run --real and friends on the command line (root)', () => {
   let dir = ''
@@ -40,6 +49,47 @@ describeReal('iosched-lab run --real and friends on the command line (root)', ()
     expect(r.out).toMatch(
       /^fio --output-format=json\+ --output=\S+ --eta=always --eta-newline=1 --eta-interval=500ms --status-interval=1 \S+\.fio$/m,
     )
+  })
+
+  it('previews the job the run would use on a device, and says when the run would refuse', () => {
+    const disk = createLoop(dir, 256, 'preview.img')
+    try {
+      const raw = join(dir, 'raw.json')
+      writeFileSync(
+        raw,
+        JSON.stringify({
+          device: { preset: 'ssd-sata-mlc' },
+          workload: {
+            processes: [{ name: 'rr', type: 'random-read', params: { file: '/dev', bs: '4k', count: 10 } }],
+          },
+          schedulers: ['noop'],
+        }),
+      )
+      // a /dev region is the whole device, as in the real run (not the spec's 0 bytes of files)
+      const reads = cli(['run', raw, '--real', '--dry-run', '--device', disk.name])
+      expect(reads.err).toBe('')
+      expect(reads.code).toBe(0)
+      expect(reads.out).toContain(`filename=${disk.device}`)
+      expect(reads.out).toMatch(new RegExp(`^size=${256 << 20}$`, 'm'))
+      // writes without the typed name: the preview refuses as the run would, with its status
+      const writes = cli(['run', spec(), '--real', '--dry-run', '--device', disk.name])
+      expect(writes.code).toBe(2)
+      expect(writes.out).toContain(`filename=${disk.device}`)
+      expect(writes.err).toContain(
+        `iosched-lab: the real run would refuse: refusing ${disk.device}: the workload writes to the whole device`,
+      )
+      const shown = cli(['run', spec(), '--real', '--show-job', '--device', disk.name])
+      expect(shown.code).toBe(2)
+      expect(shown.err).toContain('the real run would refuse')
+      expect(
+        cli(['run', spec(), '--real', '--dry-run', '--device', disk.name, '--confirm', disk.name]).code,
+      ).toBe(0)
+      expect(cli(['run', spec(), '--real', '--dry-run', '--device', 'nosuchdisk']).err).toContain(
+        'the real run would refuse: there is no block device named "nosuchdisk"',
+      )
+    } finally {
+      spawnSync('losetup', ['--detach', disk.device])
+    }
   })
 
   it('prints simulated and real runs side by side (--also-simulate)', () => {

@@ -1,11 +1,31 @@
 import { describe, expect, it } from 'vitest'
 import { num } from '../../src/renderer/src/lib/format'
 import { bestIndex, tableMetrics } from '../../src/renderer/src/lib/metrics'
-import { normalizeDoc, parseTyped, setPath, uniqueLabel } from '../../src/renderer/src/lib/spec-doc'
+import {
+  normalizeDoc,
+  parentPath,
+  parseTyped,
+  setPath,
+  uniqueLabel,
+} from '../../src/renderer/src/lib/spec-doc'
 import type { LabelSummary } from '../../src/shared/experiment/compare'
 import { summarize } from '../../src/shared/metrics/stats'
 
 describe('renderer helpers', () => {
+  it('walks a spec path up to the field the form has for it', () => {
+    const up: string[] = []
+    for (let p: string | null = 'workload.processes[1].params.bs'; p; p = parentPath(p)) up.push(p)
+    expect(up).toEqual([
+      'workload.processes[1].params.bs',
+      'workload.processes[1].params',
+      'workload.processes[1]',
+      'workload.processes',
+      'workload',
+    ])
+    expect(parentPath('schedulers[0]')).toBe('schedulers')
+    expect(parentPath('name')).toBeNull()
+  })
+
   it('edits the spec document by issue path, dropping emptied objects', () => {
     const d = normalizeDoc({ device: { preset: 'x' }, schedulers: ['noop'] })
     expect(d.workload.processes).toEqual([])

@@ -77,6 +77,34 @@ describe('experiment store', () => {
   })
 })
 
+describe('experiment store: the JSON tab’s edited text', () => {
+  it('says where edited text does not parse, and checks text that does before it is applied', async () => {
+    vi.useFakeTimers()
+    fakeLab({ validateSpec: (i) => validateSpec((i as { spec: unknown }).spec) })
+    const exp = useExperiment()
+    exp.load(spec)
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.issues).toEqual([])
+    exp.setDraft('{\n  "name": "x",\n  oops\n}')
+    expect(exp.draftSyntax).toMatchObject({ line: 3, column: 3, offset: 19 })
+    expect(exp.draftSyntax?.message).toBe('expected a "key" in double quotes, found "o"')
+    // text that parses is checked as it stands: every problem at once, the document untouched
+    const bad = { ...spec, name: ' ', repetitions: 0, schedulers: ['noop', 'frob'] }
+    exp.setDraft(JSON.stringify(bad, null, 2))
+    expect(exp.draftSyntax).toBeNull()
+    expect(exp.draftChecking).toBe(true)
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.draftIssues.map((i) => i.path)).toEqual(['name', 'schedulers[1]', 'repetitions'])
+    expect(exp.draftChecking).toBe(false)
+    expect(exp.issues).toEqual([])
+    expect(exp.doc.name).toBe('quick')
+    exp.load(bad)
+    expect(exp.draft).toBeNull()
+    await vi.advanceTimersByTimeAsync(VALIDATE_DELAY_MS + 10)
+    expect(exp.issues.map((i) => i.path)).toEqual(['name', 'schedulers[1]', 'repetitions'])
+  })
+})
+
 describe('run store', () => {
   it('lays out the jobs, keeps events that beat the answer, and fills in results as they come', async () => {
     const lab: ReturnType<typeof fakeLab> = fakeLab({
@@ -95,9 +123,9 @@ describe('run store', () => {
     const run = useRun()
     expect(await run.start({ spec })).toBe(true)
     expect(run.status).toBe('running')
-    expect(run.jobs.map((j) => [j.job.label, j.state, j.fraction])).toEqual([
-      ['noop', 'running', 0.5],
-      ['deadline', 'waiting', 0],
+    expect(run.jobs.map((j) => [j.job.label, j.state, j.fraction, j.simSeconds])).toEqual([
+      ['noop', 'running', 0.5, 1],
+      ['deadline', 'waiting', 0, 0],
     ])
     const deadline = runResult('deadline', 40)
     lab.emit({ type: 'run:job-done', runId: 'r1', job: job(1, 'deadline'), result: deadline })
@@ -160,6 +188,25 @@ describe('run store', () => {
     expect(run.status).toBe('cancelled')
     expect(run.running).toBe(false)
     expect(run.jobs[0].state).toBe('failed')
+  })
+
+  it('reports work the lab refuses beyond its limits, and asks with allowLarge when told to', async () => {
+    const lab = fakeLab({
+      startRun: async (i) =>
+        (i as { allowLarge?: boolean }).allowLarge
+          ? { runId: 'big', jobs: [{ ...job(0, 'noop'), maxSimSeconds: 1e7 }], parallel: 1 }
+          : { problems: ['the run is refused before it starts: …', 'up to 1e12 I/O requests in one run: …'] },
+    })
+    const run = useRun()
+    expect(await run.start({ spec })).toBe(false)
+    expect(run.status).toBe('failed')
+    expect(run.message).toBe('the run is refused before it starts: …\nup to 1e12 I/O requests in one run: …')
+    expect(await run.start({ spec, allowLarge: true })).toBe(true)
+    expect(lab.calls.filter((c) => c.method === 'startRun').map((c) => c.input)).toEqual([
+      { spec },
+      { spec, allowLarge: true },
+    ])
+    expect(run.jobs[0].job.maxSimSeconds).toBe(1e7)
   })
 
   it('reports a spec the lab refuses', async () => {

@@ -6,10 +6,11 @@ import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { combineRuns } from '../../main/services/real/combine'
 import { checkExtraFioArgs, shellQuote } from '../../main/services/real/fio-command'
-import { runOnFioServers } from '../../main/services/real/fio-client'
+import { planOnFioServers, runOnFioServers } from '../../main/services/real/fio-client'
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
 import type { RealExperimentOptions } from '../../main/services/real/real-experiment'
-import { previewRealRun, RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import { previewRealRun } from '../../main/services/real/real-plan'
 import type { RealExperimentResult } from '../../main/services/real/real-result'
 import { resolveRealSpec } from '../../main/services/real/real-spec'
 import { TargetRefused } from '../../main/services/real/target'
@@ -17,13 +18,14 @@ import { TranslationError } from '../../main/services/real/fio-job'
 import { engineByName, engineNames, toolsFor } from '../../main/services/real/engines'
 import type { CliIo } from '../command'
 import { InputError, readJsonFile } from '../spec-file'
+import { checkWork } from '../work-check'
 
 /** Usage lines of `run --real` (appended to `run`'s). */
 export const realRunUsage = [
   'run SPEC.json --real                the same experiment on a real device with fio and the kernel’s schedulers (root)',
   '      [--device DEV --confirm DEV]  a whole device instead of a scratch loop device (writes need the typed name)',
   '      [--scratch-size SIZE] [--scratch-dir DIR]   the scratch loop device (default: sized for the spec, in /tmp)',
-  '      [--also-simulate]             simulated and real runs side by side in one table',
+  '      [--also-simulate]             simulated and real runs side by side in one table (--allow-large: beyond the work limits)',
   '      [--max-seconds S] [--ramp S]  time limit of each run; seconds left out of fio’s statistics',
   '      [--fio-arg=--OPT=V]…          extra fio options; [--show-job] print the job file and command; [--dry-run]',
   '      [--engine fio|dd|bonnie++] [--sample-ms MS] [--no-drop-caches]',
@@ -59,6 +61,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       'scratch-size': { type: 'string' },
       'scratch-dir': { type: 'string' },
       'also-simulate': { type: 'boolean' },
+      'allow-large': { type: 'boolean' },
       'max-seconds': { type: 'string' },
       ramp: { type: 'string' },
       'fio-arg': { type: 'string', multiple: true },
@@ -107,17 +110,16 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     dropCaches: !values['no-drop-caches'],
   }
   const info = values.json || values.csv ? io.err : io.out
-  if (values['show-job'] || values['dry-run']) {
-    try {
-      const p = previewRealRun(spec, opts)
+  if ((values['show-job'] || values['dry-run']) && !values['fio-server']) {
+    // the run's own planning: the job on the device's real size, and its refusals
+    const p = await previewRealRun(spec, opts)
+    if (p.jobFile) {
       info(`# ${p.command[0]} job file (as run for repetition 1):\n${p.jobFile}`)
       info(`# command:\n${shellQuote(p.command)}\n`)
-      for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
-    } catch (e) {
-      if (e instanceof TranslationError || e instanceof TargetRefused)
-        throw new InputError(e.message.split('\n'))
-      throw e
     }
+    for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
+    for (const w of p.target?.warnings ?? []) io.err(`iosched-lab: warning: ${w}`)
+    if (p.refusals.length > 0) throw new InputError(p.refusals.map((r) => `the real run would refuse: ${r}`))
     if (values['dry-run']) return 0
   }
   if (values['fio-server']) return fioServers(spec, values, io)
@@ -133,7 +135,10 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       throw new InputError([`run: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
   }
   let sim: ExperimentResult | null = null
-  if (values['also-simulate']) sim = await simulate(spec, kernelOnly, io, jobs)
+  if (values['also-simulate']) {
+    checkWork(positionals[0], spec, values['allow-large'])
+    sim = await simulate(spec, kernelOnly, io, jobs)
+  }
   const runner = new RealExperimentRunner()
   let stopping = false
   const stop = (): void => {
@@ -222,6 +227,8 @@ async function fioServers(
     json?: boolean
     csv?: boolean
     'fio-arg'?: string[]
+    'show-job'?: boolean
+    'dry-run'?: boolean
   },
   io: CliIo,
 ): Promise<number> {
@@ -233,14 +240,27 @@ async function fioServers(
   const extra = v['fio-arg'] ?? []
   const bad = checkExtraFioArgs(extra)
   if (bad.length > 0) throw new InputError(bad)
+  const servers = {
+    hosts: v['fio-server'] ?? [],
+    remoteTarget: { path: v['remote-target'], sizeBytes: size },
+    maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001),
+    extraArgs: extra,
+  }
+  if (v['show-job'] || v['dry-run']) {
+    let p
+    try {
+      p = planOnFioServers(spec, servers, 'WORKDIR')
+    } catch (e) {
+      throw new InputError((e as Error).message.split('\n'))
+    }
+    const info = v.json || v.csv ? io.err : io.out
+    info(`# fio job file (sent to every server):\n${p.jobFile}`)
+    info(`# command:\n${shellQuote(p.command)}\n`)
+    if (v['dry-run']) return 0
+  }
   let r
   try {
-    r = await runOnFioServers(spec, {
-      hosts: v['fio-server'] ?? [],
-      remoteTarget: { path: v['remote-target'], sizeBytes: size },
-      maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001),
-      extraArgs: extra,
-    })
+    r = await runOnFioServers(spec, servers)
   } catch (e) {
     if (e instanceof TranslationError) throw new InputError(e.message.split('\n'))
     throw e
@@ -250,6 +270,7 @@ async function fioServers(
     ...spec,
     device: { ...spec.device, preset: `${v['remote-target']} on ${v['fio-server']!.join(', ')}` },
     host: { ...spec.host, preset: 'each fio server (scheduler as its operator set it)' },
+    stop: { ...spec.stop, maxSeconds: num(v['max-seconds'], '--max-seconds', 0.001) ?? spec.stop.maxSeconds },
   }
   const res = { ...r.result, spec: spec2 }
   if (v.json)

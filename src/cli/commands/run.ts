@@ -3,8 +3,10 @@ import type { ExperimentResult, LabelSummary } from '../../shared/experiment/com
 import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
 import type { UntilStable } from '../../shared/experiment/resolved'
+import { checkWork } from '../work-check'
 import { describeStability, stabilityOf } from '../../shared/experiment/stability'
 import type { StabilityVerdict } from '../../shared/experiment/stability'
+import type { RealRunResult } from '../../main/services/real/real-result'
 import {
   runName,
   untilStableFrom,
@@ -24,6 +26,8 @@ export interface RunOptions {
   jobs?: number
   /** Repeat until stable (overrides the spec's `untilStable`). */
   untilStable?: UntilStable
+  /** Run even beyond the work limits (`--allow-large`). */
+  allowLarge?: boolean
 }
 
 export async function runCommand(
@@ -33,6 +37,7 @@ export async function runCommand(
   err: (s: string) => void,
 ): Promise<number> {
   const spec = withUntilStable(loadSpec(path), o.untilStable)
+  checkWork(path, spec, o.allowLarge)
   const bar = new ProgressBar()
   const runner = new ExperimentRunner()
   const stop = (): void => {
@@ -49,7 +54,7 @@ export async function runCommand(
     result = await runner.run(
       spec,
       {
-        progress: (label, rep, f, s) => bar.update(runName(spec, label, rep), f, s),
+        progress: (label, rep, f, s) => bar.update(runName(spec, label, rep), f, s, spec.stop.maxSeconds),
         failed: (label, rep, m) => failures.push(`${runName(spec, label, rep)}: ${m}`),
       },
       { jobs: o.jobs },
@@ -133,18 +138,33 @@ export function table(full: ExperimentResult): string {
       ? `, ${r.spec.repetitions} repetitions, mean ± 95 % CI`
       : ''
   const title = `${r.name} — ${r.spec.device.preset}, host ${r.spec.host.preset}${reps}`
-  const unfinished = r.summary.flatMap((s) =>
-    s.processes
-      .filter((p) => p.finished < s.repetitions && r.spec.stop.processes.includes(p.name))
-      .map((p) => `${s.label}: ${p.name}`),
-  )
-  let note = unfinished.length
-    ? `\nnot finished within ${r.spec.stop.maxSeconds} s: ${unfinished.join(', ')}`
-    : ''
+  let note = unfinishedNote(full, r.summary)
   if (u)
     for (const [key, v] of stabilityBySource(full))
       note += `\n${describeStability(key.startsWith('real:') ? { ...v, label: `${v.label} (real)` } : v)}`
   return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
+}
+
+/**
+ * The stop processes that did not finish, grouped by the time limit their runs had: the spec's
+ * stop.maxSeconds, or for real runs the limit they ran with (`--max-seconds`).
+ */
+function unfinishedNote(full: ExperimentResult, summary: LabelSummary[]): string {
+  const byLimit = new Map<number, string[]>()
+  for (const s of summary) {
+    const run = full.runs.find((x) => x.label === s.label && x.source === s.source) as
+      Partial<RealRunResult> | undefined
+    const limit = run?.real?.maxSeconds ?? full.spec.stop.maxSeconds
+    for (const p of s.processes)
+      if (p.finished < s.repetitions && full.spec.stop.processes.includes(p.name))
+        byLimit.set(limit, [
+          ...(byLimit.get(limit) ?? []),
+          `${s.source === 'real' ? `${s.label} (real)` : s.label}: ${p.name}`,
+        ])
+  }
+  return [...byLimit]
+    .map(([limit, names]) => `\nnot finished within ${limit} s: ${names.join(', ')}`)
+    .join('')
 }
 
 /**
@@ -217,6 +237,7 @@ export const runCli: CliCommand = {
   usage: [
     'run SPEC.json [--json|--csv]        run an experiment in simulation and print the side-by-side table',
     '      [--jobs N]                    simulation processes at once (default: cores; 0 = in this process)',
+    '      [--allow-large]               run even beyond the work limits (docs/spec.md, "Work limits")',
     ...untilStableUsage,
     ...realRunUsage,
   ],
@@ -228,6 +249,7 @@ export const runCli: CliCommand = {
         json: { type: 'boolean' },
         csv: { type: 'boolean' },
         jobs: { type: 'string' },
+        'allow-large': { type: 'boolean' },
         ...untilStableOptions,
       },
       allowPositionals: true,
@@ -243,6 +265,11 @@ export const runCli: CliCommand = {
     }
     const untilStable = untilStableFrom(values)
     const format = values.json ? 'json' : values.csv ? 'csv' : 'table'
-    return runCommand(positionals[0], { format, jobs, untilStable }, io.out, io.err)
+    return runCommand(
+      positionals[0],
+      { format, jobs, untilStable, allowLarge: values['allow-large'] },
+      io.out,
+      io.err,
+    )
   },
 }

@@ -14,7 +14,9 @@ import { describeStability, nextRound, stabilityOf } from '../../shared/experime
 import { validateSpec } from '../../shared/experiment/validate'
 import type { ParamIssue } from '../../shared/util/params'
 import { jobsOf } from './experiments'
-import type { RunPool } from './run-pool'
+import type { RunJob, RunPool } from './run-pool'
+import { estimateWork } from '../../shared/experiment/work-estimate'
+import { beyondLimits, workExcesses } from '../../shared/experiment/work-limits'
 
 interface Active {
   /** Aborting kills the pool's children busy with this run; its other jobs are not started. */
@@ -52,6 +54,17 @@ export function resolvePoints(input: StartRunInput): { specs: ResolvedSpec[] } |
   return { specs }
 }
 
+/** How the app and the API run a spec beyond the work limits anyway. */
+const ALLOW_LARGE_HINT = 'tick “Allow large runs” in the setup (the API’s allowLarge) to run it anyway'
+
+/** A job's reference: which point, entry and repetition, its label and simulated-time bound. */
+const refOf = (spec: ResolvedSpec, point: number, j: RunJob): RunJobRef => ({
+  point,
+  ...j,
+  label: spec.schedulers[j.schedIndex].label,
+  maxSimSeconds: spec.stop.maxSeconds,
+})
+
 export class LabRuns {
   private readonly active = new Map<string, Active>()
 
@@ -62,12 +75,15 @@ export class LabRuns {
     private readonly emit: LabListener,
   ) {}
 
-  start(input: StartRunInput): RunStarted | { issues: ParamIssue[] } {
+  start(input: StartRunInput): RunStarted | { issues: ParamIssue[] } | { problems: string[] } {
     const points = resolvePoints(input)
     if ('issues' in points) return points
+    // the work from the spec alone, before any child starts
+    const over = workExcesses(estimateWork(points.specs))
+    if (over.length > 0 && !input.allowLarge) return { problems: beyondLimits(over, ALLOW_LARGE_HINT) }
     const runId = randomUUID()
     const jobs: RunJobRef[][] = points.specs.map((spec, point) =>
-      jobsOf(spec).map((j) => ({ point, ...j, label: spec.schedulers[j.schedIndex].label })),
+      jobsOf(spec).map((j) => refOf(spec, point, j)),
     )
     const state: Active = { abort: new AbortController(), cancelled: false }
     this.active.set(runId, state)
@@ -125,7 +141,7 @@ export class LabRuns {
               { type: 'run:notice', runId, message: `repeating until stable: ${describeStability(v)}` },
               state,
             )
-        refs = next.map((j) => ({ point: p, ...j, label: spec.schedulers[j.schedIndex].label }))
+        refs = next.map((j) => refOf(spec, p, j))
         this.send({ type: 'run:jobs-added', runId, jobs: refs }, state)
       }
       const ok = runs.filter((r): r is RunResult => r !== undefined)

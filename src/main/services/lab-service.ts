@@ -151,7 +151,9 @@ export class LabService implements LabApi {
     return v
   }
 
-  async startRun(input: StartRunInput): Promise<RunStarted | { issues: ParamIssue[] }> {
+  async startRun(
+    input: StartRunInput,
+  ): Promise<RunStarted | { issues: ParamIssue[] } | { problems: string[] }> {
     const r = this.runs.start(input)
     if ('runId' in r) this.ledger.begin(r.runId, r)
     return r

@@ -36,6 +36,8 @@ export interface RunJobRef {
   label: string
   /** A real run's job (fio on a device); absent for a simulation. */
   source?: 'real'
+  /** A simulation's simulated-time bound, s (its spec's stop.maxSeconds): progress is shown against it. */
+  maxSimSeconds?: number
 }
 
 /** What `startRun` answers: the run's id and every job it will run, in order. */
@@ -50,6 +52,8 @@ export interface StartRunInput {
   spec: unknown
   /** Vary one parameter over values: one experiment per value. */
   sweep?: SweepSpec
+  /** Run even beyond the work limits (experiment/work-limits.ts); default false: refused with the reasons. */
+  allowLarge?: boolean
 }
 
 export interface SessionSaveInput {
@@ -134,7 +138,8 @@ export interface LabApi extends RealLabApi, LibraryLabApi {
   /** Check a spec document with the shared schema; never throws for a bad spec. */
   validateSpec(input: { spec: unknown }): Promise<SpecCheck>
   /** Start running an experiment (or a sweep) in child processes; events report on it. */
-  startRun(input: StartRunInput): Promise<RunStarted | { issues: ParamIssue[] }>
+  /** `problems`: beyond the work limits (each says which and why), unless `allowLarge`. */
+  startRun(input: StartRunInput): Promise<RunStarted | { issues: ParamIssue[] } | { problems: string[] }>
   /** Kill a run's simulations; answers false when no such run is going. */
   cancelRun(input: { runId: string }): Promise<boolean>
   /** The library folder's sessions, newest first. */

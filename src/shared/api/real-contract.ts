@@ -82,6 +82,8 @@ export interface RealRunInput {
   alsoSimulate?: boolean
   /** Drop the page cache before each run (default true). */
   dropCaches?: boolean
+  /** Simulate it beside the real run even beyond the work limits (experiment/work-limits.ts). */
+  allowLarge?: boolean
 }
 
 /** What a real run would do, before it runs: the job file and exact command, and any refusal. */

@@ -32,6 +32,7 @@ const realRun = z.strictObject({
   engine: z.enum(['fio', 'dd', 'bonnie++']).optional(),
   alsoSimulate: z.boolean().optional(),
   dropCaches: z.boolean().optional(),
+  allowLarge: z.boolean().optional(),
 })
 
 type Inputs = { [M in keyof RealLabApi]: z.ZodType<Parameters<RealLabApi[M]>[0]> }

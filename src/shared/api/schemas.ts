@@ -60,7 +60,7 @@ export const LAB_INPUTS: { [M in LabMethod]: z.ZodType<LabInput<M>> } = {
   catalogue: none,
   examples: none,
   validateSpec: z.strictObject({ spec }),
-  startRun: z.strictObject({ spec, sweep: sweep.optional() }),
+  startRun: z.strictObject({ spec, sweep: sweep.optional(), allowLarge: z.boolean().optional() }),
   cancelRun: z.strictObject({ runId: z.string().min(1).max(100) }),
   listSessions: none,
   saveSession: z.strictObject({

@@ -18,6 +18,11 @@ export interface DeviceModel {
   readonly params: readonly ParamSpec[]
   /** Checks beyond single values (table syntax, cross-parameter constraints). */
   check(values: ParamValues, path: string, issues: ParamIssue[]): void
+  /**
+   * The most requests of `bytes` it can complete per second: its host interface's rate (what
+   * bounds the request rate in the work estimate, experiment/work-estimate.ts).
+   */
+  peakRequestsPerSecond(values: ParamValues, bytes: number): number
   create(values: ParamValues, ctx: DeviceContext, name?: string): Device
 }
 
@@ -32,6 +37,7 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
       if ((values.innerSectorsPerTrack as number) > (values.outerSectorsPerTrack as number))
         issues.push({ path: `${path}.innerSectorsPerTrack`, message: 'must not exceed outerSectorsPerTrack' })
     },
+    peakRequestsPerSecond: (v, bytes) => ((v.interfaceMBps as number) * 1e6) / bytes,
     create: (values, ctx, name = 'hdd') => new Hdd(hddConfig(values, name), ctx.engine, ctx.sink),
   },
   {
@@ -50,6 +56,7 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
       if ((values.gcThresholdPct as number) >= 100)
         issues.push({ path: `${path}.gcThresholdPct`, message: 'must be below 100' })
     },
+    peakRequestsPerSecond: (v, bytes) => ((v.hostMBps as number) * 1e6) / bytes,
     create: (values, ctx, name = 'flash') => new Flash(flashConfig(values, name), ctx.engine, ctx.sink),
   },
   {
@@ -58,6 +65,14 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
       'Linux null_blk: a fixed completion time per command (plus an optional transfer rate), many at once.',
     params: nullblkParams,
     check() {},
+    // a fixed completion time per command, queueDepth at once, and an optional transfer rate
+    peakRequestsPerSecond: (v, bytes) =>
+      Math.min(
+        (v.completionUs as number) > 0
+          ? ((v.queueDepth as number) * 1e6) / (v.completionUs as number)
+          : Infinity,
+        (v.bandwidthMBps as number) > 0 ? ((v.bandwidthMBps as number) * 1e6) / bytes : Infinity,
+      ),
     create: (values, ctx, name = 'nullblk') => new NullBlk(values, ctx, name),
   },
 ]

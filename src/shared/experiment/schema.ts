@@ -6,7 +6,13 @@ import { z } from 'zod'
  * overrides, host settings, workload parameters, tunables) are checked against the registries'
  * parameter data in `validate.ts`, which also turns every problem into `path: message`.
  */
-const name = z.string().min(1).max(200)
+/** Text that names something: not empty, not only spaces. */
+const nonBlank = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => s.trim() !== '', { message: 'must not be empty or only spaces' })
+const name = nonBlank(200)
 const paramBag = z.record(z.string(), z.unknown())
 const size = z.union([z.number().nonnegative(), z.string()])
 
@@ -36,7 +42,7 @@ export const schedulerEntrySchema = z.union([
   z.string(),
   z.strictObject({
     name: z.string(),
-    label: z.string().min(1).max(100).optional(),
+    label: nonBlank(100).optional(),
     tunables: paramBag.optional(),
   }),
 ])

@@ -8,9 +8,11 @@ import { findScheduler, schedulers } from '../schedulers/registry'
 import { findWorkload, workloads } from '../workloads/registry'
 import type { ParamIssue } from '../util/params'
 import { parseSize, resolveParams } from '../util/params'
+import { jsonPathSegments, locateJsonPath } from '../util/json-text'
 import { describeValue, zodIssues } from './format-issues'
 import type { ResolvedFile, ResolvedProcess, ResolvedScheduler, ResolvedSpec } from './resolved'
 import { specSchema } from './schema'
+import { partsOf, salvage } from './spec-parts'
 import { DEFAULT_STABLE_CV_PERCENT, DEFAULT_STABLE_MAX_REPETITIONS } from './stability'
 
 export type Validation = { ok: true; spec: ResolvedSpec } | { ok: false; issues: ParamIssue[] }
@@ -29,15 +31,18 @@ export class SpecError extends Error {
   }
 }
 
-/** Validate and resolve an experiment spec (parsed JSON). Never throws on bad input. */
+/**
+ * Validate and resolve an experiment spec (parsed JSON). Never throws on bad input. Every problem
+ * is reported at once: the structure's (zod's, all of them), and the checks of every part that is
+ * well formed — a process with a bad `startMs` does not hide an unknown scheduler elsewhere.
+ */
 export function validateSpec(doc: unknown): Validation {
   const parsed = specSchema.safeParse(doc, { reportInput: true })
-  if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error, doc) }
-  const s = parsed.data
-  const issues: ParamIssue[] = []
+  const issues: ParamIssue[] = parsed.success ? [] : zodIssues(parsed.error, doc)
+  const s = parsed.success ? partsOf(parsed.data) : salvage(doc)
 
   // Device: a preset with overrides; build it once to learn its capacity.
-  const dev = resolveDevice(s.device.preset, s.device.overrides, 'device', issues)
+  const dev = s.device && resolveDevice(s.device.preset, s.device.overrides, 'device', issues)
   let capacitySectors = 0
   if (dev) {
     try {
@@ -71,8 +76,13 @@ export function validateSpec(doc: unknown): Validation {
   const processes: ResolvedProcess[] = []
   const names = new Set<string>()
   const needs = new Map<string, { size: number; path: string }>()
-  s.workload.processes.forEach((p, i) => {
+  s.processes.forEach((p, i) => {
     const path = `workload.processes[${i}]`
+    if (p === null) {
+      // malformed (reported above): its name still counts for the stop list
+      if (s.processNames[i] !== undefined) names.add(s.processNames[i])
+      return
+    }
     if (names.has(p.name))
       issues.push({ path: `${path}.name`, message: `duplicate process name ${describeValue(p.name)}` })
     names.add(p.name)
@@ -108,8 +118,9 @@ export function validateSpec(doc: unknown): Validation {
   // Files: declared ones first, then whatever the workloads need.
   const files: ResolvedFile[] = []
   const declared = new Set<string>()
-  ;(s.workload.files ?? []).forEach((f, i) => {
+  s.files.forEach((f, i) => {
     const path = `workload.files[${i}]`
+    if (f === null) return
     if (declared.has(f.name))
       issues.push({ path: `${path}.name`, message: `duplicate file name ${describeValue(f.name)}` })
     if (f.name === '/dev')
@@ -142,7 +153,7 @@ export function validateSpec(doc: unknown): Validation {
   }
 
   // Stop condition.
-  const stopNames = s.workload.stop?.processes
+  const stopNames = s.stop?.processes
   stopNames?.forEach((n, i) => {
     if (!names.has(n))
       issues.push({ path: `workload.stop.processes[${i}]`, message: `no process named ${describeValue(n)}` })
@@ -150,7 +161,7 @@ export function validateSpec(doc: unknown): Validation {
   const finite = processes.filter((p) => !findWorkload(p.type)!.openEnded(p.params)).map((p) => p.name)
   const stop = {
     processes: stopNames ?? finite,
-    maxSeconds: s.workload.stop?.maxSeconds ?? DEFAULT_MAX_SECONDS,
+    maxSeconds: s.stop?.maxSeconds ?? DEFAULT_MAX_SECONDS,
   }
 
   // Schedulers.
@@ -158,6 +169,7 @@ export function validateSpec(doc: unknown): Validation {
   const labels = new Map<string, number>()
   s.schedulers.forEach((e, i) => {
     const path = `schedulers[${i}]`
+    if (e === null) return
     const entry = typeof e === 'string' ? { name: e } : e
     const t = findScheduler(entry.name)
     if (!t) {
@@ -192,7 +204,7 @@ export function validateSpec(doc: unknown): Validation {
       path: 'untilStable.maxRepetitions',
       message: `must be at least repetitions (${reps}), the least number of runs; got ${maxReps}`,
     })
-  if (issues.length > 0 || !dev) return { ok: false, issues }
+  if (issues.length > 0 || !dev || !s.device) return { ok: false, issues: inDocumentOrder(issues, doc) }
   return {
     ok: true,
     spec: {
@@ -216,6 +228,21 @@ export function validateSpec(doc: unknown): Validation {
       seed: s.seed ?? 1,
     },
   }
+}
+
+/** The issues in the order of the places they name in the document (stable for one place). */
+function inDocumentOrder(issues: ParamIssue[], doc: unknown): ParamIssue[] {
+  let text: string
+  try {
+    text = JSON.stringify(doc) ?? ''
+  } catch {
+    return issues
+  }
+  const at = issues.map((i) => locateJsonPath(text, jsonPathSegments(i.path)))
+  return issues
+    .map((i, k) => ({ i, k }))
+    .sort((a, b) => at[a.k] - at[b.k] || a.k - b.k)
+    .map((x) => x.i)
 }
 
 /** Validate or throw a SpecError listing every problem. */

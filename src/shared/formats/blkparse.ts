@@ -1,3 +1,6 @@
+import type { FigureKind } from './figure-bounds'
+import { figureProblem } from './figure-bounds'
+
 /**
  * blkparse's default text output: `maj,min cpu seq time pid action rwbs sector + nsectors [process]`.
  * Only the events that describe I/O are read: Q (queued), D (dispatched to the device) and C
@@ -21,10 +24,19 @@ export class TraceParseError extends Error {
   constructor(
     readonly line: number,
     message: string,
+    /** The part of the event line at fault. */
+    readonly field = 'event',
   ) {
     super(`line ${line}: ${message}`)
     this.name = 'TraceParseError'
   }
+}
+
+/** A figure of an event line, or a TraceParseError saying why it cannot be one. */
+function figure(kind: FigureKind, value: number, line: number, field: string, printed: string): number {
+  const p = figureProblem(kind, value, printed)
+  if (p !== null) throw new TraceParseError(line, p, field)
+  return value
 }
 
 const LINE = /^\s*(\d+),(\d+)\s+(\d+)\s+(\d+)\s+(\d+\.\d+)\s+(\d+)\s+([A-Za-z])\s+(\S+)\s*(.*)$/
@@ -55,14 +67,17 @@ export function parseBlkparse(text: string): TraceEvent[] {
         `expected "sector + nsectors" after "${action} ${m[8]}", got ${JSON.stringify(m[9].slice(0, 40))}`,
       )
     }
-    const nsect = Number(rest[2])
+    const nsect = figure('count', Number(rest[2]), i + 1, 'nsectors', rest[2])
     if (nsect === 0) continue
+    const sector = Number(rest[1])
+    // the last byte it reaches: sectors are 512 bytes
+    figure('bytes', (sector + nsect) * 512, i + 1, 'sector', `${rest[1]} + ${rest[2]}`)
     out.push({
-      time: Number(m[5]),
-      pid: Number(m[6]),
+      time: figure('time', Number(m[5]), i + 1, 'time', m[5]),
+      pid: figure('count', Number(m[6]), i + 1, 'pid', m[6]),
       action,
       rwbs: m[8],
-      sector: Number(rest[1]),
+      sector,
       nsect,
       process: rest[3] ?? '',
       line: i + 1,

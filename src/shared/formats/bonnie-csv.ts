@@ -1,3 +1,4 @@
+import { checkFigure } from './figure-bounds'
 import { ImportError, quote, splitLines } from './import-error'
 
 /**
@@ -28,6 +29,9 @@ export const BONNIE_TESTS = [
   'ran_del',
 ] as const
 export type BonnieTest = (typeof BONNIE_TESTS)[number]
+
+/** The tests whose rate is K/s (1024 bytes); the others count operations per second. */
+const KB_RATE_TESTS: ReadonlySet<BonnieTest> = new Set(['putc', 'put_block', 'rewrite', 'getc', 'get_block'])
 
 export interface BonnieMeasure {
   /** K/s (1024 bytes) for putc … get_block, per second for seeks and the file tests; null when not run or +++++. */
@@ -144,7 +148,7 @@ function parseLine(line: string, n: number): BonnieRecord {
     if (s === '' && optional) return null
     if (!/^\d+$/.test(s))
       throw new ImportError(`${what}: expected a whole number, got ${quote(s)}`, n, name(k))
-    return Number(s)
+    return checkFigure('count', Number(s), n, name(k), s)
   }
   const measure = (test: BonnieTest, rateAt: number, latencyAt: number): BonnieMeasure => {
     const rate = field(rateAt)
@@ -155,6 +159,9 @@ function parseLine(line: string, n: number): BonnieRecord {
       if (!/^\d+(\.\d+)?$/.test(rate))
         throw new ImportError(`${test} rate: expected a number or +++++, got ${quote(rate)}`, n, name(rateAt))
       r = Number(rate)
+      // the block tests print K/sec (1024 bytes), seeks and the file tests operations per second
+      if (KB_RATE_TESTS.has(test)) checkFigure('throughput', r * 1024, n, name(rateAt), `${rate} K/sec`)
+      else checkFigure('iops', r, n, name(rateAt), `${rate} /sec`)
     }
     let c: number | null = null
     if (cpu !== '' && !/^\++$/.test(cpu)) {
@@ -179,7 +186,9 @@ function parseLine(line: string, n: number): BonnieRecord {
         name(k),
       )
     const v = Number(m[1])
-    return m[2] === 'ns' ? v / 1e6 : m[2] === 'us' ? v / 1e3 : m[2] === 's' ? v * 1e3 : v
+    const ms = m[2] === 'ns' ? v / 1e6 : m[2] === 'us' ? v / 1e3 : m[2] === 's' ? v * 1e3 : v
+    checkFigure('time', ms / 1e3, n, name(k), s)
+    return ms
   }
   const size = modern ? field(5) : field(1)
   const sm = /^(\d+(?:\.\d+)?)([KMGT]?)$/i.exec(size)
@@ -189,12 +198,24 @@ function parseLine(line: string, n: number): BonnieRecord {
       n,
       name(modern ? 5 : 1),
     )
-  const sizeBytes = Math.round(Number(sm[1]) * SIZE_UNITS[sm[2].toUpperCase()])
+  const sizeBytes = checkFigure(
+    'bytes',
+    Math.round(Number(sm[1]) * SIZE_UNITS[sm[2].toUpperCase()]),
+    n,
+    name(modern ? 5 : 1),
+    size,
+  )
   let chunkBytes: number | null = null
   if (modern && field(6) !== '') {
     const cm = /^(\d+)([kmg]?)$/i.exec(field(6))
     if (!cm) throw new ImportError(`chunk size: expected a size, got ${quote(field(6))}`, n, name(6))
-    chunkBytes = Number(cm[1]) * (cm[2] === '' ? 1 : SIZE_UNITS[cm[2].toUpperCase()])
+    chunkBytes = checkFigure(
+      'bytes',
+      Number(cm[1]) * (cm[2] === '' ? 1 : SIZE_UNITS[cm[2].toUpperCase()]),
+      n,
+      name(6),
+      field(6),
+    )
   }
   // 1.03's file count may be "16" or "16:max:min/dirs"
   const filesField = field(L.files)
@@ -207,7 +228,7 @@ function parseLine(line: string, n: number): BonnieRecord {
         n,
         name(L.files),
       )
-    files = Number(fm[1])
+    files = checkFigure('count', Number(fm[1]) * 1024, n, name(L.files), filesField) / 1024
   }
   const tests = {} as Record<BonnieTest, BonnieMeasure>
   BONNIE_TESTS.forEach((t, k) => {

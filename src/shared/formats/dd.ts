@@ -1,3 +1,4 @@
+import { checkFigure } from './figure-bounds'
 import { ImportError, parseDecimal, quote, splitLines } from './import-error'
 
 /**
@@ -68,7 +69,11 @@ export function parseDd(text: string): DdSummary[] {
       const m = /^(\d+)\+(\d+)$/.exec(r[1])
       if (!m)
         throw new ImportError(`expected F+P (full+partial blocks), got ${quote(r[1])}`, n, `records ${r[2]}`)
-      const v = { full: Number(m[1]), partial: Number(m[2]) }
+      const field = `records ${r[2]}`
+      const v = {
+        full: checkFigure('count', Number(m[1]), n, field, m[1]),
+        partial: checkFigure('count', Number(m[2]), n, field, m[2]),
+      }
       if (r[2] === 'in') recordsIn = v
       else recordsOut = v
       return
@@ -76,7 +81,10 @@ export function parseDd(text: string): DdSummary[] {
     if (!SUMMARY_START.test(line)) return
     // a progress line of status=progress: nothing before it in the records lines
     if (anyRecords && recordsOut === null && recordsIn === null) return
-    out.push({ ...summary(line, n), recordsIn, recordsOut })
+    const sum = summary(line, n)
+    // the figures together: bytes in the time dd measured
+    checkFigure('throughput', sum.bytes / sum.seconds, n, 'seconds', `${sum.bytes} bytes in ${sum.seconds} s`)
+    out.push({ ...sum, recordsIn, recordsOut })
     recordsIn = null
     recordsOut = null
   })
@@ -92,13 +100,16 @@ function summary(line: string, n: number): Omit<DdSummary, 'recordsIn' | 'record
   const bytesOf = (s: string): number => {
     if (!/^\d+$/.test(s))
       throw new ImportError(`expected a whole number of bytes, got ${quote(s)}`, n, 'bytes')
-    return Number(s)
+    return checkFigure('bytes', Number(s), n, 'bytes', s)
   }
   const secondsOf = (s: string): number => {
     const v = parseDecimal(s)
     if (!(v >= 0)) throw new ImportError(`expected a number of seconds, got ${quote(s)}`, n, 'seconds')
-    return v
+    return checkFigure('duration', v, n, 'seconds', `${s} s`)
   }
+  /** The printed rate in B/s, checked (null for inf). */
+  const bps = (value: number | null, perUnit: number, printed: string): number | null =>
+    value === null ? null : checkFigure('throughput', value * perUnit, n, 'rate', printed)
   const rateOf = (s: string): number | null => {
     if (/^(inf|infinity)$/i.test(s)) return null
     const v = parseDecimal(s)
@@ -121,7 +132,7 @@ function summary(line: string, n: number): Omit<DdSummary, 'recordsIn' | 'record
       bytes: bytesOf(m[1]),
       seconds: secondsOf(m[2]),
       reported: value === null ? null : { value, unit: `${unit}/s` },
-      reportedBytesPerSecond: value === null ? null : value * RATE_UNITS[unit],
+      reportedBytesPerSecond: bps(value, RATE_UNITS[unit], `${m[4]} ${m[5]}`),
     }
   }
   m = BSD_OLD.exec(line)
@@ -133,7 +144,7 @@ function summary(line: string, n: number): Omit<DdSummary, 'recordsIn' | 'record
       bytes: bytesOf(m[1]),
       seconds: secondsOf(m[2]),
       reported: value === null ? null : { value, unit: 'bytes/sec' },
-      reportedBytesPerSecond: value,
+      reportedBytesPerSecond: bps(value, 1, `${m[4]} bytes/sec`),
     }
   }
   m = BSD_NEW.exec(line)
@@ -146,7 +157,7 @@ function summary(line: string, n: number): Omit<DdSummary, 'recordsIn' | 'record
       bytes: bytesOf(m[1]),
       seconds: secondsOf(m[2]),
       reported: value === null ? null : { value, unit: `${unit}/s` },
-      reportedBytesPerSecond: value === null ? null : value * RATE_UNITS[unit],
+      reportedBytesPerSecond: bps(value, RATE_UNITS[unit], `${m[3]} ${m[4]}`),
     }
   }
   throw new ImportError(

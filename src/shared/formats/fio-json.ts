@@ -1,5 +1,10 @@
+import type { FigureKind } from './figure-bounds'
+import { figureProblem } from './figure-bounds'
 import { ImportError } from './import-error'
 import { LineIndex } from './line-index'
+import { jsonPathSegments, locateJsonPath } from '../util/json-text'
+
+export { jsonPathSegments, locateJsonPath } from '../util/json-text'
 
 /**
  * Reading fio's JSON / json+ report: split concatenated documents (`--status-interval` appends one
@@ -230,103 +235,6 @@ export function parseFioDocuments(
   return { reports, lines }
 }
 
-type Segment = string | number
-
-/** `jobs[1].read.clat_ns.bins["1000"]` or `"fio version"` → its keys and indexes; `(top level)` → []. */
-export function jsonPathSegments(path: string): Segment[] {
-  const out: Segment[] = []
-  const re = /\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|"((?:[^"\\]|\\.)*)"|([^.[\]"]+)/g
-  if (path.startsWith('(')) return out
-  for (const m of path.matchAll(re)) {
-    if (m[1] !== undefined) out.push(Number(m[1]))
-    else if (m[2] !== undefined || m[3] !== undefined) out.push(unescape(m[2] ?? m[3]))
-    else out.push(m[4])
-  }
-  return out
-}
-
-const unescape = (s: string): string => {
-  try {
-    return JSON.parse(`"${s}"`) as string
-  } catch {
-    return s
-  }
-}
-
-/**
- * Offset, within one valid JSON document, of the value at `path` — or of the deepest value on the
- * way there when the path goes on into something missing (a missing key points at its object).
- * Recurses only along the path; everything else is skipped by scanning.
- */
-export function locateJsonPath(doc: string, path: readonly Segment[]): number {
-  let i = 0
-  let best = 0
-  const ws = (): void => {
-    while (i < doc.length && (doc[i] === ' ' || doc[i] === '\n' || doc[i] === '\r' || doc[i] === '\t')) i++
-  }
-  const readString = (): string => {
-    const s = i++
-    while (i < doc.length && doc[i] !== '"') i += doc[i] === '\\' ? 2 : 1
-    i++
-    return unescapeJson(doc.slice(s, i))
-  }
-  const skip = (): void => {
-    ws()
-    let depth = 0
-    while (i < doc.length) {
-      const c = doc[i]
-      if (c === '"') readString()
-      else if (c === '{' || c === '[') {
-        depth++
-        i++
-      } else if (c === '}' || c === ']') {
-        if (depth === 0) return
-        depth--
-        i++
-        if (depth === 0) return
-      } else if (c === ',' && depth === 0) return
-      else i++
-    }
-  }
-  const walk = (depth: number): boolean => {
-    ws()
-    best = i
-    if (depth === path.length) return true
-    const open = doc[i]
-    if (open !== '{' && open !== '[') return false
-    i++
-    for (let k = 0; i < doc.length; k++) {
-      ws()
-      if (doc[i] === '}' || doc[i] === ']') return false
-      let on: boolean
-      if (open === '{') {
-        const key = readString()
-        ws()
-        i++ // ':'
-        on = path[depth] === key
-      } else on = path[depth] === k
-      if (on) {
-        if (walk(depth + 1)) return true
-        return false
-      }
-      skip()
-      ws()
-      if (doc[i] === ',') i++
-    }
-    return false
-  }
-  walk(0)
-  return best
-}
-
-const unescapeJson = (quoted: string): string => {
-  try {
-    return JSON.parse(quoted) as string
-  } catch {
-    return quoted.slice(1, -1)
-  }
-}
-
 type Fail = (path: string, what: string) => never
 
 const describe = (v: unknown): string =>
@@ -338,13 +246,30 @@ const describe = (v: unknown): string =>
         ? 'an array'
         : typeof v === 'object'
           ? 'an object'
-          : JSON.stringify(v)
+          : typeof v === 'number' && !Number.isFinite(v)
+            ? `${v} (a number too large to hold)`
+            : JSON.stringify(v)
 
 function num(o: Record<string, unknown>, k: string, path: string, fail: Fail): number {
   const v = o[k]
   if (typeof v !== 'number' || !Number.isFinite(v))
     fail(`${path}.${k}`, `expected a number, got ${describe(v)}`)
   return v as number
+}
+
+/** A number that must be a measured figure: `scale` turns fio's unit into the bound's (ms → s). */
+function figure(
+  o: Record<string, unknown>,
+  k: string,
+  path: string,
+  kind: FigureKind,
+  fail: Fail,
+  scale = 1,
+): number {
+  const v = num(o, k, path, fail)
+  const p = figureProblem(kind, v * scale, String(v))
+  if (p !== null) fail(`${path}.${k}`, p)
+  return v
 }
 
 function obj(v: unknown, path: string, fail: Fail): Record<string, unknown> {
@@ -355,7 +280,8 @@ function obj(v: unknown, path: string, fail: Fail): Record<string, unknown> {
 
 function checkLatency(v: unknown, path: string, fail: Fail): FioLatency {
   const o = obj(v, path, fail)
-  for (const k of ['min', 'max', 'mean', 'N']) num(o, k, path, fail)
+  for (const k of ['min', 'max', 'mean']) figure(o, k, path, 'time', fail, 1e-9)
+  figure(o, 'N', path, 'count', fail)
   if (o.bins !== undefined) {
     const b = obj(o.bins, `${path}.bins`, fail)
     for (const [k, c] of Object.entries(b))
@@ -367,7 +293,14 @@ function checkLatency(v: unknown, path: string, fail: Fail): FioLatency {
 
 function checkDirection(v: unknown, path: string, fail: Fail): FioDirection {
   const o = obj(v, path, fail)
-  for (const k of ['io_bytes', 'bw_bytes', 'iops', 'runtime', 'total_ios']) num(o, k, path, fail)
+  const bytes = figure(o, 'io_bytes', path, 'bytes', fail)
+  figure(o, 'bw_bytes', path, 'throughput', fail)
+  figure(o, 'iops', path, 'iops', fail)
+  const ms = figure(o, 'runtime', path, 'time', fail, 1e-3)
+  figure(o, 'total_ios', path, 'count', fail)
+  // the bytes in the time: what bw_bytes should have said
+  const p = ms > 0 ? figureProblem('throughput', bytes / (ms / 1000), `${bytes} bytes in ${ms} ms`) : null
+  if (p !== null) fail(`${path}.runtime`, p)
   checkLatency(o.clat_ns, `${path}.clat_ns`, fail)
   return o as unknown as FioDirection
 }
@@ -389,7 +322,8 @@ function checkReport(doc: unknown, fail: Fail, documents: number, messages: stri
       fail(`${path}.jobname`, `expected a string, got ${describe(o.jobname)}`)
     // client_stats ends with an "All clients" aggregate; the per-host entries are what we compare
     if (jobsKey === 'client_stats' && o.jobname === 'All clients') return
-    for (const k of ['error', 'job_runtime', 'usr_cpu', 'sys_cpu']) num(o, k, path, fail)
+    for (const k of ['error', 'usr_cpu', 'sys_cpu']) num(o, k, path, fail)
+    figure(o, 'job_runtime', path, 'time', fail, 1e-3)
     for (const d of ['read', 'write', 'trim']) checkDirection(o[d], `${path}.${d}`, fail)
     jobs.push(o as unknown as FioJobReport)
   })

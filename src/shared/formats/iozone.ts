@@ -1,3 +1,4 @@
+import { checkFigure } from './figure-bounds'
 import { ImportError, quote, splitLines } from './import-error'
 
 /**
@@ -90,7 +91,7 @@ export function parseIozone(text: string): IozoneReport[] {
       const row = lines[i]
       if (row.trim() === '') continue
       if (!/^\s*\d/.test(row)) break
-      report.rows.push(dataRow(row, columns, i + 1))
+      report.rows.push(dataRow(row, columns, i + 1, unit))
     }
     if (report.rows.length === 0)
       throw new ImportError('the results header is followed by no row of numbers', report.line)
@@ -147,7 +148,14 @@ function headerColumns(lower: string, upper: string, n: number): Column[] {
   return cols
 }
 
-function dataRow(row: string, cols: Column[], n: number): IozoneRow {
+/** Each test's value as a figure: a rate in kB/s (1024 bytes), operations per second, or µs per operation. */
+function checkValue(v: number, unit: IozoneReport['unit'], n: number, field: string, printed: string): void {
+  if (unit === 'kB/s') checkFigure('throughput', v * 1024, n, field, `${printed} kB/s`)
+  else if (unit === 'ops/s') checkFigure('iops', v, n, field, `${printed} ops/s`)
+  else checkFigure('time', v / 1e6, n, field, `${printed} µs/op`)
+}
+
+function dataRow(row: string, cols: Column[], n: number, unit: IozoneReport['unit']): IozoneRow {
   const values: Record<string, number> = {}
   for (const t of tokens(row)) {
     let best = 0
@@ -164,6 +172,9 @@ function dataRow(row: string, cols: Column[], n: number): IozoneRow {
     const v = Number(t.text)
     if (!Number.isFinite(v) || !/^\d+(\.\d+)?$/.test(t.text))
       throw new ImportError(`expected a number, got ${quote(t.text)}`, n, col.name)
+    if (col.name === 'kB' || col.name === 'reclen')
+      checkFigure('bytes', v * 1024, n, col.name, `${t.text} kB`)
+    else checkValue(v, unit, n, col.name, t.text)
     values[col.name] = v
   }
   const fileKB = values.kB

@@ -1,3 +1,4 @@
+import { checkFigure } from './figure-bounds'
 import { ImportError, parseDecimal, quote, splitLines } from './import-error'
 
 /**
@@ -118,10 +119,15 @@ function test(line: string, n: number, section: KDiskMarkTest['section']): KDisk
   }
   if (!(m[3] in UNITS)) throw new ImportError(`unknown block size unit ${quote(m[3])}`, n, 'block size')
   const size = num(m[2], 'block size')
-  const blockBytes = size * UNITS[m[3]]
-  const queueDepth = int(m[4], 'Q')
-  const threads = int(m[5], 'T')
+  const blockBytes = checkFigure('bytes', size * UNITS[m[3]], n, 'block size', `${m[2]} ${m[3]}`)
+  const queueDepth = checkFigure('count', int(m[4], 'Q'), n, 'Q')
+  const threads = checkFigure('count', int(m[5], 'T'), n, 'T')
   const reportedMBps = num(m[6], 'MB/s')
+  // KDiskMark's MB/s is KiB/s ÷ 1000: the rate in B/s is × 1024
+  checkFigure('throughput', reportedMBps * 1024e3, n, 'MB/s', `${m[6]} MB/s`)
+  const iops = checkFigure('iops', num(m[7], 'IOPS'), n, 'IOPS', `${m[7]} IOPS`)
+  const latencyUs = m[8] === undefined ? null : num(m[8], 'us')
+  if (latencyUs !== null) checkFigure('time', latencyUs / 1e6, n, 'us', `${m[8]} us`)
   const abbrev =
     blockBytes >= 2 ** 20
       ? `${blockBytes / 2 ** 20}M`
@@ -137,8 +143,8 @@ function test(line: string, n: number, section: KDiskMarkTest['section']): KDisk
     threads,
     reportedMBps,
     MBps: reportedMBps * 1.024,
-    iops: num(m[7], 'IOPS'),
-    latencyUs: m[8] === undefined ? null : num(m[8], 'us'),
+    iops,
+    latencyUs,
     name: `${/^seq/i.test(m[1]) ? 'SEQ' : 'RND'}${abbrev} Q${queueDepth}T${threads}`,
   }
 }
@@ -148,8 +154,10 @@ function testLine(s: string, n: number, report: KDiskMarkReport): void {
   if (!m) return
   const size = parseDecimal(m[1])
   if (!(size >= 0)) throw new ImportError(`expected a test size, got ${quote(m[1])}`, n, 'Test')
-  report.testBytes = size * UNITS[m[2]]
-  report.runs = m[3] === undefined ? null : Number(m[3])
+  report.testBytes = checkFigure('bytes', size * UNITS[m[2]], n, 'Test', `${m[1]} ${m[2]}`)
+  report.runs = m[3] === undefined ? null : checkFigure('count', Number(m[3]), n, 'Test', `x${m[3]}`)
   const measure = /Measure:\s*(\d+)\s*sec/.exec(m[4])
-  report.measureSeconds = measure ? Number(measure[1]) : null
+  report.measureSeconds = measure
+    ? checkFigure('duration', Number(measure[1]), n, 'Measure', `${measure[1]} sec`)
+    : null
 }

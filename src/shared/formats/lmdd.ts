@@ -1,3 +1,4 @@
+import { checkFigure } from './figure-bounds'
 import { ImportError, parseDecimal, quote, splitLines } from './import-error'
 
 /**
@@ -41,12 +42,8 @@ export function parseLmdd(text: string): LmddSummary[] {
     }
     const r = RUSAGE.exec(line)
     if (r) {
-      rusage = {
-        real: num(r[1], 'real'),
-        sys: num(r[2], 'sys'),
-        user: num(r[3], 'user'),
-        idle: num(r[4], 'idle'),
-      }
+      const time = (k: number, field: string): number => checkFigure('time', num(r[k], field), n, field, r[k])
+      rusage = { real: time(1, 'real'), sys: time(2, 'sys'), user: time(3, 'user'), idle: num(r[4], 'idle') }
       return
     }
     const m = SUMMARY.exec(line)
@@ -59,15 +56,12 @@ export function parseLmdd(text: string): LmddSummary[] {
       return
     }
     const mb = num(m[2], 'MB')
-    out.push({
-      line: n,
-      label: m[1].trim(),
-      mb,
-      bytes: Math.round(mb * 1e6),
-      seconds: num(m[3], 'secs'),
-      reportedMBps: num(m[4], 'MB/sec'),
-      rusage,
-    })
+    const bytes = checkFigure('bytes', Math.round(mb * 1e6), n, 'MB', `${m[2]} MB`)
+    const seconds = checkFigure('duration', num(m[3], 'secs'), n, 'secs', `${m[3]} secs`)
+    const reportedMBps = num(m[4], 'MB/sec')
+    checkFigure('throughput', reportedMBps * 1e6, n, 'MB/sec', `${m[4]} MB/sec`)
+    checkFigure('throughput', bytes / seconds, n, 'secs', `${m[2]} MB in ${m[3]} secs`)
+    out.push({ line: n, label: m[1].trim(), mb, bytes, seconds, reportedMBps, rusage })
     rusage = null
   })
   if (out.length === 0)

@@ -1,3 +1,4 @@
+import { checkFigure, checkNotBefore } from './figure-bounds'
 import { ImportError, quote, splitLines } from './import-error'
 
 /**
@@ -43,6 +44,7 @@ export function parseVmstat(text: string): VmstatLog {
   let firstIsSinceBoot = false
   let sawGroup = false
   const samples: VmstatSample[] = []
+  let lastTimeMs: number | null = null
   lines.forEach((raw, i) => {
     const n = i + 1
     const line = raw.trim()
@@ -78,6 +80,11 @@ export function parseVmstat(text: string): VmstatLog {
     for (let k = 0; k < numeric; k++) {
       if (!isNumber(t[k])) throw new ImportError(`expected a number, got ${quote(t[k])}`, n, cols[k])
       values[cols[k]] = Number(t[k])
+      // bi and bo are 1 KiB blocks per second: a device's rate
+      if (cols[k] === 'bi' || cols[k] === 'bo')
+        checkFigure('throughput', values[cols[k]] * 1024, n, cols[k], `${t[k]} KiB/s`)
+      else if (!Number.isFinite(values[cols[k]]))
+        throw new ImportError(`${quote(t[k])} is not a finite number`, n, cols[k])
     }
     let timeMs: number | null = null
     if (timestamped) {
@@ -90,6 +97,21 @@ export function parseVmstat(text: string): VmstatLog {
           'timestamp',
         )
       timeMs = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6])
+      const back = new Date(timeMs)
+      const fields = [back.getUTCFullYear(), back.getUTCMonth() + 1, back.getUTCDate(), back.getUTCHours()]
+      fields.push(back.getUTCMinutes(), back.getUTCSeconds())
+      // Date.UTC rolls 2026-02-30 over into March: a date that does not exist is not a time
+      if (fields.some((f, k) => f !== Number(m[k + 1])))
+        throw new ImportError(`${quote(stamp)} is not a date and time that exists`, n, 'timestamp')
+      checkNotBefore(
+        timeMs,
+        lastTimeMs,
+        n,
+        'timestamp',
+        (ms) => new Date(ms).toISOString().slice(0, 19).replace('T', ' '),
+        'a clock that was set back, or a daylight-saving change: vmstat -t prints local time',
+      )
+      lastTimeMs = timeMs
     }
     samples.push({ line: n, values, timeMs })
   })

@@ -185,7 +185,7 @@ export function blkparseRuns(events: TraceEvent[], file: string, o: ImportOption
     { name: 'request Q→C p99', value: finite(req.p99), unit: 'ms' },
     { name: 'mean seek', value: run.totals.meanSeekSectors, unit: 'sectors' },
   ]
-  return [{ run, metrics }]
+  return [{ run, metrics, line: events[0]?.line }]
 }
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null)

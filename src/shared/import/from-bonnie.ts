@@ -96,6 +96,6 @@ export function bonnieRuns(records: BonnieRecord[], file: string, o: ImportOptio
       }),
     )
     totalsFromBytes(run, { readBytes, writeBytes })
-    return { run, metrics }
+    return { run, metrics, line: r.line }
   })
 }

@@ -52,7 +52,7 @@ export function ddRuns(summaries: DdSummary[], file: string, o: ImportOptions): 
       metrics.push({ name: 'records in', value: s.recordsIn.full + s.recordsIn.partial, unit: 'blocks' })
     if (s.recordsOut)
       metrics.push({ name: 'records out', value: s.recordsOut.full + s.recordsOut.partial, unit: 'blocks' })
-    return { run, metrics }
+    return { run, metrics, line: s.line }
   })
 }
 

@@ -65,7 +65,7 @@ export function fioRuns(docs: FioDocuments, file: string, o: ImportOptions): Imp
     )
   }
   if (notes.length > 0) run.imported!.notes = notes
-  return [{ run, metrics }]
+  return [{ run, metrics, line: docs.lines[docs.lines.length - 1] }]
 }
 
 /** fio's first disk_util entry, checked field by field (the report's checks do not cover it). */

@@ -70,6 +70,6 @@ export function iozoneRuns(reports: IozoneReport[], file: string, o: ImportOptio
       }),
     )
     totalsFromBytes(run, { readBytes, writeBytes })
-    return { run, metrics }
+    return { run, metrics, line: row.line }
   })
 }

@@ -71,5 +71,5 @@ export function kdiskmarkRuns(r: KDiskMarkReport, file: string, o: ImportOptions
     }),
   )
   totalsFromBytes(run, { readBytes, writeBytes, readOps, writeOps })
-  return [{ run, metrics }]
+  return [{ run, metrics, line: r.tests[0]?.line }]
 }

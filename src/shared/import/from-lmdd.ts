@@ -49,6 +49,6 @@ export function lmddRuns(summaries: LmddSummary[], file: string, o: ImportOption
       metrics.push({ name: 'user CPU', value: s.rusage.user, unit: 's' })
       metrics.push({ name: 'system CPU', value: s.rusage.sys, unit: 's' })
     }
-    return { run, metrics }
+    return { run, metrics, line: s.line }
   })
 }

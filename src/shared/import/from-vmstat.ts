@@ -77,5 +77,5 @@ export function vmstatRuns(log: VmstatLog, file: string, o: ImportOptions): Impo
   ]
   for (const k of ['us', 'sy', 'id', 'wa'])
     if (k in samples[0].values) metrics.push({ name: `CPU ${k} mean`, value: mean(k), unit: '%' })
-  return [{ run, metrics }]
+  return [{ run, metrics, line: samples[0]?.line }]
 }

@@ -7,6 +7,7 @@ import { parseIozone } from '../formats/iozone'
 import { parseKDiskMark } from '../formats/kdiskmark'
 import { parseLmdd } from '../formats/lmdd'
 import { parseVmstat } from '../formats/vmstat'
+import { checkImportedRun } from './check-figures'
 import { detectFormat } from './detect'
 import { blkparseRuns, blkparseWorkload } from './from-blkparse'
 import { bonnieRuns } from './from-bonnie'
@@ -46,13 +47,17 @@ export function importText(
         'unrecognised format: not fio JSON, bonnie++ CSV, dd, lmdd, iozone, vmstat, KDiskMark or blkparse output',
         1,
       )
-    const out = (runs: ImportedFile['runs']): ImportedFile => ({
-      file,
-      format,
-      tool: runs[0]?.run.imported?.tool ?? TOOLS[format],
-      version: runs[0]?.run.imported?.version ?? null,
-      runs,
-    })
+    const out = (runs: ImportedFile['runs']): ImportedFile => {
+      // the one check of every figure, whichever tool it came from
+      for (const r of runs) checkImportedRun(r)
+      return {
+        file,
+        format,
+        tool: runs[0]?.run.imported?.tool ?? TOOLS[format],
+        version: runs[0]?.run.imported?.version ?? null,
+        runs,
+      }
+    }
     switch (format) {
       case 'fio-json':
         return out(fioRuns(parseFioDocuments(text, file), file, options))
@@ -85,7 +90,7 @@ function blkparseEvents(text: string): ReturnType<typeof parseBlkparse> {
     return parseBlkparse(text)
   } catch (e) {
     if (e instanceof TraceParseError)
-      throw new ImportError(e.message.replace(/^line \d+: /, ''), e.line, 'event')
+      throw new ImportError(e.message.replace(/^line \d+: /, ''), e.line, e.field)
     throw e
   }
 }

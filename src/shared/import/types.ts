@@ -16,6 +16,8 @@ export interface ImportedRun {
   run: RunResult
   /** The tool's own figures and their conversions, in the tool's order, each with its unit. */
   metrics: Metric[]
+  /** 1-based line of the input the run was read from (its summary, row or first record). */
+  line?: number
 }
 
 /** A process of a spec that replays what the file recorded (blkparse traces), ready to simulate. */

@@ -60,6 +60,8 @@ export const cat: WorkloadType = {
   ],
   files: (p, name) => [{ name: (p.file as string) || `${name}.cat`, size: p.size as number }],
   openEnded: () => false,
+  plannedOps: (p) => Math.ceil((p.size as number) / (p.bs as number)),
+  ioBytes: (p) => p.bs as number,
   create: (p, env) => {
     const f = env.file((p.file as string) || `${env.name}.cat`)
     return [{ suffix: '', program: new Cat(f, Math.min(p.size as number, f.size), p.bs as number) }]

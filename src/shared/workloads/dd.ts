@@ -85,6 +85,8 @@ export const dd: WorkloadType = {
       : [{ name: f, size: ((p.skip as number) + (p.count as number)) * (p.bs as number) }]
   },
   openEnded: (p) => p.loop as boolean,
+  plannedOps: (p) => (p.loop ? Infinity : (p.count as number)),
+  ioBytes: (p) => p.bs as number,
   check: (p) =>
     p.direct && (p.bs as number) % 512 !== 0
       ? [['bs', `O_DIRECT needs a multiple of 512 bytes, got ${p.bs}`]]

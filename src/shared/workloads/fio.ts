@@ -241,6 +241,11 @@ export const fio: WorkloadType = {
     }))
   },
   openEnded: (p) => (p.time_based as boolean) && p.runtime === 0,
+  instances: (p) => p.numjobs as number,
+  // time-based: as many as fit in its runtime (the estimate goes by time)
+  plannedOps: (p) =>
+    p.time_based ? Infinity : Math.ceil((p.size as number) / (p.bs as number)) * (p.numjobs as number),
+  ioBytes: (p) => p.bs as number,
   check: (p) => {
     const out: [string, string][] = []
     if (p.ioengine === 'psync' && (p.iodepth as number) > 1)

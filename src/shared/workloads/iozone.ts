@@ -114,6 +114,10 @@ export const iozone: WorkloadType = {
       : [],
   files: (p, name) => [{ name: fileOf(p, name), size: p.size as number }],
   openEnded: () => false,
+  // two passes over the file per test (write and rewrite, read and reread)
+  plannedOps: (p) =>
+    2 * (p.tests as string).split(',').length * Math.ceil((p.size as number) / (p.record as number)),
+  ioBytes: (p) => p.record as number,
   create: (p, env) => {
     const tests = (p.tests as string).split(',')
     const passes: Pass[] = [

@@ -67,6 +67,8 @@ export const lmdd: WorkloadType = {
     { name: fileOf(p, name), size: ((p.skip as number) + (p.count as number)) * (p.bs as number) },
   ],
   openEnded: () => false,
+  plannedOps: (p) => p.count as number,
+  ioBytes: (p) => p.bs as number,
   create: (p, env) => [
     {
       suffix: '',

@@ -111,6 +111,10 @@ export const randomRead: WorkloadType = {
     return f === '/dev' ? [] : [{ name: f, size: p.size as number }]
   },
   openEnded: (p) => p.count === 0,
+  instances: (p) => p.processes as number,
+  plannedOps: (p) =>
+    p.count === 0 ? Infinity : (p.count as number) * (p.processes as number) * (1 + (p.dirtyShare as number)),
+  ioBytes: (p) => p.bs as number,
   create: (p, env) => {
     const f = env.file(fileOf(p, env.name))
     const bs = p.bs as number

@@ -83,6 +83,9 @@ export const traceReplay: WorkloadType = {
   },
   files: () => [],
   openEnded: () => false,
+  instances: (p) => new Set(queued(p.trace as string).map((e) => e.pid)).size,
+  plannedOps: (p) => queued(p.trace as string).length,
+  ioBytes: (p) => queued(p.trace as string).reduce((a, e) => Math.min(a, e.nsect * 512), 4096),
   measuredServiceNs: (p) =>
     deviceServiceTimes(parseBlkparse(p.trace as string)).map((s) => Math.round(s * SECOND)),
   create: (p: ParamValues, env) => {

@@ -41,6 +41,15 @@ export interface WorkloadType {
   check?(p: ParamValues, device: { capacitySectors: number }): [string, string][]
   /** Measurements that came with the workload (a trace's D→C times, ns) to compare with the run. */
   measuredServiceNs?(p: ParamValues): number[]
+  /** Processes it starts at once (default 1), for the work estimate (experiment/work-estimate.ts). */
+  instances?(p: ParamValues): number
+  /**
+   * The most I/O calls all its processes make, when that is known before it runs — for the work
+   * estimate. Left out when it cannot say (the estimate then goes by the run's time limit).
+   */
+  plannedOps?(p: ParamValues): number
+  /** The smallest I/O it issues, bytes (its block size), for the work estimate; default 4096. */
+  ioBytes?(p: ParamValues): number
 }
 
 /** Round a byte count down to whole blocks of `bs`. */

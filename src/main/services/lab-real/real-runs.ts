@@ -16,10 +16,12 @@ import { jobsOf } from '../experiments'
 import type { RunEvents, RunJob } from '../run-pool'
 import { combineRuns } from '../real/combine'
 import type { RealBackend } from '../real/real-backend'
-import { mapEntries } from '../real/real-experiment'
+import { mapEntries } from '../real/real-plan'
 import { resolveRealSpec } from '../real/real-spec'
 import { checkExtraFioArgs } from '../real/fio-command'
-import { checkTarget, planFacts, runOptions } from './preview'
+import { planOf, runOptions } from './preview'
+import { estimateWork } from '../../../shared/experiment/work-estimate'
+import { beyondLimits, workExcesses } from '../../../shared/experiment/work-limits'
 
 /** Run simulations of some jobs of a spec (the lab's pool); the signal aborts them. */
 export type SimulateJobs = (
@@ -61,26 +63,33 @@ export class RealRuns {
     if (problems.length > 0) return { problems }
     // the same refusals as the run itself, before anything starts (it checks again, as root,
     // with an exclusive open)
-    const plan = planFacts(spec, input)
-    if (plan.problems.length > 0) return { problems: plan.problems }
-    const t = await checkTarget(input.target, plan.readOnly, spec)
-    if (!t.ok) return { problems: [t.reason] }
+    const plan = await planOf(spec, input)
+    if (plan.refusals.length > 0) return { problems: plan.refusals }
+    const simulated =
+      input.alsoSimulate === false
+        ? []
+        : jobsOf(spec).filter((j) => !v.kernelOnly.includes(spec.schedulers[j.schedIndex].label))
+    // the simulated companion is a simulation like any: the same work limits
+    const over = simulated.length > 0 ? workExcesses(estimateWork([spec])) : []
+    if (over.length > 0 && !input.allowLarge)
+      return {
+        problems: beyondLimits(
+          over,
+          'untick “also simulate”, or tick “Allow large runs” in the setup (the API’s allowLarge), to run it anyway',
+        ),
+      }
     try {
       await this.backend.start() // the one moment the app may ask for root (pkexec)
     } catch (e) {
       return { problems: [(e as Error).message] }
     }
     const runId = randomUUID()
-    const simulated =
-      input.alsoSimulate === false
-        ? []
-        : jobsOf(spec).filter((j) => !v.kernelOnly.includes(spec.schedulers[j.schedIndex].label))
     const ref = (j: RunJob, source?: 'real'): RunJobRef => ({
       point: 0,
       schedIndex: j.schedIndex,
       repetition: j.repetition,
       label: spec.schedulers[j.schedIndex].label,
-      ...(source ? { source } : {}),
+      ...(source ? { source } : { maxSimSeconds: spec.stop.maxSeconds }),
     })
     const real: RunJobRef[] = []
     for (let rep = 0; rep < spec.repetitions; rep++)

@@ -7,6 +7,7 @@ import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { RunResult } from '../../../shared/experiment/result'
 import { LatencyHistogram } from '../../../shared/metrics/histogram'
 import { startEngine } from './engine-process'
+import type { FioJobPlan } from './fio-job'
 import { translateSpec } from './fio-job'
 import type { FioJobReport } from '../../../shared/formats/fio-json'
 import { parseFioOutput } from '../../../shared/formats/fio-json'
@@ -27,16 +28,14 @@ export interface FioServersOptions {
 const ADDRESS = /^[A-Za-z0-9.:,_\-[\]/]+$/
 
 /**
- * The same experiment on several lab machines through fio's own client/server mode: each machine
- * runs `fio --server`, the lab runs one `fio --client=h1 JOB --client=h2 JOB …` and reads the
- * per-host results from the json+ report's `client_stats`. One RunResult per host (label = host),
- * so the hosts appear side by side in one comparison. The lab switches no scheduler there: that
- * stays with each machine's operator, and the results say "as configured on the host".
+ * The job file and command of a run on fio servers (the run's own planning; `--show-job` and
+ * `--dry-run` print it). Files go to `dir`. Throws for bad addresses and a spec fio cannot run.
  */
-export async function runOnFioServers(
+export function planOnFioServers(
   spec: ResolvedSpec,
   o: FioServersOptions,
-): Promise<{ result: ExperimentResult; jobFile: string; command: string[] }> {
+  dir: string,
+): { plan: FioJobPlan; jobFile: string; command: string[]; jobPath: string; output: string } {
   const bad = o.hosts.filter((h) => !ADDRESS.test(h))
   if (o.hosts.length === 0 || bad.length > 0)
     throw new Error(
@@ -49,19 +48,35 @@ export async function runOnFioServers(
   )
   // --readonly is not passed to servers: in client mode the job itself must carry it
   const text = plan.readOnly ? plan.text.replace('[global]\n', '[global]\nreadonly=1\n') : plan.text
+  const jobPath = join(dir, 'job.fio')
+  const output = join(dir, 'clients.json')
+  const args = [
+    '--output-format=json+',
+    `--output=${output}`,
+    ...(o.extraArgs ?? []),
+    ...o.hosts.flatMap((h) => [`--client=${h}`, jobPath]),
+  ]
+  return { plan, jobFile: text, command: ['fio', ...args], jobPath, output }
+}
+
+/**
+ * The same experiment on several lab machines through fio's own client/server mode: each machine
+ * runs `fio --server`, the lab runs one `fio --client=h1 JOB --client=h2 JOB …` and reads the
+ * per-host results from the json+ report's `client_stats`. One RunResult per host (label = host),
+ * so the hosts appear side by side in one comparison. The lab switches no scheduler there: that
+ * stays with each machine's operator, and the results say "as configured on the host".
+ */
+export async function runOnFioServers(
+  spec: ResolvedSpec,
+  o: FioServersOptions,
+): Promise<{ result: ExperimentResult; jobFile: string; command: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), RUN_PREFIX))
   o.journal?.addTempDir(dir)
   try {
-    const jobPath = join(dir, 'job.fio')
-    const out = join(dir, 'clients.json')
+    const { plan, jobFile: text, command, jobPath, output: out } = planOnFioServers(spec, o, dir)
+    const args = command.slice(1)
     writeFileSync(jobPath, text)
     writeFileSync(out, '')
-    const args = [
-      '--output-format=json+',
-      `--output=${out}`,
-      ...(o.extraArgs ?? []),
-      ...o.hosts.flatMap((h) => [`--client=${h}`, jobPath]),
-    ]
     const proc = startEngine('fio', args, { journal: o.journal })
     const exit = await proc.done
     if (exit.code !== 0)

@@ -11,6 +11,12 @@ export interface FioJobEntry {
   options: [string, string][]
   /** Bytes it must move to count as finished (0 = open-ended: it runs until the experiment stops). */
   plannedBytes: number
+  /**
+   * The job's own runtime, ms, when it ends by time on its own before the run's limit (a fio
+   * workload's `runtime`, time-based or not): running that long is finishing, as the simulated
+   * job exits then. 0 = only the run's time limit ends it, which is not finishing.
+   */
+  ownRuntimeMs: number
   startSeconds: number
   readsOnly: boolean
 }
@@ -252,12 +258,13 @@ export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: Translat
       continue
     }
     for (const d of t(p, c)) {
-      const options = withCommon(d.options, p, maxMs)
+      const { options, ownRuntimeMs } = withCommon(d.options, p, maxMs)
       jobs.push({
         section: sectionName(p.name + d.suffix, taken),
         process: p.name + d.suffix,
         options,
         plannedBytes: d.plannedBytes,
+        ownRuntimeMs,
         startSeconds: p.startMs / 1000,
         readsOnly: d.readsOnly,
       })
@@ -304,18 +311,23 @@ export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: Translat
 
 /**
  * Add start delay, I/O priority and nice, and cap the job's runtime at the time left until the
- * run's limit (a shorter runtime of its own, from a fio workload, stays).
+ * run's limit (a shorter runtime of its own, from a fio workload, stays: `ownRuntimeMs`).
  */
-function withCommon(own: [string, string][], p: ResolvedProcess, maxMs: number): [string, string][] {
+function withCommon(
+  own: [string, string][],
+  p: ResolvedProcess,
+  maxMs: number,
+): { options: [string, string][]; ownRuntimeMs: number } {
   const left = Math.round(maxMs - p.startMs)
-  const ownRuntime = own.find(([k]) => k === 'runtime')
-  const runtime = ownRuntime ? Math.min(parseInt(ownRuntime[1], 10), left) : left
+  const ownOption = own.find(([k]) => k === 'runtime')
+  const ownRuntime = ownOption ? parseInt(ownOption[1], 10) : 0
+  const ownRuntimeMs = ownRuntime > 0 && ownRuntime <= left ? ownRuntime : 0
   const o = own.filter(([k]) => k !== 'runtime')
   if (p.startMs > 0) o.push(['startdelay', `${Math.round(p.startMs)}ms`])
   if (p.ioClass !== 0) o.push(['prioclass', String(p.ioClass)], ['prio', String(p.ioLevel)])
   if (p.nice !== 0) o.push(['nice', String(p.nice)])
-  o.push(['runtime', `${runtime}ms`])
-  return o
+  o.push(['runtime', `${ownRuntimeMs || left}ms`])
+  return { options: o, ownRuntimeMs }
 }
 
 /**

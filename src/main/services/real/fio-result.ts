@@ -37,6 +37,22 @@ export function histogramFromBins(lats: readonly FioLatency[], where: string): L
   return LatencyHistogram.fromJSON(json)
 }
 
+/**
+ * fio reports `job_runtime` in whole ms and checks its runtime between I/Os, so a job that ran
+ * to its runtime reports at least that; one ms less is rounding, not an early end.
+ */
+const RUNTIME_SLACK_MS = 1
+
+/**
+ * Did the job finish as the simulated process would have: it moved its planned bytes, or it ran
+ * for its own runtime (a time-based job ends so). A job ended by the run's time limit, or cut
+ * short by another job's `exitall`, did not.
+ */
+export function jobFinished(job: FioJobReport, entry: FioJobEntry, bytes: number): boolean {
+  if (entry.plannedBytes > 0 && bytes >= entry.plannedBytes) return true
+  return entry.ownRuntimeMs > 0 && job.job_runtime >= entry.ownRuntimeMs - RUNTIME_SLACK_MS
+}
+
 /** One fio job → the lab's per-process result (fio's job = the spec's process). */
 export function processFromJob(
   job: FioJobReport,
@@ -67,7 +83,7 @@ export function processFromJob(
     seconds,
     MBps: seconds > 0 ? bytes / 1e6 / seconds : 0,
     ops: dirs.reduce((a, d) => a + d.total_ios, 0),
-    finished: entry.plannedBytes > 0 && bytes >= entry.plannedBytes,
+    finished: jobFinished(job, entry, bytes),
     startSeconds: entry.startSeconds,
     cpuSeconds: ((job.usr_cpu + job.sys_cpu) / 100) * seconds,
     latencyMs: summarizeLatency(h),

@@ -9,10 +9,9 @@ import { CancelledError } from './engine-plan'
 import { bytesNeeded } from './file-layout'
 import { fioEngine } from './fio-engine'
 import { toolsFor } from './engines'
-import { checkExtraFioArgs } from './fio-command'
 import { Journal } from './journal'
-import type { TunableWrite } from './kernel-schedulers'
-import { mapScheduler } from './kernel-schedulers'
+import type { MappedEntry } from './real-plan'
+import { mapEntries, requestProblems, workloadReadsOnly } from './real-plan'
 import { requireRealPrerequisites } from './prerequisites'
 import type { RealExperimentResult, RealRunResult, RealTargetInfo } from './real-result'
 import { runOnce } from './real-run'
@@ -20,7 +19,7 @@ import { repairJournals } from './repair'
 import type { RepairReport } from './repair'
 import { labStateDir, RUN_PREFIX } from './state-dir'
 import type { Target, TargetRequest } from './target'
-import { acquireTarget, scratchSize } from './target'
+import { acquireTarget } from './target'
 
 export interface RealExperimentOptions {
   /** Default: a scratch loop device sized for the spec. */
@@ -65,28 +64,6 @@ export class RealRunError extends Error {
   }
 }
 
-interface MappedEntry {
-  index: number
-  kernel: string
-  writes: TunableWrite[]
-  notes: string[]
-}
-
-/** Map every scheduler entry onto the kernel; entries with no kernel equivalent are skipped, with the reason. */
-export function mapEntries(spec: ResolvedSpec): {
-  mapped: MappedEntry[]
-  skipped: { label: string; reason: string }[]
-} {
-  const mapped: MappedEntry[] = []
-  const skipped: { label: string; reason: string }[] = []
-  spec.schedulers.forEach((s, index) => {
-    const m = mapScheduler(s.name, s.tunables)
-    if (m.ok) mapped.push({ index, kernel: m.kernel, writes: m.writes, notes: m.notes })
-    else skipped.push({ label: s.label, reason: m.reason })
-  })
-  return { mapped, skipped }
-}
-
 /**
  * Runs an experiment on a real device: every scheduler entry the kernel has, every repetition
  * (interleaved, so slow drift of the device spreads over all schedulers), each through `runOnce`.
@@ -120,30 +97,18 @@ export class RealExperimentRunner {
     ev: RealExperimentEvents,
   ): Promise<RealExperimentResult> {
     const engine = o.engine ?? fioEngine
-    const problems = checkExtraFioArgs(o.fioArgs ?? [])
+    const problems = requestProblems(spec, o)
     const sampleMs = o.sampleMs ?? 500
-    if (!(sampleMs > 0 && sampleMs <= 1000))
-      problems.push(`the sampling interval must be in (0, 1000] ms, got ${sampleMs}`)
     const { mapped, skipped } = mapEntries(spec)
     for (const s of skipped) ev.notice?.(`skipping ${s.label}: ${s.reason}`)
-    if (mapped.length === 0) problems.push('no scheduler entry of the spec can run on this kernel')
     if (problems.length > 0) throw new RealRunError(problems)
     requireRealPrerequisites(toolsFor(engine.name))
     const stateDir = o.stateDir ?? labStateDir()
     for (const r of await repairJournals(stateDir)) reportRepair(r, ev)
     const journal = new Journal(stateDir)
-    // read-only or not decides which devices are acceptable: ask the engine with a stand-in target
-    const probe = engine.plan(
-      spec,
-      { path: '/dev/null', sizeBytes: Number.MAX_SAFE_INTEGER, description: 'probe' },
-      {
-        repetition: 0,
-        workDir: tmpdir(),
-        maxSeconds: o.maxSeconds,
-      },
-    )
+    // the same judgement of the target as the preview's (real-plan.ts), then the target itself
     const target = await acquireTarget(o.target ?? { kind: 'scratch' }, {
-      readOnly: probe.readOnly,
+      readOnly: workloadReadsOnly(spec, o),
       neededBytes: bytesNeeded(spec.files),
       journal,
     })
@@ -224,6 +189,7 @@ export class RealExperimentRunner {
             plan,
             engineVersion: version,
             sampleMs: c.sampleMs,
+            maxSeconds: o.maxSeconds ?? spec.stop.maxSeconds,
             dropCaches: o.dropCaches !== false,
             cancel: this.cancelState,
             progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
@@ -269,47 +235,4 @@ function reportRepair(r: RepairReport, ev: RealExperimentEvents): void {
   if (r.ownerAlive) return
   for (const a of r.actions) ev.notice?.(`repaired after an earlier crash (${r.owner}): ${a}`)
   for (const p of r.problems) ev.notice?.(`could not repair ${r.journal}: ${p}`)
-}
-
-/**
- * The job file and command a real run would use, without root and without touching anything
- * (`run --real --show-job --dry-run`). A scratch device is shown as /dev/loopN.
- */
-export function previewRealRun(
-  spec: ResolvedSpec,
-  o: RealExperimentOptions = {},
-): {
-  jobFile: string
-  command: string[]
-  notes: string[]
-  skipped: { label: string; reason: string }[]
-  readOnly: boolean
-} {
-  const t = o.target ?? { kind: 'scratch' }
-  const size =
-    t.kind === 'scratch'
-      ? scratchSize(t.sizeBytes, bytesNeeded(spec.files))
-      : Math.max(bytesNeeded(spec.files), 1)
-  const path = t.kind === 'scratch' ? '/dev/loopN' : `/dev/${t.name.replace(/^\/dev\//, '')}`
-  const target = {
-    path,
-    sizeBytes: size,
-    description: t.kind === 'scratch' ? `a scratch loop device (${path})` : path,
-  }
-  const engine = o.engine ?? fioEngine
-  const plan = engine.plan(spec, target, {
-    repetition: 0,
-    workDir: 'WORKDIR',
-    maxSeconds: o.maxSeconds,
-    rampSeconds: o.rampSeconds,
-    extraArgs: o.fioArgs,
-  })
-  const { mapped, skipped } = mapEntries(spec)
-  return {
-    jobFile: plan.jobFile,
-    command: plan.command,
-    notes: [...new Set([...mapped.flatMap((m) => m.notes), ...plan.notes])],
-    skipped,
-    readOnly: plan.readOnly,
-  }
 }

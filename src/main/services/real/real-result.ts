@@ -29,6 +29,8 @@ export interface RealRunInfo {
   command: string[]
   jobFile: string
   notes: string[]
+  /** The run's time limit, s: the spec's stop.maxSeconds, or the run's override (`--max-seconds`). */
+  maxSeconds: number
   /** System-wide `vmstat 1` view during the run. */
   vmstat: VmstatSeries
   /**

@@ -28,6 +28,8 @@ export interface RunOnceInput {
   plan: EnginePlan
   engineVersion: string
   sampleMs: number
+  /** The run's time limit, s (the spec's, or the override). */
+  maxSeconds: number
   dropCaches: boolean
   cancel: CancelState
   progress?(fraction: number | null, etaSeconds: number | null, line: string): void
@@ -136,6 +138,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
         command: i.plan.command,
         jobFile: i.plan.jobFile,
         notes: [...i.mappingNotes, ...i.plan.notes],
+        maxSeconds: i.maxSeconds,
         vmstat: samples.vmstat,
         ioStartMs,
         diskUtil: out.diskUtil,

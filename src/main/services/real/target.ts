@@ -55,56 +55,116 @@ export function scratchSize(requested: number | undefined, needed: number): numb
   return Math.max(DEFAULT_SCRATCH_BYTES, Math.ceil(needed / (64 * MiB)) * 64 * MiB)
 }
 
+/** What is known of a target before it is acquired (a scratch device is `/dev/loopN` until made). */
+export type TargetFacts = Omit<Target, 'loop' | 'release'>
+
+/** How targets are looked up: the machine's own by default; tests give device descriptions. */
+export interface TargetLookup {
+  /** A whole device by name (default: lsblk and sysfs). */
+  findDevice?(name: string): Promise<BlockDevice | undefined>
+  /** Whether an O_EXCL open succeeds (default: try it; null when it may not be opened). */
+  exclusiveOpen?(path: string): boolean | null
+  /** Free bytes under a directory (default: statfs). */
+  freeBytes?(dir: string): number
+}
+
 /**
- * Acquire the target of a real run. Scratch: a loop device on a file of the lab's own, attached
- * with direct I/O, detached and deleted by `release`. A whole device: only when the safety rules
- * allow it (device-safety.ts), when no other running lab process holds it, and when it is big
- * enough; `release` leaves it as it is (the scheduler is restored by the run itself).
+ * Would the run be allowed on this target, and what is it? The one judgement both the run
+ * (`acquireTarget`) and its preview (`--dry-run`, the app's preview) make: the safety rules of
+ * device-safety.ts, a device another running lab process holds, a device too small for the
+ * spec's files, a scratch device too small or without room for its file. `facts` is null only
+ * when the device does not exist; a refused device keeps its facts (the preview shows its job).
+ */
+export async function judgeTarget(
+  req: TargetRequest,
+  o: { readOnly: boolean; neededBytes: number; stateDir: string },
+  lookup: TargetLookup = {},
+): Promise<{ facts: TargetFacts | null; refusal: string | null }> {
+  if (req.kind === 'device') {
+    const dev = await (lookup.findDevice ?? findBlockDevice)(req.name.replace(/^\/dev\//, ''))
+    const check = checkDeviceTarget(dev, req.name, {
+      readOnly: o.readOnly,
+      confirm: req.confirm,
+      exclusiveOpen: lookup.exclusiveOpen,
+    })
+    if (!dev) return { facts: null, refusal: check.ok ? 'no such device' : check.reason }
+    const facts: TargetFacts = {
+      kind: 'device',
+      name: dev.name,
+      path: dev.path,
+      sizeBytes: dev.sizeBytes,
+      rotational: dev.rotational,
+      model: dev.model,
+      description: `${dev.path} (${dev.model ?? dev.type}, ${human(dev.sizeBytes)}${dev.rotational ? ', rotational' : ''})`,
+      warnings: check.ok ? check.warnings : [],
+    }
+    if (!check.ok) return { facts, refusal: check.reason }
+    const holder = devicesHeldByOthers(o.stateDir).get(dev.name)
+    if (holder !== undefined)
+      return {
+        facts,
+        refusal: `refusing ${dev.path}: another iosched-lab process (pid ${holder}) is running on it`,
+      }
+    if (dev.sizeBytes < o.neededBytes)
+      return {
+        facts,
+        refusal: `refusing ${dev.path}: it holds ${human(dev.sizeBytes)} and the spec's files need ${human(o.neededBytes)}`,
+      }
+    return { facts, refusal: null }
+  }
+  let size: number
+  try {
+    size = scratchSize(req.sizeBytes, o.neededBytes)
+  } catch (e) {
+    if (e instanceof TargetRefused) return { facts: null, refusal: e.message }
+    throw e
+  }
+  const parent = req.parentDir ?? scratchParentDir()
+  const facts: TargetFacts = {
+    kind: 'scratch-loop',
+    name: 'loopN',
+    path: '/dev/loopN',
+    sizeBytes: size,
+    rotational: false,
+    model: 'loop',
+    description: `a scratch loop device of ${human(size)} (/dev/loopN, on a file of the lab's own in ${parent}, direct I/O), detached afterwards`,
+    warnings: [],
+  }
+  let free: number
+  try {
+    free = (lookup.freeBytes ?? freeBytesUnder)(parent)
+  } catch (e) {
+    return { facts, refusal: `cannot use ${parent} for the scratch device: ${(e as Error).message}` }
+  }
+  if (free < size + 64 * MiB)
+    return {
+      facts,
+      refusal: `${parent} has ${human(free)} free, too little for a ${human(size)} scratch device: choose another place with --scratch-dir (or IOSCHED_LAB_SCRATCH_DIR)`,
+    }
+  return { facts, refusal: null }
+}
+
+function freeBytesUnder(dir: string): number {
+  const fs = statfsSync(dir)
+  return fs.bavail * fs.bsize
+}
+
+/**
+ * Acquire the target of a real run, as `judgeTarget` allows it. Scratch: a loop device on a file
+ * of the lab's own, attached with direct I/O, detached and deleted by `release`. A whole device:
+ * `release` leaves it as it is (the scheduler is restored by the run itself).
  */
 export async function acquireTarget(
   req: TargetRequest,
   o: { readOnly: boolean; neededBytes: number; journal: Journal },
+  lookup: TargetLookup = {},
 ): Promise<Target> {
-  if (req.kind === 'device') {
-    const dev = await findBlockDevice(req.name)
-    const check = checkDeviceTarget(dev, req.name, { readOnly: o.readOnly, confirm: req.confirm })
-    if (!check.ok) throw new TargetRefused(check.reason)
-    const d = dev as BlockDevice
-    const holder = devicesHeldByOthers(o.journal.stateDir).get(d.name)
-    if (holder !== undefined)
-      throw new TargetRefused(
-        `refusing ${d.path}: another iosched-lab process (pid ${holder}) is running on it`,
-      )
-    if (d.sizeBytes < o.neededBytes)
-      throw new TargetRefused(
-        `refusing ${d.path}: it holds ${human(d.sizeBytes)} and the spec's files need ${human(o.neededBytes)}`,
-      )
-    return {
-      kind: 'device',
-      name: d.name,
-      path: d.path,
-      sizeBytes: d.sizeBytes,
-      rotational: d.rotational,
-      model: d.model,
-      description: `${d.path} (${d.model ?? d.type}, ${human(d.sizeBytes)}${d.rotational ? ', rotational' : ''})`,
-      loop: null,
-      warnings: check.warnings,
-      release: async () => [],
-    }
-  }
-  const size = scratchSize(req.sizeBytes, o.neededBytes)
+  const judged = await judgeTarget(req, { ...o, stateDir: o.journal.stateDir }, lookup)
+  if (judged.refusal !== null || judged.facts === null)
+    throw new TargetRefused(judged.refusal ?? `no target for ${JSON.stringify(req)}`)
+  if (req.kind === 'device') return { ...judged.facts, loop: null, release: async () => [] }
+  const size = judged.facts.sizeBytes
   const parent = req.parentDir ?? scratchParentDir()
-  try {
-    const fs = statfsSync(parent)
-    const free = fs.bavail * fs.bsize
-    if (free < size + 64 * MiB)
-      throw new TargetRefused(
-        `${parent} has ${human(free)} free, too little for a ${human(size)} scratch device: choose another place with --scratch-dir (or IOSCHED_LAB_SCRATCH_DIR)`,
-      )
-  } catch (e) {
-    if (e instanceof TargetRefused) throw e
-    throw new TargetRefused(`cannot use ${parent} for the scratch device: ${(e as Error).message}`)
-  }
   const loop = await createScratchLoop({
     sizeBytes: size,
     parentDir: parent,

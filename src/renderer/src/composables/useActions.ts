@@ -1,5 +1,7 @@
 // What the header buttons and the keyboard shortcuts do: run, cancel, save.
 import { ref } from 'vue'
+import { estimateWork } from '../../../shared/experiment/work-estimate'
+import { workExcesses } from '../../../shared/experiment/work-limits'
 import { useExperiment } from '../stores/experiment'
 import { useRun } from '../stores/run'
 import { useSessions } from '../stores/sessions'
@@ -23,14 +25,20 @@ export function useActions() {
       ui.tell('The spec has problems: see the fields marked in red.')
       return
     }
+    const allowLarge = ui.allowLarge
     if (ui.view === 'sweep') {
       const s = sweep.spec()
       if (!s) return ui.tell(sweep.problem || 'Choose a parameter and its values.')
-      await run.start({ spec: exp.doc, sweep: s })
+      await run.start({ spec: exp.doc, sweep: s, allowLarge })
+      return
+    }
+    if (!allowLarge && exp.resolved && workExcesses(estimateWork([exp.resolved])).length > 0) {
+      ui.go('setup')
+      ui.tell('The run is beyond the work limits: see the estimate in the setup, or tick “Allow large runs”.')
       return
     }
     ui.go('results')
-    await run.start({ spec: exp.doc })
+    await run.start({ spec: exp.doc, allowLarge })
   }
 
   function cancel(): void {

@@ -119,3 +119,9 @@ export function parseTyped(text: string, kind: string): unknown {
   if (kind === 'size' || kind === 'duration') return /^\d+$/.test(t) ? Number(t) : t
   return text
 }
+
+/** The path one level up: `a.b[2].c` → `a.b[2]` → `a.b` → `a` → null. */
+export function parentPath(path: string): string | null {
+  const m = /^(.*)(\.[^.[\]]+|\[\d+\])$/.exec(path)
+  return m ? m[1] : null
+}

@@ -13,6 +13,7 @@ import type {
   StartupRepair,
 } from '../../../shared/api/real-contract'
 import { errorText, useLab } from '../api'
+import { useUi } from './ui'
 
 /** Options as typed into the form. */
 export interface RealRunForm {
@@ -106,6 +107,7 @@ export const useDevices = defineStore('devices', () => {
       ...(f.rampSeconds ? { rampSeconds: f.rampSeconds } : {}),
       alsoSimulate: f.alsoSimulate,
       dropCaches: f.dropCaches,
+      ...(useUi().allowLarge ? { allowLarge: true } : {}),
     }
   }
 

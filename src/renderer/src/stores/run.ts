@@ -21,6 +21,8 @@ export interface JobState {
   job: RunJobRef
   fraction: number
   etaSeconds: number | null
+  /** Simulated time reached, s (against `job.maxSimSeconds`, the run's bound). */
+  simSeconds: number
   state: 'waiting' | 'running' | 'done' | 'failed'
   message?: string
 }
@@ -87,7 +89,13 @@ export const useRun = defineStore('run', () => {
       for (const j of jobs.value) if (j.state !== 'done') j.state = 'failed'
       return
     }
-    jobs.value = s.started.jobs.map((job) => ({ job, fraction: 0, etaSeconds: null, state: 'waiting' }))
+    jobs.value = s.started.jobs.map((job) => ({
+      job,
+      fraction: 0,
+      etaSeconds: null,
+      simSeconds: 0,
+      state: 'waiting',
+    }))
     if (mode.value === 'experiment') runs.value = []
     failures.value = []
     received.clear()
@@ -136,7 +144,12 @@ export const useRun = defineStore('run', () => {
     switch (e.type) {
       case 'run:progress':
         if (job && job.state !== 'done')
-          Object.assign(job, { fraction: e.fraction, etaSeconds: e.etaSeconds, state: 'running' })
+          Object.assign(job, {
+            fraction: e.fraction,
+            etaSeconds: e.etaSeconds,
+            simSeconds: e.simSeconds,
+            state: 'running',
+          })
         break
       case 'run:job-done':
         if (job?.state === 'done') break // seen already (replayed by recover)
@@ -155,7 +168,7 @@ export const useRun = defineStore('run', () => {
         // repeating until stable: another round (seen already when replayed by recover)
         for (const j of e.jobs)
           if (!index.value.has(jobKey(j)))
-            jobs.value.push({ job: j, fraction: 0, etaSeconds: null, state: 'waiting' })
+            jobs.value.push({ job: j, fraction: 0, etaSeconds: null, simSeconds: 0, state: 'waiting' })
         break
       case 'run:done':
         finish(e)
@@ -211,7 +224,13 @@ export const useRun = defineStore('run', () => {
         return false
       }
       runId.value = r.runId
-      jobs.value = r.jobs.map((job) => ({ job, fraction: 0, etaSeconds: null, state: 'waiting' }))
+      jobs.value = r.jobs.map((job) => ({
+        job,
+        fraction: 0,
+        etaSeconds: null,
+        simSeconds: 0,
+        state: 'waiting',
+      }))
       status.value = 'running'
       for (const e of early.splice(0)) onEvent(e)
       return true

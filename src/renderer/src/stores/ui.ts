@@ -21,6 +21,8 @@ export const useUi = defineStore('ui', () => {
   const dark = ref(false)
   /** Label of the baseline scheduler for ratios ('' = none). */
   const baseline = ref('')
+  /** Run even beyond the work limits (experiment/work-limits.ts): the setup's "Allow large runs". */
+  const allowLarge = ref(false)
   /** A short message at the bottom (saved, opened …). */
   const notice = ref('')
   let noticeTimer: ReturnType<typeof setTimeout> | null = null
@@ -35,5 +37,5 @@ export const useUi = defineStore('ui', () => {
     noticeTimer = setTimeout(() => (notice.value = ''), 4000)
   }
 
-  return { view, theme, dark, baseline, notice, go, tell }
+  return { view, theme, dark, baseline, allowLarge, notice, go, tell }
 })
