@@ -142,7 +142,7 @@ describe('kswapd (2.6.0)', () => {
 })
 
 describe('the balance between page cache and anonymous memory', () => {
-  // a reader streams a file twice the memory while a process holds 8 MiB (~20 % of memory)
+  // a reader streams a file six times the memory while a process holds 8 MiB (half of the 16 MiB)
   const procs = [
     { name: 'cat', type: 'cat', params: { file: 'big', size: '96M' } },
     { name: 'hold', type: 'cpu-hog', params: {}, memory: { MiB: 8, pattern: 'hold' } },
@@ -154,10 +154,15 @@ describe('the balance between page cache and anonymous memory', () => {
   }
 
   it('2.6.0: swap_tendency keeps a small anonymous set in memory while the cache can give', () => {
-    // mapped_ratio/2 (~10) + distress (0 while clean cache pages come easily) + 60 < 100
+    // mapped_ratio/2 (25) + distress (0 while clean cache pages come easily) + 60 < 100
     expect(swappedOut('2.6.0', 60)).toBe(0)
     // swappiness 100 overrides the rule: anonymous pages are reclaimed with the cache
     expect(swappedOut('2.6.0', 100)).toBeGreaterThan(0)
+  })
+
+  it('2.4: mapped pages met on the LRU past max_mapped start swap_out, even with cache to give', () => {
+    // half the LRU is the held memory: a pass meets more mapped pages than max_scan / 10
+    expect(swappedOut('2.4', 60)).toBeGreaterThan(0)
   })
 
   it('modern: anon is always scanned in proportion to swappiness, none at 0', () => {
