@@ -41,6 +41,19 @@ export interface ResolvedProcess {
   ioClass: IoPrioClass
   ioLevel: number
   nice: number
+  /** Anonymous memory the process holds and touches while it runs (absent: none of its own). */
+  memory?: ProcessMemory
+}
+
+export type TouchPattern = 'hold' | 'sequential' | 'random'
+
+export interface ProcessMemory {
+  /** Size, 4 KiB pages. */
+  pages: number
+  /** After allocating it at start: keep it (hold), or touch it between system calls. */
+  pattern: TouchPattern
+  /** Pages touched between two system calls of the workload (sequential, random). */
+  pagesPerCall: number
 }
 
 export interface ResolvedScheduler {

@@ -8,6 +8,7 @@ import { Kernel } from '../host/kernel'
 import type { Task } from '../host/task'
 import { findScheduler } from '../schedulers/registry'
 import { findWorkload } from '../workloads/registry'
+import { withProcessMemory } from '../workloads/process-memory'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { RunCollector } from './collector'
@@ -87,7 +88,8 @@ export function simulate(
       rng: (label: string) => rng.fork(`setup:${p.name}:${label}`),
     }
     for (const inst of w.create(p.params, env)) {
-      const t = kernel.spawn(p.name + inst.suffix, inst.program, {
+      const program = withProcessMemory(inst.program, p.memory, hv, env.rng(`memory${inst.suffix}`))
+      const t = kernel.spawn(p.name + inst.suffix, program, {
         ioClass: p.ioClass,
         ioLevel: p.ioLevel,
         nice: p.nice,

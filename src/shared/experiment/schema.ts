@@ -36,6 +36,25 @@ export const processSchema = z.strictObject({
   ioClass: z.enum(['none', 'rt', 'be', 'idle']).optional(),
   ioLevel: z.number().int().min(0).max(7).optional(),
   nice: z.number().int().min(-20).max(19).optional(),
+  /**
+   * Anonymous memory of its own: allocated (written) when it starts, freed when it exits, and
+   * touched between its system calls by `pattern`.
+   */
+  memory: z
+    .strictObject({
+      MiB: z
+        .number()
+        .positive()
+        .max(1 << 22),
+      pattern: z.enum(['hold', 'sequential', 'random']).optional(),
+      pagesPerCall: z
+        .number()
+        .int()
+        .positive()
+        .max(1 << 20)
+        .optional(),
+    })
+    .optional(),
 })
 
 export const schedulerEntrySchema = z.union([

@@ -18,6 +18,8 @@ import { DEFAULT_STABLE_CV_PERCENT, DEFAULT_STABLE_MAX_REPETITIONS } from './sta
 export type Validation = { ok: true; spec: ResolvedSpec } | { ok: false; issues: ParamIssue[] }
 
 export const DEFAULT_MAX_SECONDS = 600
+/** Pages a process with `memory` touches between two of its system calls, unless it says. */
+export const DEFAULT_PAGES_PER_CALL = 16
 
 /** Render issues one per line: `path: message`. */
 export function formatIssues(issues: readonly ParamIssue[]): string {
@@ -112,6 +114,15 @@ export function validateSpec(doc: unknown): Validation {
       ioClass,
       ioLevel: p.ioLevel ?? 4,
       nice: p.nice ?? 0,
+      ...(p.memory
+        ? {
+            memory: {
+              pages: Math.max(1, Math.round((p.memory.MiB * 2 ** 20) / 4096)),
+              pattern: p.memory.pattern ?? 'sequential',
+              pagesPerCall: p.memory.pagesPerCall ?? DEFAULT_PAGES_PER_CALL,
+            },
+          }
+        : {}),
     })
   })
 

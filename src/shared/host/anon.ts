@@ -5,6 +5,8 @@ import type { SimTime } from '../sim/time'
 import type { SimFile } from './files'
 import { SECTORS_PER_PAGE } from './files'
 import type { PageCache } from './pagecache'
+import type { Allocator, Reclaim, ScanResult } from './reclaim'
+import { emptyScan } from './reclaim'
 
 // Page states of anonymous memory, one byte per page.
 const A_NONE = 0
@@ -20,15 +22,14 @@ const A_REF = 0x10
 const A_DIRTY = 0x20
 const STATE = 0x0f
 
-/** Pages swapped out together (SWAP_CLUSTER_MAX). */
-export const SWAP_CLUSTER = 32
-/** Pages read around a faulting one (2^page-cluster, page-cluster = 3). */
-export const SWAP_READAHEAD = 8
-
 /** One process's anonymous memory: a state byte and a swap slot per page. */
 export class AnonSpace {
   state = new Uint8Array(256)
   slot = new Int32Array(256).fill(-1)
+  /** Its process exited: pages still under I/O are freed when the I/O completes. */
+  dead = false
+  /** Pages of it under swap I/O now. */
+  inflight = 0
 
   constructor(readonly id: number) {}
 
@@ -48,18 +49,23 @@ export class AnonSpace {
 export type FaultResult = 'ready' | 'wait'
 
 /**
- * Anonymous memory and swap. Processes' pages share the machine's memory with the page cache;
- * when a page is needed and none is free, clean cache pages go first, then anonymous pages are
- * written to the swap area in clusters (CLOCK with a second chance picks them). A fault on a
- * swapped page reads it back with its neighbours in swap (swap read-ahead). Reclaim is direct:
- * the faulting process starts it and waits (no kswapd), which is where the time goes under
- * memory pressure.
+ * Anonymous memory and swap. Processes' pages share the machine's memory with the page cache.
+ * A page fault allocates through `Reclaim` (which wakes kswapd below the low watermark and makes
+ * the faulting process reclaim itself below the min one). Reclaim picks anonymous victims by
+ * CLOCK with a second chance and writes them to the swap area in clusters of consecutive slots;
+ * a page is freed when its write completes, unless it was touched meanwhile. A fault on a
+ * swapped page reads it back with its neighbours in swap (swap read-around of 2^page_cluster
+ * slots), as a read of the faulting process. A process's memory is freed when it exits.
  */
 export class AnonMemory implements BioOwner {
   /** Pages allocated to anonymous memory (resident, or in flight either way). */
   resident = 0
   /** Pages being written to swap now. */
   outInFlight = 0
+  /** Pages being read from swap now. */
+  inInFlight = 0
+  /** Set by the kernel once reclaim is built. */
+  reclaim!: Reclaim
   swappedIn = 0
   swappedOut = 0
   private readonly spaces: AnonSpace[] = []
@@ -72,17 +78,23 @@ export class AnonMemory implements BioOwner {
   private slotPage = new Int32Array(0)
   private cursor = 0
   private freeSlots: number
-  private readonly bios: Bio[] = []
   /** Called when pages arrive from swap or memory is freed: faulting tasks re-check. */
   onProgress: (() => void) | null = null
+  /** Called when a swap write completes (a write completion ends congestion waits). */
+  onWriteDone: (() => void) | null = null
 
   constructor(
     private readonly cache: PageCache,
     private readonly queue: BlockQueue,
-    private readonly swap: SimFile | null,
-    private readonly ctx: IoContext,
+    readonly swap: SimFile | null,
+    /** Swap read-around: slots read around a faulting one (2^page_cluster). */
+    readonly readAround: number,
   ) {
     this.freeSlots = swap ? swap.pageCount : 0
+  }
+
+  get swapAvailable(): boolean {
+    return this.swap !== null && this.freeSlots > 0
   }
 
   private allocate(): void {
@@ -105,11 +117,12 @@ export class AnonMemory implements BioOwner {
   }
 
   /**
-   * Touch page `p` of a space: 'ready' if it is in memory (now), 'wait' if the caller must wait
-   * for swap I/O or free memory (call again after `onProgress`). Throws when memory and swap are
-   * both exhausted (the kernel's OOM killer).
+   * Touch page `p` of a space for `a`: 'ready' if it is in memory (now), 'wait' if the caller must
+   * wait for swap I/O or free memory (call again after `onProgress`); bios to submit (a swap-in,
+   * the writes of its own reclaim) are left in `a.bios`. Throws when memory and swap are both
+   * exhausted (the kernel's OOM killer).
    */
-  touch(sp: AnonSpace, p: number, write: boolean): FaultResult {
+  touch(sp: AnonSpace, p: number, write: boolean, a: Allocator): FaultResult {
     if (this.ringSpace.length === 0) this.allocate()
     sp.ensure(p + 1)
     const s = sp.state[p]
@@ -119,24 +132,40 @@ export class AnonMemory implements BioOwner {
       return 'ready'
     }
     if (st === A_IN) return 'wait'
-    if (!this.room(st === A_SWAPPED ? SWAP_READAHEAD : 1)) return 'wait'
+    const direct = !this.reclaim.era.kswapd
+    if (!this.reclaim.allocate(direct && st === A_SWAPPED ? this.readAround : 1, a)) return 'wait'
     if (st === A_NONE) {
       sp.state[p] = A_RESIDENT | A_REF | A_DIRTY
       this.addResident(sp.id, p)
       return 'ready'
     }
-    this.swapIn(sp, p)
+    this.swapIn(sp, p, a, a.bios)
     return 'wait'
   }
 
-  /** Is there room for `n` pages? If not, reclaim: clean cache pages, then start swapping out. */
-  private room(n: number): boolean {
-    if (this.free >= n) return true
-    this.cache.reclaimClean(n - this.free)
-    if (this.free >= n) return true
-    if (this.outInFlight < SWAP_CLUSTER) this.swapOut(SWAP_CLUSTER)
-    if (this.free >= 1 && this.outInFlight === 0 && n > 1) return true // read-ahead shrinks to what fits
-    return false
+  /** The process owning `sp` exited: its pages and swap slots are freed (those under I/O when it completes). */
+  release(sp: AnonSpace): void {
+    if (sp.dead) return
+    sp.dead = true
+    const n = sp.state.length
+    for (let p = 0; p < n; p++) {
+      const st = sp.state[p] & STATE
+      if (st === A_IN || st === A_OUT) continue
+      if (st === A_RESIDENT) this.dropResident()
+      if (sp.slot[p] >= 0) this.freeSlot(sp.slot[p])
+      sp.state[p] = A_NONE
+      sp.slot[p] = -1
+    }
+    this.forget(sp)
+    this.onProgress?.()
+  }
+
+  /** A dead space with nothing under I/O is forgotten (its arrays go). */
+  private forget(sp: AnonSpace): void {
+    if (sp.dead && sp.inflight === 0) {
+      sp.state = new Uint8Array(0)
+      sp.slot = new Int32Array(0)
+    }
   }
 
   private addResident(space: number, p: number): void {
@@ -150,16 +179,30 @@ export class AnonMemory implements BioOwner {
     this.count++
   }
 
-  /** Pick up to `n` victims by CLOCK and write the dirty ones to swap, clustered. */
-  private swapOut(n: number): void {
+  /** swap_out: pick up to `n` victims by CLOCK (scanning at most twice the ring) and write them. */
+  swapOut(n: number, ctx: IoContext, out: Bio[], r: ScanResult = emptyScan()): void {
     if (!this.swap) throw new Error(this.oom())
+    this.scan(2 * this.count, n, ctx, out, r)
+  }
+
+  /** Reclaim's scan of the anonymous LRU: `n` entries, any number of victims. */
+  scanTail(n: number, ctx: IoContext, out: Bio[], r: ScanResult): void {
+    if (!this.swap) return
+    this.scan(n, n, ctx, out, r)
+  }
+
+  /**
+   * CLOCK over the ring: scan up to `limit` entries for up to `n` victims. A referenced page gets a
+   * second chance; a clean page whose swap copy is still good is freed at once; the others are
+   * written to consecutive swap slots (bios for `ctx` into `out`) and freed when written.
+   */
+  private scan(limit: number, n: number, ctx: IoContext, out: Bio[], r: ScanResult): void {
     let picked = 0
     let scanned = 0
-    const limit = 2 * this.count
     let run = -1
     let runLen = 0
     const flush = (): void => {
-      if (runLen > 0) this.writeSlots(run, runLen)
+      if (runLen > 0) this.buildBios(run, runLen, WRITE, ctx, out)
       run = -1
       runLen = 0
     }
@@ -170,6 +213,7 @@ export class AnonMemory implements BioOwner {
       this.head = (i + 1) % this.ringSpace.length
       this.count--
       scanned++
+      if (sp.dead) continue
       const s = sp.state[p]
       if ((s & STATE) !== A_RESIDENT || s & A_REF) {
         if ((s & STATE) === A_RESIDENT || (s & STATE) === A_OUT || (s & STATE) === A_IN) {
@@ -183,6 +227,7 @@ export class AnonMemory implements BioOwner {
         // its copy in swap is still good: drop it from memory at once
         sp.state[p] = A_SWAPPED
         this.dropResident()
+        r.freed++
         continue
       }
       const slot = this.allocSlot(sp.id, p)
@@ -190,7 +235,9 @@ export class AnonMemory implements BioOwner {
       if (sp.slot[p] >= 0 && sp.slot[p] !== slot) this.freeSlot(sp.slot[p])
       sp.slot[p] = slot
       sp.state[p] = A_OUT
+      sp.inflight++
       this.outInFlight++
+      r.writes++
       if (run >= 0 && slot === run + runLen) runLen++
       else {
         flush()
@@ -199,7 +246,7 @@ export class AnonMemory implements BioOwner {
       }
     }
     flush()
-    this.submit()
+    r.scanned += scanned
   }
 
   private requeue(space: number, p: number): void {
@@ -238,58 +285,60 @@ export class AnonMemory implements BioOwner {
     this.freeSlots++
   }
 
-  private writeSlots(first: number, n: number): void {
-    this.buildBios(first, n, WRITE)
-  }
-
-  /** Read the faulting page and its swapped neighbours in swap (aligned cluster of 8 slots). */
-  private swapIn(sp: AnonSpace, p: number): void {
+  /**
+   * Read the faulting page and its swapped neighbours in swap (the aligned cluster of
+   * `readAround` slots, valid_swaphandles), as reads of `ctx`; neighbours only while memory is
+   * above the min watermark (they are read without reclaiming for them).
+   */
+  private swapIn(sp: AnonSpace, p: number, ctx: IoContext, out: Bio[]): void {
     const slot = sp.slot[p]
-    const base = slot - (slot % SWAP_READAHEAD)
+    const base = slot - (slot % this.readAround)
+    const floor = this.reclaim.wm.min
     let run = -1
     let runLen = 0
-    for (let s = base; s < Math.min(base + SWAP_READAHEAD, this.slotSpace.length); s++) {
+    for (let s = base; s < Math.min(base + this.readAround, this.slotSpace.length); s++) {
       const owner = this.slotSpace[s]
       const page = this.slotPage[s]
+      const o = owner >= 0 ? this.spaces[owner] : null
       const ok =
-        owner >= 0 &&
+        o !== null &&
         (s === slot ||
-          (this.free > 0 &&
-            (this.spaces[owner].state[page] & STATE) === A_SWAPPED &&
-            this.spaces[owner].slot[page] === s))
-      if (ok && (s === slot || this.free > 0)) {
-        const o = this.spaces[owner]
+          (this.free > floor && !o.dead && (o.state[page] & STATE) === A_SWAPPED && o.slot[page] === s))
+      if (ok) {
         o.state[page] = A_IN
+        o.inflight++
+        this.inInFlight++
         this.addResident(owner, page)
         if (run >= 0 && s === run + runLen) runLen++
         else {
-          if (runLen > 0) this.buildBios(run, runLen, READ)
+          if (runLen > 0) this.buildBios(run, runLen, READ, ctx, out)
           run = s
           runLen = 1
         }
       } else if (runLen > 0) {
-        this.buildBios(run, runLen, READ)
+        this.buildBios(run, runLen, READ, ctx, out)
         run = -1
         runLen = 0
       }
     }
-    if (runLen > 0) this.buildBios(run, runLen, READ)
-    this.submit()
+    if (runLen > 0) this.buildBios(run, runLen, READ, ctx, out)
+    // each page read around is an allocation of its own: below low it wakes kswapd
+    if (this.free < this.reclaim.wm.low) this.reclaim.onLow?.()
   }
 
-  private buildBios(first: number, n: number, op: 0 | 1): void {
+  private buildBios(first: number, n: number, op: 0 | 1, ctx: IoContext, out: Bio[]): void {
     const q = this.queue
     const swap = this.swap!
     let s = first
     while (s < first + n) {
       const len = Math.min(first + n - s, Math.floor(q.maxSectors / SECTORS_PER_PAGE))
-      this.bios.push(
+      out.push(
         q.makeBio(
           swap.map(s * SECTORS_PER_PAGE),
           len * SECTORS_PER_PAGE,
           op,
           op === READ,
-          this.ctx,
+          ctx,
           this,
           null,
           s,
@@ -298,14 +347,6 @@ export class AnonMemory implements BioOwner {
       s += len
     }
   }
-
-  /** Swap I/O is submitted by the kernel on behalf of the faulting task; a full queue just holds it. */
-  private submit(): void {
-    for (const b of this.bios) this.queue.submit(b, this)
-    this.bios.length = 0
-  }
-
-  slotGranted(): void {}
 
   bioDone(bio: Bio, _now: SimTime): void {
     const first = bio.tag
@@ -316,11 +357,19 @@ export class AnonMemory implements BioOwner {
       const sp = this.spaces[owner]
       const p = this.slotPage[s]
       const st = sp.state[p] & STATE
-      if (bio.op === READ && st === A_IN) {
+      if (st === A_IN || st === A_OUT) sp.inflight--
+      if (st === A_IN) this.inInFlight--
+      if (st === A_OUT) this.outInFlight--
+      if (sp.dead && (st === A_IN || st === A_OUT)) {
+        // its process has exited: the page and its slot go
+        sp.state[p] = A_NONE
+        this.dropResident()
+        this.freeSlot(s)
+        this.forget(sp)
+      } else if (bio.op === READ && st === A_IN) {
         sp.state[p] = A_RESIDENT // clean: its copy in swap stays valid
         this.swappedIn++
       } else if (bio.op === WRITE && st === A_OUT) {
-        this.outInFlight--
         if (sp.state[p] & A_REF) {
           sp.state[p] = A_RESIDENT | A_REF | (sp.state[p] & A_DIRTY) // touched while written: keep it
           this.requeue(sp.id, p)
@@ -331,10 +380,11 @@ export class AnonMemory implements BioOwner {
         }
       }
     }
+    if (bio.op === WRITE) this.onWriteDone?.()
     this.onProgress?.()
   }
 
-  private oom(): string {
+  oom(): string {
     return (
       `out of memory: processes need more anonymous memory than the host's memory and swap hold ` +
       `(${Math.round((this.resident * 4) / 1024)} MiB resident, swap ${this.swap ? Math.round(this.swap.size / 2 ** 20) : 0} MiB); ` +

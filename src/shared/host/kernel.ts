@@ -4,7 +4,6 @@ import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import { MS, US } from '../sim/time'
 import type { BlockQueue } from '../block/queue'
-import { IOPRIO_NONE } from '../block/types'
 import type { IoPrioClass } from '../block/types'
 import type { ParamValues } from '../util/params'
 import { CpuScheduler } from './cpu'
@@ -18,6 +17,10 @@ import { K_BALANCE, K_FSYNC_WAIT, K_READ, K_TOUCH } from './continuations'
 import { Task } from './task'
 import { AnonMemory } from './anon'
 import { Flusher } from './writeback'
+import { Kswapd } from './kswapd'
+import { Reclaim } from './reclaim'
+import type { VmEra, VmEraName, Watermarks } from './vm-era'
+import { VM_ERAS, eraWatermarks } from './vm-era'
 
 /** Host settings converted to simulator units (ns, pages). */
 export interface HostRuntime {
@@ -60,8 +63,15 @@ export class Kernel implements PageIoListener {
   private readonly congestionTimer: Timer
   private readonly wbWaiters: { t: Task; f: SimFile }[] = []
   private readonly memoryWaiters: Task[] = []
+  private readonly memoryTimer: Timer
+  /** The era's reclaim (host `vm`) and its zone watermarks. */
+  readonly era: VmEra
+  readonly wm: Watermarks
   /** Processes' anonymous memory and swap (made at start, once the files are laid out). */
   anon!: AnonMemory
+  reclaim!: Reclaim
+  /** The background reclaim thread, or null when the era reclaims only directly. */
+  kswapd: Kswapd | null = null
   private nextPid = 100
   /** Called when a task exits. */
   onExit: ((t: Task) => void) | null = null
@@ -94,12 +104,16 @@ export class Kernel implements PageIoListener {
     const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)
     this.cache = new PageCache(Math.floor(cachePages), queue)
     this.cache.listener = this
+    this.era = VM_ERAS[hv.vm as VmEraName]
+    this.wm = eraWatermarks(this.era, Math.floor((n('memoryMiB') * 1024 * 1024) / PAGE), n('minFreeKiB'))
+    this.cache.wm = this.wm
     this.dirtyThresh = Math.floor((cachePages * n('dirtyRatio')) / 100)
     this.backgroundThresh = Math.floor((cachePages * n('dirtyBackgroundRatio')) / 100)
     this.raPages = Math.floor((n('readAheadKiB') * 1024) / PAGE)
     this.alloc = new FileAllocator(queue.deviceInfo.capacitySectors)
     this.flusher = new Flusher(this)
     this.congestionTimer = new Timer(engine, { onEvent: () => this.congestionTimeout() }, 0)
+    this.memoryTimer = new Timer(engine, { onEvent: () => this.memoryTimeout() }, 0)
   }
 
   /** Lay out a file on the device. */
@@ -166,25 +180,50 @@ export class Kernel implements PageIoListener {
     const wanted = Math.floor(((this.hv.swapMiB as number) * 2 ** 20) / PAGE)
     const swapPages = Math.min(wanted, Math.floor(this.alloc.sectorsLeft / 8))
     const swap = swapPages > 0 ? this.alloc.allocate({ name: 'swap', size: swapPages * PAGE }) : null
-    this.anon = new AnonMemory(this.cache, this.queue, swap, {
-      pid: 3,
-      name: 'kswapd',
-      ioClass: IOPRIO_NONE,
-      ioLevel: 4,
-      exited: false,
-    })
+    this.anon = new AnonMemory(this.cache, this.queue, swap, 2 ** this.era.pageCluster)
+    this.reclaim = new Reclaim(
+      this.era,
+      this.wm,
+      this.hv.swappiness as number,
+      Math.round((this.hv.reclaimUsPerPage as number) * US),
+      this.cache,
+      this.anon,
+    )
+    this.anon.reclaim = this.reclaim
     this.anon.onProgress = () => this.wakeMemory()
+    this.anon.onWriteDone = () => this.writeDone()
+    if (this.era.kswapd) {
+      const kswapd = new Kswapd(this, this.reclaim)
+      this.kswapd = kswapd
+      this.reclaim.onLow = () => kswapd.wake()
+      this.cache.onLow = () => kswapd.wake()
+    }
     this.flusher.start()
   }
 
+  /** A faulting task sleeps until swap I/O completes, a write completes, memory is freed, or HZ/10. */
   waitMemory(t: Task): void {
     this.memoryWaiters.push(t)
+    if (!this.memoryTimer.pending) this.memoryTimer.set(this.engine.now + 100 * MS)
+  }
+
+  private memoryTimeout(): void {
+    this.memoryTimer.fired()
+    this.wakeMemory()
   }
 
   private wakeMemory(): void {
     if (this.memoryWaiters.length === 0) return
+    this.memoryTimer.clear()
     const ts = this.memoryWaiters.splice(0, this.memoryWaiters.length)
     for (const t of ts) t.resume(K_TOUCH)
+  }
+
+  /** A write completed: congestion waits end (tasks, kswapd), faulting tasks re-check. */
+  private writeDone(): void {
+    this.wakeCongested()
+    this.kswapd?.writeDone()
+    this.wakeMemory()
   }
 
   taskExited(t: Task): void {
@@ -256,7 +295,7 @@ export class Kernel implements PageIoListener {
       const ts = this.dirtyWaiters.splice(0, this.dirtyWaiters.length)
       for (const t of ts) t.resume(K_BALANCE)
     }
-    this.wakeCongested()
+    this.writeDone()
     if (f.writeback === 0 && this.wbWaiters.length > 0) {
       const w = this.wbWaiters
       for (let i = 0; i < w.length;) {

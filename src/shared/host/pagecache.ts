@@ -4,6 +4,8 @@ import { READ, WRITE } from '../block/types'
 import type { SimTime } from '../sim/time'
 import type { SimFile } from './files'
 import { SECTORS_PER_PAGE } from './files'
+import type { ScanResult } from './reclaim'
+import type { Watermarks } from './vm-era'
 
 /** Page flags, one byte per page. */
 export const PG_UPTODATE = 1
@@ -15,6 +17,8 @@ export const PG_WRITEBACK = 8
 export const PG_READAHEAD = 16
 /** Accessed since it was last looked at by reclaim (second chance). */
 export const PG_REFERENCED = 32
+/** Written by reclaim (PG_reclaim): when the write completes it goes to the LRU tail, to be freed next. */
+export const PG_RECLAIM = 64
 
 /** Told when pages of a file finish reading or writing back. */
 export interface PageIoListener {
@@ -36,6 +40,10 @@ export class PageCache implements BioOwner {
   overcommitted = 0
   /** Pages of processes' anonymous memory (they share the memory the cache may use). */
   anonPages = 0
+  /** The zone watermarks (all 0 when reclaim is only direct). */
+  wm: Watermarks = { min: 0, low: 0, high: 0 }
+  /** Called when an allocation leaves free memory below the low watermark (wakeup_kswapd). */
+  onLow: (() => void) | null = null
   /** Allocated with the first cached page: a run that never caches a page never pays for it. */
   private ringFile = new Int32Array(0)
   private ringPage = new Int32Array(0)
@@ -54,12 +62,18 @@ export class PageCache implements BioOwner {
     this.byId[f.id] = f
   }
 
-  /** Make room for `n` new pages by reclaiming clean ones (anonymous memory counts against room). */
+  /**
+   * Make room for `n` new pages (anonymous memory counts against room): below the low watermark
+   * kswapd is woken; below the min watermark the allocating process frees clean pages itself
+   * (it cannot wait here for writes); what is still missing overcommits.
+   */
   private reserve(n: number): void {
-    const need = this.cached + this.anonPages + n - this.capacity
+    const free = this.capacity - this.cached - this.anonPages - n
+    if (free < this.wm.low) this.onLow?.()
+    const need = this.wm.min - free
     if (need > 0) {
       const short = need - this.reclaimClean(need)
-      if (short > 0) this.overcommitted += short
+      if (short > 0 && free < 0) this.overcommitted += Math.min(short, -free)
     }
   }
 
@@ -87,6 +101,56 @@ export class PageCache implements BioOwner {
       freed++
     }
     return freed
+  }
+
+  /**
+   * Reclaim's scan of the LRU tail (shrink_list): up to `n` pages. Referenced pages get a second
+   * chance; locked and writeback pages are passed over; clean ones are freed; dirty ones are paged
+   * out one page at a time (->writepage, asynchronous, for `ctx`) if `write`, and leave the LRU
+   * until their write completes.
+   */
+  scanTail(n: number, write: boolean, ctx: IoContext, out: Bio[], r: ScanResult): void {
+    let scanned = 0
+    while (scanned < n && this.count > 0) {
+      const i = this.head
+      const f = this.byId[this.ringFile[i]]
+      const p = this.ringPage[i]
+      this.head = (i + 1) % this.ringFile.length
+      this.count--
+      scanned++
+      const pages = f.pages!
+      const s = pages[p]
+      if (s & (PG_LOCKED | PG_WRITEBACK | PG_REFERENCED) || (s & PG_DIRTY && !write)) {
+        pages[p] = s & ~PG_REFERENCED
+        this.push(f.id, p)
+        continue
+      }
+      if (s & PG_DIRTY) {
+        pages[p] = (s & ~PG_DIRTY) | PG_WRITEBACK | PG_RECLAIM
+        this.dirty--
+        this.writeback++
+        f.dirty--
+        f.writeback++
+        if (f.dirty === 0) f.dirtiedWhen = -1
+        this.buildBios(f, p, 1, WRITE, false, ctx, out)
+        r.writes++
+        continue
+      }
+      pages[p] = 0
+      this.cached--
+      r.freed++
+    }
+    r.scanned += scanned
+  }
+
+  /** rotate_reclaimable_page: back on the LRU at its tail, the next page reclaim looks at. */
+  private pushTail(fileId: number, page: number): void {
+    const len = this.ringFile.length
+    if (this.count >= len) return
+    this.head = (this.head - 1 + len) % len
+    this.ringFile[this.head] = fileId
+    this.ringPage[this.head] = page
+    this.count++
   }
 
   private push(fileId: number, page: number): void {
@@ -242,7 +306,11 @@ export class PageCache implements BioOwner {
       for (let p = first; p <= last; p++) pages[p] = (pages[p] & ~PG_LOCKED) | PG_UPTODATE
       this.listener?.pagesRead(f, first, n, now)
     } else {
-      for (let p = first; p <= last; p++) pages[p] &= ~PG_WRITEBACK
+      for (let p = first; p <= last; p++) {
+        const st = pages[p]
+        pages[p] = st & ~(PG_WRITEBACK | PG_RECLAIM)
+        if (st & PG_RECLAIM) this.pushTail(f.id, p)
+      }
       this.writeback -= n
       f.writeback -= n
       this.listener?.pagesWritten(f, first, n, now)

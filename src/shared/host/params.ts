@@ -1,4 +1,5 @@
 import type { ParamSpec, ParamValues } from '../util/params'
+import { VM_ERA_NAMES } from './vm-era'
 
 /** Host (kernel and machine) parameters, as data. Times in ms or µs as their unit says. */
 export const hostParams: readonly ParamSpec[] = [
@@ -184,6 +185,49 @@ export const hostParams: readonly ParamSpec[] = [
     max: 1 << 24,
   },
   {
+    name: 'vm',
+    kind: 'enum',
+    default: 'modern',
+    values: VM_ERA_NAMES,
+    unit: '',
+    meaning:
+      "page reclaim as an era's kernel did it: kswapd between the zone watermarks and direct reclaim below min, with that era's watermarks, scan priorities, cache/anon balance and swap read-around (2.4, 2.6.0, modern), or direct reclaim only (no kswapd)",
+    source: 'src/shared/host/vm-era.ts: each era value with its mm/vmscan.c and mm/page_alloc.c source',
+  },
+  {
+    name: 'swappiness',
+    kind: 'int',
+    default: 60,
+    unit: '',
+    meaning:
+      'vm.swappiness: how readily reclaim takes anonymous memory rather than page cache (2.6.0: swap_tendency; modern: the anon/file scan split; ignored by 2.4 and direct)',
+    min: 0,
+    max: 200,
+    source: 'mm/vmscan.c 2.6.0 and 6.x: int vm_swappiness = 60',
+  },
+  {
+    name: 'minFreeKiB',
+    kind: 'int',
+    default: 0,
+    unit: 'KiB',
+    meaning:
+      "vm.min_free_kbytes: the min watermark, from which low and high follow by the era's rule (0 = the era's formula from the memory size)",
+    min: 0,
+    max: 1 << 24,
+  },
+  {
+    name: 'reclaimUsPerPage',
+    kind: 'number',
+    default: 0.2,
+    unit: 'µs',
+    meaning:
+      "CPU time reclaim spends per page it scans (kswapd's own, or the allocating process's in direct reclaim)",
+    min: 0,
+    max: 1000,
+    source:
+      '[inferred] shrink_list per page: a lock, the reverse-map walk for the referenced bit, unmapping and list moves — some hundreds of cycles on a current CPU',
+  },
+  {
     name: 'forkUs',
     kind: 'number',
     default: 300,
@@ -214,7 +258,10 @@ export const hostPresets: readonly HostPreset[] = [
     name: 'linux-modern',
     description: 'A current Linux machine (6.x): CFS, IO-less dirty throttling, 4 GiB.',
     values: {},
-    sources: { dirtyRatio: 'mm/page-writeback.c: vm_dirty_ratio = 20 (since 2.6.22)' },
+    sources: {
+      dirtyRatio: 'mm/page-writeback.c: vm_dirty_ratio = 20 (since 2.6.22)',
+      vm: 'mm/vmscan.c and mm/page_alloc.c of 6.x (see src/shared/host/vm-era.ts)',
+    },
   },
   {
     name: 'linux-2003',
@@ -231,8 +278,13 @@ export const hostPresets: readonly HostPreset[] = [
       syscallUs: 1,
       copyUsPerKiB: 1,
       submitUs: 2,
+      vm: '2.6.0',
+      reclaimUsPerPage: 1,
     },
     sources: {
+      vm: '2.5.61 reclaims as 2.6.0 did: kswapd/balance_pgdat, shrink_list page-out, swap_tendency (mm/vmscan.c of 2.5.4x–2.6.0)',
+      reclaimUsPerPage:
+        '[inferred] ~1000 cycles of locking, rmap walk and list work per scanned page on a ~1 GHz CPU of 2003',
       memoryMiB: 'published-results.md A: "256 MB RAM class machine"',
       reservedMiB: '[inferred] kernel, X and shells of a 2003 desktop',
       dirtyRatio: 'mm/page-writeback.c 2.5/2.6.0–2.6.21: vm_dirty_ratio = 40',
@@ -258,6 +310,8 @@ export const hostPresets: readonly HostPreset[] = [
       syscallUs: 1,
       copyUsPerKiB: 0.5,
       submitUs: 3,
+      vm: 'modern',
+      reclaimUsPerPage: 0.5,
     },
     sources: {
       memoryMiB: '[inferred] 1 GB phones of 2012 (Galaxy Nexus, Nexus 4: 1–2 GB)',
@@ -267,6 +321,9 @@ export const hostPresets: readonly HostPreset[] = [
       dirtyThrottle: 'IO-less dirty throttling since Linux 3.2',
       hz: 'ARM defconfigs of the era: HZ = 100',
       cpus: '[inferred] dual-core Cortex-A9 of 2012',
+      vm: 'Linux 3.4 reclaim: kswapd with min/low/high from min_free_kbytes, anon/file split by swappiness, no file write-back from direct reclaim (3.2+) — the modern rules, less watermark_scale_factor (4.6)',
+      reclaimUsPerPage:
+        '[inferred] a Cortex-A9 at ~1.2 GHz scans a page in about twice the time of a current x86 core',
       copyUsPerKiB: '[inferred] ~2 GB/s memcpy of a Cortex-A9',
     },
   },
@@ -281,6 +338,7 @@ export const hostPresets: readonly HostPreset[] = [
       cpus: 1,
       cpuPolicy: 'tick',
       quantumMs: 50,
+      vm: 'direct',
       syscallUs: 5,
       copyUsPerKiB: 10,
       submitUs: 20,
@@ -295,6 +353,7 @@ export const hostPresets: readonly HostPreset[] = [
         '[inferred] published C: ~21 records/s under load for every block size ≤ 64k ⇒ one switch every ~48 ms',
       physio:
         'FreeBSD physio(): raw transfers above MAXPHYS (64 KiB) are issued chunk by chunk from the process',
+      vm: "FreeBSD's pagedaemon is not modelled: reclaim is done by the allocating process",
       syscallUs: '[inferred] Pentium Pro 200 system call cost',
       copyUsPerKiB: '[inferred] ~100 MB/s memcpy of a Pentium Pro 200',
     },

@@ -14,6 +14,7 @@ import type { Program, Sys } from './program'
 import type { RaState } from './readahead'
 import type { AnonSpace } from './anon'
 import type { Kernel } from './kernel'
+import type { Allocator } from './reclaim'
 import {
   K_AIO,
   K_AIO_WAIT,
@@ -22,6 +23,7 @@ import {
   K_DIRECT_NEXT,
   K_DIRECT_WAIT,
   K_EXITED,
+  K_FAULT_WAIT,
   K_FSYNC,
   K_FSYNC_WAIT,
   K_OP_DONE,
@@ -41,7 +43,7 @@ import { readLoop } from './read-path'
 import { balance, bufferedWrite, fsyncStart, fsyncWait } from './write-path'
 import type { AioSlot } from './direct-path'
 import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } from './direct-path'
-import { touchLoop } from './fault-path'
+import { faultWait, touchLoop } from './fault-path'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
@@ -49,7 +51,7 @@ import { touchLoop } from './fault-path'
  * bursts, page-cache work, bios and waits. The continuation `k` always runs while the task holds a
  * CPU; the read, write, direct-I/O and fault paths live in files named for them.
  */
-export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Handler {
+export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Handler, Allocator {
   // IoContext
   exited = false
   // CpuTask
@@ -94,8 +96,10 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   readonly ra = new Map<number, RaState>()
   private readonly sleepTimer: Timer
 
-  /** Anonymous memory, made on first use. */
+  /** Anonymous memory, made on first use; freed when the process exits. */
   anon: AnonSpace | null = null
+  /** Scan priority of its direct reclaim (Reclaim.allocate). */
+  reclaimPriority: number
   touchNext = 0
   touchEnd = 0
   touchWrite = false
@@ -131,6 +135,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   ) {
     this.weight = niceWeight(nice)
     this.sleepTimer = new Timer(kernel.engine, this, 0)
+    this.reclaimPriority = kernel.era.defPriority
   }
 
   get now(): SimTime {
@@ -211,6 +216,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.state = TASK_DONE
     this.exited = true
     this.finishedAt = this.now
+    if (this.anon) this.kernel.anon.release(this.anon)
     this.kernel.cpu.release(this)
     this.kernel.taskExited(this)
     this.parent?.childExited(this)
@@ -315,6 +321,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         return
       case K_TOUCH:
         touchLoop(this)
+        return
+      case K_FAULT_WAIT:
+        faultWait(this)
         return
     }
   }

@@ -31,7 +31,8 @@ const DIRENT_BYTES = 32
 
 /**
  * bonnie++: sequential output per character (stdio putc) and per block, rewrite (read a block,
- * dirty it, write it back), sequential input per character and per block, random seeks by
+ * dirty it, write it back) through its one chunk-sized buffer (its memory: allocated and written
+ * before the first test), sequential input per character and per block, random seeks by
  * `seekProcs` child processes (read a random block; every tenth is dirtied and written back), then
  * the small-file tests — create, stat and delete `files × 1024` empty files in sequential and in
  * random order. File metadata is modelled as the pages it dirties: an inode in the inode table and
@@ -45,6 +46,8 @@ class Bonnie implements Program {
   private readonly chunks: number
   private readonly nFiles: number
   private order: RandomBlockOrder | null = null
+  /** Its I/O buffer (new char[chunk_size]), allocated and written before the first test. */
+  private buffer = false
 
   constructor(
     private readonly data: SimFile,
@@ -57,6 +60,10 @@ class Bonnie implements Program {
   }
 
   step(sys: Sys): void {
+    if (!this.buffer) {
+      this.buffer = true
+      return sys.touch(0, Math.ceil(this.o.chunk / 4096), true, 0)
+    }
     for (;;) {
       if (this.phase >= BONNIE_PHASES.length) return sys.exit()
       const name = BONNIE_PHASES[this.phase]

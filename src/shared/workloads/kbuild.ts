@@ -18,8 +18,10 @@ interface Tree {
 /**
  * One compiler run (cc1 + as): read its source file, read the headers it includes (drawn from a
  * shared pool, so they are mostly cached after the first units), compute, write its object file.
- * Each is a new short-lived process, as under make: schedulers that learn per process (AS, CFQ,
- * BFQ) see a stream of strangers.
+ * While it computes it builds its working memory (`memPages` of anonymous memory, written as it
+ * goes, the computation spread over them) and holds it until it exits: under a small memory that
+ * is where a build pages. Each is a new short-lived process, as under make: schedulers that learn
+ * per process (AS, CFQ, BFQ) see a stream of strangers.
  */
 class CompileUnit implements Program {
   private stage = 0
@@ -30,6 +32,7 @@ class CompileUnit implements Program {
     private readonly unit: number,
     private readonly includes: number,
     private readonly compute: number,
+    private readonly memPages: number,
     private readonly rng: Rng,
   ) {}
 
@@ -45,6 +48,8 @@ class CompileUnit implements Program {
           return sys.read(t.hdr, this.rng.int(t.headers) * t.headerBytes, t.headerBytes, false)
         }
         this.stage = 2
+        if (this.memPages > 0)
+          return sys.touch(0, this.memPages, true, Math.round(this.compute / this.memPages))
         return sys.compute(this.compute)
       case 2:
         this.stage = 3
@@ -69,6 +74,7 @@ class Make implements Program {
     private readonly jobs: number,
     private readonly includes: number,
     private readonly compute: number,
+    private readonly memPages: number,
     private readonly rng: Rng,
   ) {}
 
@@ -77,7 +83,7 @@ class Make implements Program {
       const u = this.next++
       return sys.spawn(
         `cc${u}`,
-        new CompileUnit(this.t, u, this.includes, this.compute, this.rng.fork(`cc${u}`)),
+        new CompileUnit(this.t, u, this.includes, this.compute, this.memPages, this.rng.fork(`cc${u}`)),
       )
     }
     if (sys.liveChildren > 0) return sys.waitChild()
@@ -160,6 +166,18 @@ export const kbuild: WorkloadType = {
       max: 1e7,
     },
     {
+      name: 'cc1MiB',
+      kind: 'number',
+      default: 16,
+      unit: 'MiB',
+      meaning:
+        'working memory of one compiler run: allocated and written while it compiles, held until it exits (0 = none)',
+      min: 0,
+      max: 1 << 20,
+      source:
+        '[inferred, not a measurement] GCC 3.x grows its garbage-collected heap to ggc-min-heapsize before collecting (GCC params.def; RAM/8 from GCC 3.3, 32 MB on a 256 MB machine), plus the preprocessed unit and obstacks; no measured cc1 of 2003 was found',
+    },
+    {
       name: 'objectKiB',
       kind: 'number',
       default: 24,
@@ -192,6 +210,7 @@ export const kbuild: WorkloadType = {
       objectBytes: kib('objectKiB'),
     }
     const compute = Math.round((p.computeMs as number) * MS)
+    const memPages = Math.round(((p.cc1MiB as number) * 2 ** 20) / 4096)
     return [
       {
         suffix: '',
@@ -201,6 +220,7 @@ export const kbuild: WorkloadType = {
           p.jobs as number,
           p.includes as number,
           compute,
+          memPages,
           env.rng('make'),
         ),
       },
