@@ -19,6 +19,7 @@ export const K_FSYNC_WAIT = 13
 export const K_SPAWN = 14
 export const K_WAIT_CHILD = 15
 export const K_TOUCH = 16
+export const K_META = 17
 
 /** A task's run state. */
 export const TASK_NEW = 0
