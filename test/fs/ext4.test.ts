@@ -70,3 +70,23 @@ describe('ext4 (jbd2, delayed allocation)', () => {
     expect(dd0.task.finishedAt).toBeLessThan(1 * SECOND)
   })
 })
+
+describe('barrier=1: the commit record past the scheduler', () => {
+  it('goes to the device without the I/O scheduler seeing it (blk-flush), after a cache flush', () => {
+    const r = fsRig('ext4', { barrier: true })
+    r.kernel.addFile({ name: 'f', size: 1 * MiB })
+    const seen: number[] = []
+    const sched = r.queue.sched
+    const insert = sched.insert.bind(sched)
+    sched.insert = (rq, now) => {
+      seen.push(rq.sector)
+      insert(rq, now)
+    }
+    r.spawn('p', [(sys, file) => sys.truncate(file('f')), write('f', 0, 4096), fsync('f', true)])
+    r.run(500)
+    const j = r.ios.filter((io) => io.who === JBD2)
+    expect(j).toHaveLength(2)
+    expect(seen).toContain(j[0].sector) // the log write went through the scheduler
+    expect(seen).not.toContain(j[1].sector) // the commit record did not
+  })
+})

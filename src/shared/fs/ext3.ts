@@ -39,6 +39,16 @@ export const ext3: FileSystemType = {
       'strictatime',
       'fs/inode.c touch_atime: every read that moves the clock updates atime before 2.6.30 (relatime default from 2.6.30, fs/namespace.c do_mount)',
     ),
+    {
+      name: 'barrier',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning:
+        'barrier=: flush the device’s write cache before the commit record and force the record to the media',
+      source:
+        'fs/ext3/super.c: barrier=0 by default until Linux 3.1 ("ext3: make barrier options consistent with ext4" turned it on); fs/jbd/commit.c journal_write_commit_record: set_buffer_ordered when JFS_BARRIER',
+    },
     commitIoOption(
       'async',
       'fs/jbd/commit.c journal_commit_transaction (2.6.27): data, metadata and commit blocks submitted with submit_bh(WRITE); 2.6.29’s ext3 latency fixes made fsync-driven commits WRITE_SYNC (t_synchronous_commit): sync-for-fsync',
@@ -58,6 +68,7 @@ export const ext3: FileSystemType = {
           ordered: v.data === 'ordered',
           submitOrderedData: true,
           io: v.commitIo as CommitIo,
+          barrier: v.barrier as boolean,
           tagsPerDescriptor: 508,
         },
         journalAt: 'start',

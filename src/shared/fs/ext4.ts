@@ -49,6 +49,16 @@ export const ext4: FileSystemType = {
       meaning: 'delayed allocation: blocks are allocated at writeback, not at write()',
       source: 'fs/ext4/super.c: set_opt(sb, DELALLOC) by default since 2.6.28',
     },
+    {
+      name: 'barrier',
+      kind: 'bool',
+      default: true,
+      unit: '',
+      meaning:
+        'barrier=: flush the device’s write cache before the commit record and force the record to the media',
+      source:
+        'fs/ext4/super.c: set_opt(sb, BARRIER) by default; fs/jbd2/commit.c journal_submit_commit_record: REQ_PREFLUSH | REQ_FUA when JBD2_BARRIER',
+    },
     commitIoOption(
       'sync',
       'fs/jbd2/commit.c jbd2_journal_commit_transaction (4.x–6.x): journal blocks submitted REQ_SYNC, the commit record REQ_SYNC (with REQ_PREFLUSH | REQ_FUA under barrier); ordered data through WB_SYNC_ALL writeback (REQ_SYNC)',
@@ -68,6 +78,7 @@ export const ext4: FileSystemType = {
           ordered: v.data === 'ordered',
           submitOrderedData: !(v.delalloc as boolean),
           io: v.commitIo as CommitIo,
+          barrier: v.barrier as boolean,
           tagsPerDescriptor: 250,
         },
         journalAt: 'middle',

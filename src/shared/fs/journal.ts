@@ -25,6 +25,13 @@ export interface JournalConfig {
    */
   submitOrderedData: boolean
   io: CommitIo
+  /**
+   * barrier=1: the device's write cache is flushed before the commit record and the record is
+   * forced to the media (jbd: an ordered barrier write; jbd2: REQ_PREFLUSH | REQ_FUA, modelled as
+   * a flush before and after it); the record goes to the device past the I/O scheduler, as the
+   * block layer's flush machinery sends it.
+   */
+  barrier: boolean
   /** Block tags one descriptor block holds. */
   tagsPerDescriptor: number
 }
@@ -50,6 +57,7 @@ const PHASE_IDLE = 0
 const PHASE_DATA = 1
 const PHASE_LOG = 2
 const PHASE_COMMIT = 3
+const PHASE_FLUSH = 4
 
 /** One step of a commit as it happened, for tests and debugging. */
 export interface CommitEvent {
@@ -209,10 +217,32 @@ export class Journal implements IoContext, SlotWaiter, BioOwner, Handler {
   private logWritten(): void {
     const t = this.committing!
     this.note(t.tid, 'log-done', this.logged)
+    if (this.cfg.barrier) {
+      this.phase = PHASE_FLUSH
+      this.host.queue.flush(() => this.commitRecord())
+    } else this.commitRecord()
+  }
+
+  private commitRecord(): void {
+    const t = this.committing!
     this.phase = PHASE_COMMIT
     this.stats.journalBlocks++
     this.logBlocks(1, this.syncIo(t))
-    if (this.submit() && this.pending === 0) this.committed()
+    if (this.cfg.barrier) {
+      // a barrier / REQ_FUA write: past the scheduler, straight to the device
+      const q = this.host.queue
+      for (const b of this.bios) q.submitBypass(b)
+      this.bios.length = 0
+      return
+    }
+    if (this.submit() && this.pending === 0) this.recordWritten()
+  }
+
+  private recordWritten(): void {
+    if (this.cfg.barrier) {
+      this.phase = PHASE_FLUSH
+      this.host.queue.flush(() => this.committed())
+    } else this.committed()
   }
 
   private committed(): void {
@@ -260,7 +290,7 @@ export class Journal implements IoContext, SlotWaiter, BioOwner, Handler {
   bioDone(): void {
     if (--this.pending > 0 || this.blocked) return
     if (this.phase === PHASE_LOG) this.logWritten()
-    else if (this.phase === PHASE_COMMIT) this.committed()
+    else if (this.phase === PHASE_COMMIT) this.recordWritten()
   }
 
   private submit(): boolean {
@@ -282,7 +312,7 @@ export class Journal implements IoContext, SlotWaiter, BioOwner, Handler {
     if (this.phase === PHASE_DATA) this.dataWritten()
     else if (this.pending === 0) {
       if (this.phase === PHASE_LOG) this.logWritten()
-      else if (this.phase === PHASE_COMMIT) this.committed()
+      else if (this.phase === PHASE_COMMIT) this.recordWritten()
     }
   }
 }
