@@ -2,11 +2,12 @@ import { schedulers } from './schedulers/registry'
 import { workloads } from './workloads/registry'
 import { DEVICE_MODELS, devicePresets } from './devices/registry'
 import { hostParams, hostPresets } from './host/params'
+import { fileSystems } from './fs/registry'
 
 /**
  * Everything the lab can model, as one serialisable document: schedulers with their era,
  * explanation and tunables; device models and presets (each value with its source); host
- * parameters and presets; workloads with their parameters. The CLI's `list --json` prints it and
+ * parameters and presets; file systems with their mount options; workloads with their parameters. The CLI's `list --json` prints it and
  * the UI renders it — both from the same data.
  */
 export function catalogue() {
@@ -27,6 +28,7 @@ export function catalogue() {
       presets: devicePresets().map((p) => ({ ...p })),
     },
     hosts: { params: hostParams, presets: hostPresets },
+    fileSystems: fileSystems.map((f) => ({ name: f.name, summary: f.summary, era: f.era, params: f.params })),
     workloads: workloads.map((w) => ({ name: w.name, summary: w.summary, params: w.params })),
   }
 }

@@ -2,6 +2,7 @@ import { schedulers } from '../../shared/schedulers/registry'
 import { workloads } from '../../shared/workloads/registry'
 import { DEVICE_MODELS as deviceModels, devicePresets } from '../../shared/devices/registry'
 import { hostParams, hostPresets } from '../../shared/host/params'
+import { fileSystems } from '../../shared/fs/registry'
 import type { ParamSpec } from '../../shared/util/params'
 import { parseArgs } from 'node:util'
 import { catalogue } from '../../shared/catalogue'
@@ -27,6 +28,11 @@ const section = (title: string, ps: readonly ParamSpec[]): string =>
         .map((l) => '    ' + l)
         .join('\n')
 
+const presetFs = (fs: { type: string; options?: Record<string, unknown> } | undefined): string =>
+  fs === undefined
+    ? 'none'
+    : [fs.type, ...Object.entries(fs.options ?? {}).map(([k, v]) => `${k}=${String(v)}`)].join(' ')
+
 export function listText(): string {
   const out: string[] = ['SCHEDULERS']
   for (const s of schedulers) {
@@ -47,12 +53,18 @@ export function listText(): string {
   out.push('\nHOST PRESETS')
   out.push(
     renderTable(
-      ['preset', 'description'],
-      hostPresets.map((p) => [p.name, p.description]),
-      ['l', 'l'],
+      ['preset', 'file system', 'description'],
+      hostPresets.map((p) => [p.name, presetFs(p.filesystem), p.description]),
+      ['l', 'l', 'l'],
     ),
   )
   out.push(section('host parameters', hostParams))
+  out.push('\nFILE SYSTEMS (host.filesystem: { "type": NAME, OPTION: VALUE … })')
+  for (const f of fileSystems) {
+    out.push(`\n${f.name} — ${f.summary}`)
+    out.push(`  era: ${f.era}`)
+    out.push(section('mount options', f.params))
+  }
   out.push('\nWORKLOADS')
   for (const w of workloads) out.push(`\n${w.name} — ${w.summary}\n${section('parameters', w.params)}`)
   return out.join('\n')
@@ -61,7 +73,7 @@ export function listText(): string {
 export const listCommand: CliCommand = {
   name: 'list',
   usage: [
-    'list [--json]                       schedulers, devices, hosts and workloads with their parameters',
+    'list [--json]                       schedulers, devices, hosts, file systems and workloads with their parameters',
   ],
   async run(args, io) {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: false })

@@ -67,6 +67,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   private readonly bioPool: Bio[] = []
   private readonly idleTimer: Timer
   private kickPending = false
+  /** Flush-sequence requests waiting for the device, past the scheduler. */
+  private readonly bypassList: Request[] = []
   private nextId = 1
   private readonly shared: boolean
 
@@ -107,6 +109,46 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (this.kickPending) return
     this.kickPending = true
     this.engine.at(this.engine.now, this, EV_RUN)
+  }
+
+  /**
+   * A cache flush (REQ_PREFLUSH, a barrier's flush): it bypasses the scheduler, as the kernel's
+   * flush machinery does; `done` runs as an event once the device has its cache on the media.
+   */
+  flush(done: () => void): void {
+    const later = (): void => void this.engine.at(this.engine.now, { onEvent: done }, 0)
+    if (this.dev.flush) this.dev.flush(later)
+    else later()
+  }
+
+  /**
+   * A write flagged REQ_PREFLUSH / REQ_FUA (a journal's commit record under barrier=1): the
+   * kernel's flush machinery puts it straight on the dispatch list (blk-flush.c blk_insert_flush,
+   * blk_flush_complete_seq), so the scheduler never sees it — no queue of its process, no idling
+   * for it. It goes to the device ahead of anything the scheduler holds.
+   */
+  submitBypass(bio: Bio): void {
+    bio.submitted = this.engine.now
+    const rq = this.rqPool.pop() ?? new Request()
+    rq.id = this.nextId++
+    rq.sector = bio.sector
+    rq.nsect = bio.nsect
+    rq.op = bio.op
+    rq.sync = bio.sync
+    rq.ctx = bio.ctx
+    rq.ioClass = bio.ctx.ioClass
+    rq.ioLevel = bio.ctx.ioLevel
+    rq.queuedAt = rq.insertedAt = bio.submitted
+    rq.dispatchedAt = rq.fifoTime = 0
+    rq.bioHead = rq.bioTail = bio
+    bio.next = null
+    rq.sched = null
+    rq.schedInt = rq.devInt = 0
+    rq.bypass = true
+    rq.state = RQ_QUEUED
+    this.queued++
+    this.bypassList.push(rq)
+    this.kick()
   }
 
   /** A bio from the pool, filled in; pass it to `submit`. */
@@ -192,6 +234,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     const now = this.engine.now
     const dev = this.dev
     const depth = this.deviceInfo.queueDepth
+    while (this.bypassList.length > 0 && dev.inFlight < depth) this.start(this.bypassList.shift()!, now)
     while (dev.inFlight < depth) {
       const r = this.sched.dispatch(now)
       if (r === undefined) break
@@ -206,7 +249,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   private start(rq: Request, now: SimTime): void {
     if (rq.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${rq.id} which is not queued`)
-    this.unhash(rq)
+    if (!rq.bypass) this.unhash(rq)
     rq.state = RQ_DISPATCHED
     rq.dispatchedAt = now
     this.queued--
@@ -221,7 +264,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       throw new Error(`device completed request ${rq.id} which is not in flight`)
     this.inFlightDir[rq.op]--
     this.completedCount++
-    this.sched.completed(rq, now)
+    if (!rq.bypass) this.sched.completed(rq, now)
     this.observer?.completed(rq, now)
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     let b = rq.bioHead
@@ -234,9 +277,14 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.bioPool.push(b)
       b = next
     }
-    this.release(rq)
-    // A slot at the device is free: dispatch more if the scheduler holds anything.
-    if (this.sched.hasWork()) this.kick()
+    if (rq.bypass) {
+      rq.bypass = false
+      rq.state = RQ_FREE
+      rq.bioHead = rq.bioTail = null
+      this.rqPool.push(rq)
+    } else this.release(rq)
+    // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds anything.
+    if (this.sched.hasWork() || this.bypassList.length > 0) this.kick()
   }
 
   // --- merging ---

@@ -17,6 +17,11 @@ export interface Device {
   readonly info: DeviceInfo
   readonly inFlight: number
   start(rq: Request, now: SimTime): void
+  /**
+   * Flush a volatile write cache (FLUSH CACHE): call `done` once every acknowledged write is on
+   * stable media. Absent: the device has no volatile cache, and a flush costs nothing.
+   */
+  flush?(done: () => void): void
 }
 
 /** What a device model is built with. */

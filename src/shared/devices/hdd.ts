@@ -68,6 +68,8 @@ export class Hdd implements Device, Handler {
   private headLba = 0
   /** Sectors of the destage chunk in progress (0 = none). */
   private destaging = 0
+  /** FLUSH CACHE commands waiting for the write cache to be on the media. */
+  private readonly flushWaiters: (() => void)[] = []
 
   constructor(
     cfg: HddConfig,
@@ -195,9 +197,26 @@ export class Hdd implements Device, Handler {
     if (pos >= 0) this.headLba = pos
   }
 
+  /**
+   * FLUSH CACHE (a barrier's or REQ_PREFLUSH's cache flush): `done` once every write the drive has
+   * acknowledged is on the media. The drive destages at once, ahead of queued commands.
+   */
+  flush(done: () => void): void {
+    if (this.writeCache.used === 0) {
+      done()
+      return
+    }
+    this.flushWaiters.push(done)
+    if (this.destaging === 0 && !this.currentUsesMech) this.startDestage(this.engine.now)
+  }
+
   /** The previous command completed: take the next one, or destage while idle. */
   private next(now: SimTime): void {
     if (this.current !== null) return
+    if (this.flushWaiters.length > 0 && this.writeCache.used > 0) {
+      if (this.destaging === 0) this.startDestage(now)
+      return
+    }
     if (this.queue.length > 0) {
       this.serve(this.pick(now), now)
       return
@@ -206,6 +225,10 @@ export class Hdd implements Device, Handler {
   }
 
   private afterDestage(now: SimTime): void {
+    if (this.writeCache.used === 0 && this.flushWaiters.length > 0) {
+      for (const done of this.flushWaiters.splice(0)) done()
+      if (this.current === null && this.queue.length > 0) this.serve(this.pick(now), now)
+    }
     const rq = this.waitingWrite
     if (rq !== null) {
       if (!this.writeCache.fits(rq.nsect)) {

@@ -1,12 +1,14 @@
 import type { IoPrioClass } from '../block/types'
 import type { ParamValues } from '../util/params'
+import type { FsSpec } from '../fs/types'
 
 /** A validated experiment with every default filled in: what the runner takes. */
 export interface ResolvedSpec {
   name: string
   description: string
   device: { preset: string; model: string; values: ParamValues; capacitySectors: number }
-  host: { preset: string; values: ParamValues }
+  /** `filesystem` absent: none modelled (specs resolved before file systems existed). */
+  host: { preset: string; values: ParamValues; filesystem?: FsSpec }
   files: ResolvedFile[]
   processes: ResolvedProcess[]
   stop: { processes: string[]; maxSeconds: number }

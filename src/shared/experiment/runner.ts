@@ -64,7 +64,7 @@ export function simulate(
   queue.setScheduler(type.create(entry.tunables, queue))
   const collector = new RunCollector()
   queue.observer = collector
-  const kernel = new Kernel(engine, queue, hv, rng.fork('host'))
+  const kernel = new Kernel(engine, queue, hv, rng.fork('host'), spec.host.filesystem)
 
   for (const f of spec.files)
     kernel.addFile({

@@ -71,7 +71,14 @@ export const specSchema = z.strictObject({
   name: name.optional(),
   description: z.string().optional(),
   device: z.strictObject({ preset: z.string(), overrides: paramBag.optional() }),
-  host: z.strictObject({ preset: z.string().optional(), overrides: paramBag.optional() }).optional(),
+  host: z
+    .strictObject({
+      preset: z.string().optional(),
+      overrides: paramBag.optional(),
+      /** The file system the workload's files are on: `type` and its mount options (default: the preset's). */
+      filesystem: z.object({ type: z.string().optional() }).catchall(z.unknown()).optional(),
+    })
+    .optional(),
   workload: z.strictObject({
     files: z.array(fileSchema).optional(),
     processes: z.array(processSchema).min(1),

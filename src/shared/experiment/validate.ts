@@ -4,6 +4,9 @@ import { IOPRIO_CLASS_NAMES } from '../block/types'
 import type { IoPrioClass } from '../block/types'
 import { createDevice, resolveDevice } from '../devices/registry'
 import { hostParams, hostPresets } from '../host/params'
+import type { HostPreset } from '../host/params'
+import { fileSystems, findFileSystem } from '../fs/registry'
+import type { FsSpec } from '../fs/types'
 import { findScheduler, schedulers } from '../schedulers/registry'
 import { findWorkload, workloads } from '../workloads/registry'
 import type { ParamIssue } from '../util/params'
@@ -73,6 +76,8 @@ export function validateSpec(doc: unknown): Validation {
       path: 'host.overrides.reservedMiB',
       message: `must be less than memoryMiB (${hostValues.memoryMiB})`,
     })
+
+  const filesystem = resolveFileSystem(s.host?.filesystem, hp?.filesystem, issues)
 
   // Processes and their workloads.
   const processes: ResolvedProcess[] = []
@@ -222,7 +227,7 @@ export function validateSpec(doc: unknown): Validation {
       name: s.name ?? 'experiment',
       description: s.description ?? '',
       device: { preset: s.device.preset, model: dev.model, values: dev.values, capacitySectors },
-      host: { preset: hostPresetName, values: hostValues },
+      host: { preset: hostPresetName, values: hostValues, filesystem },
       files,
       processes,
       stop,
@@ -280,4 +285,28 @@ function placeAt(v: number | string, capacity: number, path: string, issues: Par
   }
   if (typeof v === 'number') return Math.floor(v)
   return Math.floor(sizeOf(v, path, issues) / 512 / 8) * 8
+}
+
+/**
+ * `host.filesystem`: a type (default: the preset's) and its mount options, each checked against
+ * the file system's parameter data; the preset's options apply when the type is the preset's.
+ */
+function resolveFileSystem(
+  given: { type?: string; [k: string]: unknown } | undefined,
+  preset: HostPreset['filesystem'],
+  issues: ParamIssue[],
+): FsSpec {
+  const type = given?.type ?? preset?.type ?? 'none'
+  const fs = findFileSystem(type)
+  if (!fs) {
+    issues.push({
+      path: 'host.filesystem.type',
+      message: `unknown file system ${describeValue(type)}; known: ${fileSystems.map((f) => f.name).join(', ')}`,
+    })
+    return { type: 'none', values: {} }
+  }
+  const base = preset?.type === type ? preset.options : undefined
+  const options: Record<string, unknown> = { ...given }
+  delete options.type
+  return { type, values: resolveParams(fs.params, options, 'host.filesystem', issues, base) }
 }

@@ -20,6 +20,7 @@ export const K_SPAWN = 14
 export const K_WAIT_CHILD = 15
 export const K_TOUCH = 16
 export const K_FAULT_WAIT = 17
+export const K_META = 18
 
 /** A task's run state. */
 export const TASK_NEW = 0

@@ -98,6 +98,27 @@ export class FileAllocator {
     this.cursor = Math.min(firstSector, Math.floor(capacitySectors / 16))
   }
 
+  /** Sorted, disjoint [start, end) ranges files must not use (a file system's own regions). */
+  private readonly reserved: [number, number][] = []
+  private sorted = true
+
+  /** Keep [start, end) free of files (file-system metadata, a journal); call before allocating. */
+  reserve(start: number, end: number): void {
+    const s = Math.max(0, start)
+    const e = Math.min(this.capacitySectors, end)
+    if (e <= s) return
+    const last = this.reserved[this.reserved.length - 1]
+    if (last !== undefined && s < last[0]) this.sorted = false
+    this.reserved.push([s, e])
+  }
+
+  /** A file of the given extents (a file system's own metadata), with an id like any other. */
+  custom(name: string, size: number, extents: Extent[]): SimFile {
+    const f = new SimFile(this.nextId++, name, size, extents)
+    this.files.push(f)
+    return f
+  }
+
   allocate(p: FilePlacement): SimFile {
     const nsect = Math.ceil(p.size / SECTOR)
     const align = 2048
@@ -108,9 +129,12 @@ export class FileAllocator {
     let done = 0
     while (done < nsect) {
       const n = Math.min(extSect, nsect - done)
-      extents.push({ fileSector: done, devSector: start, nsect: n })
+      if (this.reserved.length === 0) {
+        extents.push({ fileSector: done, devSector: start, nsect: n })
+        start += n
+      } else start = this.placeAround(extents, done, start, n)
       done += n
-      start += n + gapSect
+      start += gapSect
     }
     const end = extents[extents.length - 1].devSector + extents[extents.length - 1].nsect
     if (end > this.capacitySectors)
@@ -123,9 +147,49 @@ export class FileAllocator {
     return f
   }
 
+  /** Lay `n` sectors from `start`, skipping reserved ranges (split into extents); returns the end. */
+  private placeAround(out: Extent[], fileSector: number, start: number, n: number): number {
+    const r = this.reserved
+    if (!this.sorted) {
+      r.sort((a, b) => a[0] - b[0])
+      this.sorted = true
+    }
+    // the first range that ends after `start` (binary search)
+    let lo = 0
+    let hi = r.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (r[mid][1] <= start) lo = mid + 1
+      else hi = mid
+    }
+    let i = lo
+    let left = n
+    let fs = fileSector
+    while (left > 0) {
+      if (i < r.length && start >= r[i][0]) {
+        start = r[i][1]
+        i++
+        continue
+      }
+      const room = i < r.length ? r[i][0] - start : Infinity
+      const len = Math.min(left, room)
+      const last = out[out.length - 1]
+      if (last !== undefined && last.devSector + last.nsect === start && last.fileSector + last.nsect === fs)
+        last.nsect += len
+      else out.push({ fileSector: fs, devSector: start, nsect: len })
+      start += len
+      fs += len
+      left -= len
+    }
+    return start
+  }
+
   /** Sectors left after the last file laid out one after another. */
   get sectorsLeft(): number {
-    return Math.max(0, this.capacitySectors - Math.ceil(this.cursor / 2048) * 2048)
+    const from = Math.ceil(this.cursor / 2048) * 2048
+    let held = 0
+    for (const [s, e] of this.reserved) if (e > from) held += e - Math.max(s, from)
+    return Math.max(0, this.capacitySectors - from - held)
   }
 
   /** The whole device as a file (raw access). */

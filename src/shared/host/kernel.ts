@@ -21,6 +21,8 @@ import { Kswapd } from './kswapd'
 import { Reclaim } from './reclaim'
 import type { VmEra, VmEraName, Watermarks } from './vm-era'
 import { VM_ERAS, eraWatermarks } from './vm-era'
+import type { FileSystem, FsSpec } from '../fs/types'
+import { findFileSystem } from '../fs/registry'
 
 /** Host settings converted to simulator units (ns, pages). */
 export interface HostRuntime {
@@ -75,12 +77,15 @@ export class Kernel implements PageIoListener {
   private nextPid = 100
   /** Called when a task exits. */
   onExit: ((t: Task) => void) | null = null
+  /** The mounted file system, or null when none is modelled (files are bare extents). */
+  readonly fs: FileSystem | null
 
   constructor(
     readonly engine: Engine,
     readonly queue: BlockQueue,
     readonly hv: ParamValues,
     private readonly rng: Rng,
+    fsSpec: FsSpec = { type: 'none', values: {} },
   ) {
     const n = (k: string): number => hv[k] as number
     this.h = {
@@ -114,6 +119,16 @@ export class Kernel implements PageIoListener {
     this.flusher = new Flusher(this)
     this.congestionTimer = new Timer(engine, { onEvent: () => this.congestionTimeout() }, 0)
     this.memoryTimer = new Timer(engine, { onEvent: () => this.memoryTimeout() }, 0)
+    const fsType = findFileSystem(fsSpec.type)
+    if (fsType === undefined) throw new Error(`unknown file system "${fsSpec.type}"`)
+    this.fs = fsType.create(fsSpec.values, {
+      engine,
+      queue,
+      cache: this.cache,
+      hz: n('hz'),
+      registerInternal: (f) => this.register(f),
+    })
+    this.fs?.reserve(this.alloc, queue.deviceInfo.capacitySectors)
   }
 
   /** Lay out a file on the device. */
@@ -174,8 +189,9 @@ export class Kernel implements PageIoListener {
     return t
   }
 
-  /** Lay out the swap area after the files, then start the flusher. */
+  /** Lay out the file system's metadata and the swap area after the files, then start the flusher. */
   start(): void {
+    this.fs?.start(this.files)
     // the swap area follows the files, as far as the device has room
     const wanted = Math.floor(((this.hv.swapMiB as number) * 2 ** 20) / PAGE)
     const swapPages = Math.min(wanted, Math.floor(this.alloc.sectorsLeft / 8))
@@ -291,6 +307,7 @@ export class Kernel implements PageIoListener {
   }
 
   pagesWritten(f: SimFile): void {
+    if (this.fs !== null) this.fs.pagesWritten(f)
     if (this.dirtyWaiters.length > 0 && !this.overDirtyLimit()) {
       const ts = this.dirtyWaiters.splice(0, this.dirtyWaiters.length)
       for (const t of ts) t.resume(K_BALANCE)

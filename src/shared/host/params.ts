@@ -250,6 +250,9 @@ export interface HostPreset {
   name: string
   description: string
   values: ParamValues
+  /** The file system of the era (type and mount options); absent: none modelled. */
+  filesystem?: { type: string; options?: ParamValues }
+  /** Where each value comes from; `filesystem` for the file system. */
   sources: Record<string, string>
 }
 

@@ -2,6 +2,7 @@ import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { Op } from '../block/types'
 import type { SimFile } from './files'
+import type { MetaOp } from '../fs/types'
 
 /**
  * The system calls a workload process can make. Each `Program.step` makes exactly one; the kernel
@@ -17,8 +18,17 @@ export interface Sys {
   read(file: SimFile, offset: number, bytes: number, direct: boolean): void
   /** write(2): buffered (dirty pages, writeback later, throttling) or O_DIRECT. */
   write(file: SimFile, offset: number, bytes: number, direct: boolean): void
-  /** fsync(2): write back the file's dirty pages and wait for them. */
-  fsync(file: SimFile): void
+  /**
+   * fsync(2), or fdatasync(2) with `datasync`: write back the file's dirty pages and wait for them,
+   * and for what the file system needs to make them durable (a journal commit, the inode).
+   */
+  fsync(file: SimFile, datasync?: boolean): void
+  /** open(O_TRUNC) of an existing file: the file system frees its blocks (the next writes allocate). */
+  truncate(file: SimFile): void
+  /** A file system that models metadata is mounted: `metaOp` may be used. */
+  readonly fsMetadata: boolean
+  /** create, stat or unlink of file number `n` in the process's directory, through the file system. */
+  metaOp(op: MetaOp, n: number): void
   /** Burn CPU for `ns` (a CPU-bound loop, or computation between I/Os). */
   compute(ns: SimTime): void
   /** A read or write on a character device: /dev/zero fills `bytes` (copy cost), /dev/null discards. */

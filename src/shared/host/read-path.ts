@@ -43,6 +43,7 @@ export function readLoop(t: Task): void {
     t.pg++
   }
   raState(t, f).prevPage = t.endPg - 1
+  if (k.fs !== null) k.fs.accessed(t, f)
   t.k = K_OP_DONE
   t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB))
 }

@@ -26,6 +26,7 @@ import {
   K_FAULT_WAIT,
   K_FSYNC,
   K_FSYNC_WAIT,
+  K_META,
   K_OP_DONE,
   K_READ,
   K_SPAWN,
@@ -44,6 +45,8 @@ import { balance, bufferedWrite, fsyncStart, fsyncWait } from './write-path'
 import type { AioSlot } from './direct-path'
 import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } from './direct-path'
 import { faultWait, touchLoop } from './fault-path'
+import { metaStep } from './meta-path'
+import type { MetaOp } from '../fs/types'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
@@ -79,6 +82,13 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   /** Buffered read: next page to look at, end page. Direct: next byte to issue (physio). */
   pg = 0
   endPg = 0
+  /** fsync: fdatasync; its progress (0: before the file system's part, 1: after); metadata file it waits on. */
+  datasync = false
+  fsPhase = 0
+  fsWait: SimFile | null = null
+  /** The namespace operation in progress and its file number. */
+  metaKind: MetaOp = 'stat'
+  metaN = 0
   /** Pages dirtied by the current write, pages it has written back itself (throttling). */
   dirtied = 0
   written = 0
@@ -163,7 +173,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     if (this.k === K_READ) {
       this.pg = Math.floor(offset / PAGE)
       this.endPg = Math.min(Math.ceil((offset + bytes) / PAGE), file.pageCount)
-    }
+    } else if (!file.raw && this.kernel.fs !== null) this.kernel.fs.accessed(this, file)
     this.burst(this.kernel.h.syscall)
   }
 
@@ -171,12 +181,36 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.begin(file, offset, bytes, WRITE)
     this.k = direct || file.raw ? K_DIRECT : K_WRITE
     this.directRange()
+    const fs = this.kernel.fs
+    if (fs !== null && this.k === K_DIRECT && !file.raw) fs.written(this, file, offset, bytes, true)
     this.burst(this.kernel.h.syscall + (this.k === K_DIRECT ? this.kernel.h.submit : 0))
   }
 
-  fsync(file: SimFile): void {
+  fsync(file: SimFile, datasync = false): void {
     this.begin(file, 0, 0, WRITE)
+    this.datasync = datasync
     this.k = K_FSYNC
+    this.burst(this.kernel.h.syscall)
+  }
+
+  truncate(file: SimFile): void {
+    if (!file.raw) this.kernel.fs?.truncate(this, file)
+    this.k = K_STEP
+    this.burst(this.kernel.h.syscall)
+  }
+
+  get fsMetadata(): boolean {
+    return this.kernel.fs !== null
+  }
+
+  metaOp(op: MetaOp, n: number): void {
+    const fs = this.kernel.fs
+    if (fs === null || fs.meta === null)
+      throw new Error('metaOp needs a file system (check fsMetadata first)')
+    this.begin(fs.meta, 0, 0, op === 'stat' ? READ : WRITE)
+    this.metaKind = op
+    this.metaN = n
+    this.k = K_META
     this.burst(this.kernel.h.syscall)
   }
 
@@ -324,6 +358,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         return
       case K_FAULT_WAIT:
         faultWait(this)
+        return
+      case K_META:
+        metaStep(this)
         return
     }
   }

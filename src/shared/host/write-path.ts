@@ -1,5 +1,7 @@
 import { K_BALANCE, K_FSYNC_WAIT } from './continuations'
+import { SYNC_SLEEP, SYNC_SUBMIT } from '../fs/types'
 import { PAGE } from './files'
+import type { SimFile } from './files'
 import type { Task } from './task'
 
 /**
@@ -12,6 +14,7 @@ export function bufferedWrite(t: Task): void {
   const first = Math.floor(t.off / PAGE)
   const end = Math.min(Math.ceil((t.off + t.len) / PAGE), f.pageCount)
   k.cache.dirtyPages(f, first, end - first, t.now)
+  if (k.fs !== null) k.fs.written(t, f, t.off, t.len, false)
   t.dirtied = end - first
   t.written = 0
   t.k = K_BALANCE
@@ -53,10 +56,17 @@ export function balance(t: Task): void {
   k.waitCongestion(t)
 }
 
-/** fsync: write the file's dirty pages back (sync), then wait for its writeback to end. */
+/**
+ * fsync: write the file's dirty pages back (sync); then, with a file system, what it needs for the
+ * file to be durable — a journal commit (the caller sleeps until the journal thread has written
+ * it) or the inode block written from the caller — before or after waiting for the data, as the
+ * file system does it; then wait for the file's writeback to end.
+ */
 export function fsyncStart(t: Task): void {
   const k = t.kernel
   const f = t.file!
+  t.fsPhase = 0
+  t.fsWait = null
   k.cache.writebackPages(f, f.dirty, true, t, t.bios, 0)
   if (!t.submitAll(K_FSYNC_WAIT)) return
   fsyncWait(t)
@@ -64,11 +74,33 @@ export function fsyncStart(t: Task): void {
 
 export function fsyncWait(t: Task): void {
   const f = t.file!
-  if (f.writeback > 0) {
-    t.k = K_FSYNC_WAIT
-    t.block()
-    t.kernel.waitWriteback(t, f)
-    return
+  const fs = t.kernel.fs
+  if (t.fsPhase === 0) {
+    if (fs !== null) {
+      if (fs.dataBeforeCommit && f.writeback > 0) return sleepOnWriteback(t, f)
+      t.fsPhase = 1
+      const r = fs.sync(t, f, t.datasync, K_FSYNC_WAIT)
+      if (r === SYNC_SLEEP) {
+        t.k = K_FSYNC_WAIT
+        t.block()
+        return
+      }
+      if (r === SYNC_SUBMIT) {
+        t.fsWait = fs.meta
+        if (!t.submitAll(K_FSYNC_WAIT)) return
+      }
+    }
+    t.fsPhase = 1
   }
+  if (f.writeback > 0) return sleepOnWriteback(t, f)
+  const m = t.fsWait
+  if (m !== null && m.writeback > 0) return sleepOnWriteback(t, m)
+  t.fsWait = null
   t.opDone()
+}
+
+function sleepOnWriteback(t: Task, f: SimFile): void {
+  t.k = K_FSYNC_WAIT
+  t.block()
+  t.kernel.waitWriteback(t, f)
 }

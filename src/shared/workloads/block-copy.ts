@@ -12,6 +12,10 @@ export interface BlockCopyOptions {
   loop: boolean
   /** fsync the file after writing it (each pass). */
   fsync: boolean
+  /** O_DSYNC (dd oflag=dsync): every write is followed by an fdatasync. */
+  dsync?: boolean
+  /** open(O_TRUNC) before each pass (dd without conv=notrunc): every write extends the file. */
+  truncate?: boolean
   /** The other end is a character device (/dev/zero, /dev/null), costing a system call per block;
    *  false for lmdd's `internal`, which costs nothing. */
   charDevice: boolean
@@ -25,6 +29,8 @@ export class BlockCopy implements Program {
   private i = 0
   private phase = 0
   private synced = false
+  private opened = false
+  private dsyncDue = false
 
   constructor(
     private readonly f: SimFile,
@@ -33,6 +39,14 @@ export class BlockCopy implements Program {
 
   step(sys: Sys): void {
     const o = this.o
+    if (this.dsyncDue) {
+      this.dsyncDue = false
+      return sys.fsync(this.f, true)
+    }
+    if (o.truncate && o.write && !this.opened) {
+      this.opened = true
+      return sys.truncate(this.f)
+    }
     if (this.i >= o.count) {
       if (o.fsync && o.write && !this.synced) {
         this.synced = true
@@ -41,6 +55,9 @@ export class BlockCopy implements Program {
       if (!o.loop) return sys.exit()
       this.i = 0
       this.synced = false
+      if (o.truncate && o.write) {
+        return sys.truncate(this.f)
+      }
     }
     if (o.charDevice && this.phase === 0) {
       // the other end: read /dev/zero (a zero fill) or write /dev/null (nothing to copy)
@@ -50,8 +67,10 @@ export class BlockCopy implements Program {
     this.phase = 0
     const off = (o.skip + this.i) * o.bs
     this.i++
-    if (o.write) sys.write(this.f, off, o.bs, o.direct)
-    else sys.read(this.f, off, o.bs, o.direct)
+    if (o.write) {
+      this.dsyncDue = o.dsync === true
+      sys.write(this.f, off, o.bs, o.direct)
+    } else sys.read(this.f, off, o.bs, o.direct)
   }
 
   progress(): number {

@@ -35,8 +35,10 @@ const DIRENT_BYTES = 32
  * before the first test), sequential input per character and per block, random seeks by
  * `seekProcs` child processes (read a random block; every tenth is dirtied and written back), then
  * the small-file tests — create, stat and delete `files × 1024` empty files in sequential and in
- * random order. File metadata is modelled as the pages it dirties: an inode in the inode table and
- * an entry in the directory, written back by writeback like any dirty page.
+ * random order. With a file system mounted, those go through it (its inodes, bitmaps, directory
+ * blocks and journal: `Sys.metaOp`); without one, file metadata is modelled as the pages it
+ * dirties in a file of its own: an inode in the inode table and an entry in the directory,
+ * written back by writeback like any dirty page.
  */
 class Bonnie implements Program {
   private phase = 0
@@ -172,6 +174,12 @@ class Bonnie implements Program {
     if (this.sub === 0) {
       this.sub = 1
       sys.compute(o.metaOpNs)
+      return true
+    }
+    if (sys.fsMetadata) {
+      // the file system's own metadata I/O: inode, bitmaps and directory blocks
+      this.finishFile(c)
+      sys.metaOp(op === 'del' ? 'unlink' : op === 'stat' ? 'stat' : 'create', file)
       return true
     }
     if (op === 'stat') {

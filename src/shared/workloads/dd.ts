@@ -71,6 +71,21 @@ export const dd: WorkloadType = {
       meaning: 'conv=fsync: write the data back and wait for it before finishing (each pass when looping)',
     },
     {
+      name: 'dsync',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning: 'oflag=dsync: every write is followed by an fdatasync (O_DSYNC)',
+    },
+    {
+      name: 'truncate',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning:
+        'truncate the output first, as dd does without conv=notrunc: every write extends the file (block allocation); each pass when looping',
+    },
+    {
       name: 'loop',
       kind: 'bool',
       default: false,
@@ -102,6 +117,8 @@ export const dd: WorkloadType = {
         direct: p.direct as boolean,
         loop: p.loop as boolean,
         fsync: p.fsync as boolean,
+        dsync: p.dsync as boolean,
+        truncate: p.truncate as boolean,
         charDevice: true,
       }),
     },

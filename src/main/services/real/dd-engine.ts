@@ -45,6 +45,7 @@ function ddJob(
     bytes = (v.count as number) * bs
     offset = r.offset + (v.skip as number) * bs
     if (v.direct) flags.push('direct')
+    if (v.dsync && write) flags.push('dsync')
   } else if (p.type === 'cat') {
     const r = region((v.file as string) || `${p.name}.cat`)
     if (!r) return null

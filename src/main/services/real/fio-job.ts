@@ -101,6 +101,7 @@ const dd: Translator = (p, c) => {
   if (v.direct) o.push(['direct', '1'])
   if (v.loop) o.push(['time_based', '1'])
   if (v.fsync && write) o.push(v.loop ? ['fsync', String(count)] : ['end_fsync', '1'])
+  if (v.dsync && write) o.push(['fdatasync', '1']) // oflag=dsync: an fdatasync after every write
   return [{ suffix: '', options: o, plannedBytes: v.loop ? 0 : count * bs, readsOnly: !write }]
 }
 
