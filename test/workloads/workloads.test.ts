@@ -3,11 +3,23 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 import { simulate } from '../../src/shared/experiment/runner'
 import { WRITE } from '../../src/shared/block/types'
 
+// Workloads on bare files (no file system: the host preset's ext4 would add its journal and
+// metadata to the bytes counted here; test/fs covers what a file system adds).
 const run = (
   processes: unknown[],
   extra: Record<string, unknown> = {},
   device: unknown = { preset: 'nullblk' },
-) => simulate(resolveSpec({ device, workload: { processes, ...extra }, schedulers: ['noop'] }), 0, 0)
+) =>
+  simulate(
+    resolveSpec({
+      device,
+      host: { filesystem: { type: 'none' } },
+      workload: { processes, ...extra },
+      schedulers: ['noop'],
+    }),
+    0,
+    0,
+  )
 const slowNull = { preset: 'nullblk', overrides: { completionUs: 1000 } }
 const serialNull = { preset: 'nullblk', overrides: { completionUs: 1000, queueDepth: 1 } }
 

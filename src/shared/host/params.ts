@@ -261,9 +261,12 @@ export const hostPresets: readonly HostPreset[] = [
     name: 'linux-modern',
     description: 'A current Linux machine (6.x): CFS, IO-less dirty throttling, 4 GiB.',
     values: {},
+    filesystem: { type: 'ext4' },
     sources: {
       dirtyRatio: 'mm/page-writeback.c: vm_dirty_ratio = 20 (since 2.6.22)',
       vm: 'mm/vmscan.c and mm/page_alloc.c of 6.x (see src/shared/host/vm-era.ts)',
+      filesystem:
+        'ext4 with its defaults (fs/ext4/super.c: data=ordered, delalloc, barrier=1, commit=5; relatime from fs/namespace.c): the default file system of the current distributions',
     },
   },
   {
@@ -284,6 +287,10 @@ export const hostPresets: readonly HostPreset[] = [
       vm: '2.6.0',
       reclaimUsPerPage: 1,
     },
+    filesystem: {
+      type: 'ext3',
+      options: { data: 'ordered', commitSeconds: 5, barrier: false, atime: 'strictatime', commitIo: 'async' },
+    },
     sources: {
       vm: '2.5.61 reclaims as 2.6.0 did: kswapd/balance_pgdat, shrink_list page-out, swap_tendency (mm/vmscan.c of 2.5.4x–2.6.0)',
       reclaimUsPerPage:
@@ -295,6 +302,8 @@ export const hostPresets: readonly HostPreset[] = [
       dirtyThrottle: 'balance_dirty_pages() of 2.5/2.6 writes back pages from the writer itself',
       hz: 'HZ = 1000 from 2.5.2 on x86',
       copyUsPerKiB: '[inferred] ~1 GB/s memcpy of a 2003 Pentium 4',
+      filesystem:
+        'ext3 as of 2.5.61: data=ordered, commit=5 s, barrier=0 (fs/ext3/super.c), atime on every read (relatime came in 2.6.20/2.6.30), journal writes as plain WRITE (fs/jbd/commit.c)',
     },
   },
   {
@@ -316,6 +325,7 @@ export const hostPresets: readonly HostPreset[] = [
       vm: 'modern',
       reclaimUsPerPage: 0.5,
     },
+    filesystem: { type: 'ext4', options: { atime: 'noatime' } },
     sources: {
       memoryMiB: '[inferred] 1 GB phones of 2012 (Galaxy Nexus, Nexus 4: 1–2 GB)',
       reservedMiB: '[inferred] Android keeps most RAM for apps; about 384 MiB for the page cache',
@@ -328,6 +338,8 @@ export const hostPresets: readonly HostPreset[] = [
       reclaimUsPerPage:
         '[inferred] a Cortex-A9 at ~1.2 GHz scans a page in about twice the time of a current x86 core',
       copyUsPerKiB: '[inferred] ~2 GB/s memcpy of a Cortex-A9',
+      filesystem:
+        'Android 4.x /data: ext4 (device fstabs of the Nexus phones mount it noatime,nosuid,nodev with the ext4 defaults data=ordered, barrier=1); Linux 3.4 jbd2 writes its commits WRITE_SYNC',
     },
   },
   {
@@ -348,6 +360,7 @@ export const hostPresets: readonly HostPreset[] = [
       physio: true,
       readAheadKiB: 64,
     },
+    filesystem: { type: 'ffs' },
     sources: {
       memoryMiB: 'published-results.md C: "Pentium Pro 200, 64 MB"',
       hz: 'FreeBSD 2.2 default HZ = 100',
@@ -359,6 +372,8 @@ export const hostPresets: readonly HostPreset[] = [
       vm: "FreeBSD's pagedaemon is not modelled: reclaim is done by the allocating process",
       syscallUs: '[inferred] Pentium Pro 200 system call cost',
       copyUsPerKiB: '[inferred] ~100 MB/s memcpy of a Pentium Pro 200',
+      filesystem:
+        'FreeBSD 2.2 FFS without soft updates (synchronous create/unlink metadata); published C reads the raw device, which no file system touches',
     },
   },
 ]
