@@ -20,6 +20,11 @@ export const K_SPAWN = 14
 export const K_WAIT_CHILD = 15
 export const K_TOUCH = 16
 
+export const K_FADVISE = 17
+export const K_FADVISE_DROP = 18
+export const K_FLUSHBUF = 19
+export const K_FLUSHBUF_WAIT = 20
+
 /** A task's run state. */
 export const TASK_NEW = 0
 export const TASK_RUN = 1

@@ -17,8 +17,23 @@ export interface Sys {
   read(file: SimFile, offset: number, bytes: number, direct: boolean): void
   /** write(2): buffered (dirty pages, writeback later, throttling) or O_DIRECT. */
   write(file: SimFile, offset: number, bytes: number, direct: boolean): void
-  /** fsync(2): write back the file's dirty pages and wait for them. */
-  fsync(file: SimFile): void
+  /**
+   * fsync(2): write back the file's dirty pages and wait for them. `counted` false leaves it out
+   * of the process's operations and latencies (fio reports syncs apart from its I/O).
+   */
+  fsync(file: SimFile, counted?: boolean): void
+  /**
+   * posix_fadvise(POSIX_FADV_DONTNEED) on a byte range: start writeback of its dirty pages (not
+   * waiting) and drop its clean pages from the page cache. Not counted as an I/O operation.
+   */
+  fadviseDontNeed(file: SimFile, offset: number, bytes: number): void
+  /**
+   * ioctl(BLKFLSBUF) on the block device: write back the dirty pages of its page cache, wait for
+   * them, and drop its clean pages. Not counted as an I/O operation.
+   */
+  flushBlockDevice(): void
+  /** Start this process's statistics (bytes, operations, latencies, start time) again from now. */
+  resetStats(): void
   /** Burn CPU for `ns` (a CPU-bound loop, or computation between I/Os). */
   compute(ns: SimTime): void
   /** A read or write on a character device: /dev/zero fills `bytes` (copy cost), /dev/null discards. */

@@ -22,6 +22,10 @@ import {
   K_DIRECT_NEXT,
   K_DIRECT_WAIT,
   K_EXITED,
+  K_FADVISE,
+  K_FADVISE_DROP,
+  K_FLUSHBUF,
+  K_FLUSHBUF_WAIT,
   K_FSYNC,
   K_FSYNC_WAIT,
   K_OP_DONE,
@@ -42,6 +46,7 @@ import { balance, bufferedWrite, fsyncStart, fsyncWait } from './write-path'
 import type { AioSlot } from './direct-path'
 import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } from './direct-path'
 import { touchLoop } from './fault-path'
+import { fadviseDrop, fadviseStart, flushBufStart, flushBufWait } from './cache-control-path'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
@@ -73,6 +78,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   len = 0
   op: Op = READ
   opSync = true
+  /** The call in progress counts as an operation of the process (its latency recorded). */
+  opCounted = true
   opStart: SimTime = 0
   /** Buffered read: next page to look at, end page. Direct: next byte to issue (physio). */
   pg = 0
@@ -169,10 +176,31 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.burst(this.kernel.h.syscall + (this.k === K_DIRECT ? this.kernel.h.submit : 0))
   }
 
-  fsync(file: SimFile): void {
+  fsync(file: SimFile, counted = true): void {
     this.begin(file, 0, 0, WRITE)
+    this.opCounted = counted
     this.k = K_FSYNC
     this.burst(this.kernel.h.syscall)
+  }
+
+  fadviseDontNeed(file: SimFile, offset: number, bytes: number): void {
+    this.begin(file, offset, bytes, WRITE)
+    this.k = K_FADVISE
+    this.burst(this.kernel.h.syscall)
+  }
+
+  flushBlockDevice(): void {
+    this.file = null
+    this.k = K_FLUSHBUF
+    this.burst(this.kernel.h.syscall)
+  }
+
+  resetStats(): void {
+    this.latency.reset()
+    this.bytesRead = 0
+    this.bytesWritten = 0
+    this.ops = 0
+    this.startedAt = this.now
   }
 
   compute(ns: SimTime): void {
@@ -310,6 +338,18 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
       case K_FSYNC_WAIT:
         fsyncWait(this)
         return
+      case K_FADVISE:
+        fadviseStart(this)
+        return
+      case K_FADVISE_DROP:
+        fadviseDrop(this)
+        return
+      case K_FLUSHBUF:
+        flushBufStart(this)
+        return
+      case K_FLUSHBUF_WAIT:
+        flushBufWait(this)
+        return
       case K_SPAWN:
         this.forkChild()
         return
@@ -326,6 +366,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   private begin(file: SimFile, offset: number, bytes: number, op: Op): void {
     this.opSync = true
+    this.opCounted = true
     this.file = file
     this.off = offset
     this.len = bytes
@@ -365,11 +406,18 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   opDone(): void {
-    const lat = this.now - this.opStart
-    this.latency.record(lat)
-    this.ops++
-    if (this.op === READ) this.bytesRead += this.len
-    else this.bytesWritten += this.len
+    if (this.opCounted) {
+      this.latency.record(this.now - this.opStart)
+      this.ops++
+      if (this.op === READ) this.bytesRead += this.len
+      else this.bytesWritten += this.len
+    }
+    this.k = K_STEP
+    this.program.step(this)
+  }
+
+  /** A call that is not an I/O operation of the process returns: the program goes on. */
+  syscallDone(): void {
     this.k = K_STEP
     this.program.step(this)
   }

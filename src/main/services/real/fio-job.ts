@@ -78,6 +78,12 @@ function region(c: Ctx, file: string, proc: string): FilePlace {
 
 const dev = (c: Ctx): [string, string] => ['filename', c.target.path]
 
+/**
+ * dd, cat and the simulator's random reader never drop the page cache; fio does by default
+ * (invalidate=1: BLKFLSBUF on the block device at open and before each pass), so their jobs say not to.
+ */
+const KEEP_CACHE: [string, string] = ['invalidate', '0']
+
 const dd: Translator = (p, c) => {
   const v = p.params
   const bs = v.bs as number
@@ -95,6 +101,7 @@ const dd: Translator = (p, c) => {
   if (v.direct) o.push(['direct', '1'])
   if (v.loop) o.push(['time_based', '1'])
   if (v.fsync && write) o.push(v.loop ? ['fsync', String(count)] : ['end_fsync', '1'])
+  o.push(KEEP_CACHE)
   return [{ suffix: '', options: o, plannedBytes: v.loop ? 0 : count * bs, readsOnly: !write }]
 }
 
@@ -108,6 +115,7 @@ const cat: Translator = (p, c) => {
     ['bs', String(v.bs)],
     ['offset', String(r.offset)],
     ['size', String(size)],
+    KEEP_CACHE,
   ]
   return [{ suffix: '', options: o, plannedBytes: size, readsOnly: true }]
 }
@@ -141,6 +149,7 @@ const randomRead: Translator = (p, c) => {
     else o.push(['time_based', '1'])
     if (v.direct) o.push(['direct', '1'])
     if ((v.thinkUs as number) > 0) o.push(['thinktime', String(Math.round(v.thinkUs as number))])
+    o.push(KEEP_CACHE)
     out.push({
       suffix: n > 1 ? `/${i}` : '',
       options: o,
@@ -180,6 +189,14 @@ const fioJob: Translator = (p, c) => {
       )
     if (v.time_based) o.push(['time_based', '1'])
     if ((v.runtime as number) > 0) o.push(['runtime', `${Math.round((v.runtime as number) * 1000)}ms`])
+    // the job's own cache and sync semantics, in fio's own words (fio's defaults are left out)
+    if ((v.ramp_time as number) > 0) o.push(['ramp_time', `${Math.round((v.ramp_time as number) * 1000)}ms`])
+    if ((v.loops as number) > 1) o.push(['loops', String(v.loops)])
+    if (!v.invalidate) o.push(['invalidate', '0'])
+    if (v.end_fsync) o.push(['end_fsync', '1'])
+    if (v.fsync_on_close) o.push(['fsync_on_close', '1'])
+    if ((v.fsync as number) > 0) o.push(['fsync', String(v.fsync)])
+    if (i === 0 && v.invalidate && !v.direct && file !== '/dev') c.notes.push(invalidateNote(p.name))
     out.push({
       suffix: n > 1 ? `/${i}` : '',
       options: o,
@@ -189,6 +206,16 @@ const fioJob: Translator = (p, c) => {
   }
   return out
 }
+
+/**
+ * The simulation drops a file's cached pages as fio does on a file (posix_fadvise DONTNEED over
+ * its range); on the real run the file is a byte range of the block device, where fio flushes the
+ * device's whole cache instead (BLKFLSBUF: writes back and waits, then drops).
+ */
+const invalidateNote = (proc: string): string =>
+  `process "${proc}": its file is a byte range of the block device here, so fio's invalidate flushes the ` +
+  'whole device cache (BLKFLSBUF: writes dirty pages back and waits) where the simulation, like fio on a ' +
+  'file, drops the file’s range (posix_fadvise DONTNEED: writeback started, not waited for)'
 
 const cpuHog: Translator = () => [
   {
@@ -304,10 +331,12 @@ export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: Translat
 
 /**
  * Add start delay, I/O priority and nice, and cap the job's runtime at the time left until the
- * run's limit (a shorter runtime of its own, from a fio workload, stays).
+ * run's limit, less its ramp_time (a shorter runtime of its own, from a fio workload, stays).
  */
 function withCommon(own: [string, string][], p: ResolvedProcess, maxMs: number): [string, string][] {
-  const left = Math.round(maxMs - p.startMs)
+  // ramp_time comes before the runtime (fio runs ramp_time + runtime): both fit the time left
+  const ramp = own.find(([k]) => k === 'ramp_time')
+  const left = Math.max(1, Math.round(maxMs - p.startMs) - (ramp ? parseInt(ramp[1], 10) : 0))
   const ownRuntime = own.find(([k]) => k === 'runtime')
   const runtime = ownRuntime ? Math.min(parseInt(ownRuntime[1], 10), left) : left
   const o = own.filter(([k]) => k !== 'runtime')
