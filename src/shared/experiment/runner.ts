@@ -1,7 +1,7 @@
 import { Engine } from '../sim/engine'
 import type { Handler } from '../sim/engine'
 import { Rng } from '../sim/rng'
-import { MS, SECOND } from '../sim/time'
+import { MS, SECOND, US } from '../sim/time'
 import { BlockQueue } from '../block/queue'
 import { createDevice } from '../devices/registry'
 import { Kernel } from '../host/kernel'
@@ -49,7 +49,12 @@ export function simulate(
   const hv = spec.host.values
   const queue = new BlockQueue(
     engine,
-    { nrRequests: hv.nrRequests as number, layer: type.layer, hz: hv.hz as number },
+    {
+      nrRequests: hv.nrRequests as number,
+      layer: type.layer,
+      hz: hv.hz as number,
+      cpuPerRequest: Math.round(((type.cpuCost?.default as number) ?? 0) * US * (hv.schedCpuScale as number)),
+    },
     rng.fork('block'),
   )
   queue.setDevice(

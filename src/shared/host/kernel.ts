@@ -29,6 +29,8 @@ export interface HostRuntime {
   physio: boolean
   dirtyExpire: SimTime
   writebackInterval: SimTime
+  /** CPU time of the I/O scheduler's work per request made, charged to the submitter. */
+  schedCpu: SimTime
 }
 
 export interface SpawnOptions {
@@ -84,6 +86,7 @@ export class Kernel implements PageIoListener {
       physio: hv.physio as boolean,
       dirtyExpire: n('dirtyExpireMs') * MS,
       writebackInterval: n('dirtyWritebackMs') * MS,
+      schedCpu: queue.params.cpuPerRequest ?? 0,
     }
     this.cpu = new CpuScheduler(engine, {
       cpus: n('cpus'),

@@ -72,6 +72,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   // direct-path.ts, fault-path.ts) read and advance it; nothing outside host/ touches it.
   k = K_STEP
   private afterSubmit = K_STEP
+  /** I/O scheduler CPU time owed for requests made since the last charge (h.schedCpu each). */
+  private schedCpuDue = 0
   // The system call in progress.
   file: SimFile | null = null
   off = 0
@@ -424,13 +426,20 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   // --- submitting bios (may sleep when the queue has no free request) ---
 
-  /** Submit the built bios; returns false if the task went to sleep waiting for a slot. */
+  /**
+   * Submit the built bios; returns false if the task went to sleep waiting for a slot, or is
+   * running the I/O scheduler's work for the requests it made (then it goes on with `then`).
+   */
   submitAll(then: number): boolean {
     const q = this.kernel.queue
     const bios = this.bios
+    const cost = this.kernel.h.schedCpu
+    const made = cost > 0 ? q.requestsMade : 0
     while (this.subIdx < bios.length) {
       const b = bios[this.subIdx++]
       if (!q.submit(b, this)) {
+        // the held bio becomes a request when a slot is granted: its cost is this task's too
+        if (cost > 0) this.schedCpuDue += (q.requestsMade - made + 1) * cost
         this.afterSubmit = then
         this.k = K_SUBMIT
         this.block()
@@ -439,6 +448,15 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     }
     while (bios.length > 0) bios.pop() // not `length = 0`: a runtime call on every request
     this.subIdx = 0
+    if (cost > 0) {
+      const due = this.schedCpuDue + (q.requestsMade - made) * cost
+      this.schedCpuDue = 0
+      if (due > 0) {
+        this.k = then
+        this.burst(due)
+        return false
+      }
+    }
     return true
   }
 

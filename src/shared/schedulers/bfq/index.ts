@@ -1,6 +1,7 @@
 import type { SchedulerType } from '../scheduler'
 import { Bfq } from './ops'
 import { bfqTunables } from './tunables'
+import { SCHEDULER_CPU_COST } from '../cpu-cost'
 
 export { Bfq } from './ops'
 export type { BfqDebugState, BfqQueueState } from './debug'
@@ -31,6 +32,7 @@ export const bfq: SchedulerType = {
     'bookkeeping costs CPU, and idling for one queue (when weights differ, or for a raised queue) leaves ' +
     'a parallel device under-used; throughput-only servers do better with none or mq-deadline.',
   tunables: bfqTunables,
+  cpuCost: SCHEDULER_CPU_COST.bfq,
   usesIoPriority: true,
   create: (t, ctx) => new Bfq(t, ctx),
 }
