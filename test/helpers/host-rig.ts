@@ -63,6 +63,7 @@ export function hostRig(spec: unknown, schedIndex = 0) {
       name: p.name,
       deviceBytes: queue.deviceInfo.capacitySectors * 512,
       file: (n: string) => (n === '/dev' ? kernel.rawDevice() : kernel.file(n)!),
+      bufferedDevice: (bytes: number) => kernel.bufferedDevice(bytes),
       rng: (label: string) => rng.fork(`setup:${p.name}:${label}`),
     }
     for (const inst of w.create(p.params, env)) {

@@ -145,6 +145,54 @@ describe('translating a spec into a fio job file', () => {
     expect(plan.readOnly).toBe(true)
   })
 
+  it('gives fio the job’s own cache and sync semantics, and keeps dd’s and cat’s cache', () => {
+    const plan = translateSpec(
+      spec(
+        [
+          {
+            name: 'w',
+            type: 'fio',
+            params: {
+              rw: 'write',
+              bs: '1M',
+              size: '64M',
+              time_based: true,
+              runtime: 4,
+              ramp_time: 1.5,
+              end_fsync: true,
+              fsync_on_close: true,
+              fsync: 32,
+            },
+          },
+          {
+            name: 'r',
+            type: 'fio',
+            params: { rw: 'read', bs: '128k', size: '8M', loops: 3, invalidate: false, direct: true },
+          },
+          { name: 'd', type: 'dd', params: { op: 'write', bs: '1M', count: 8 } },
+          { name: 'c', type: 'cat', params: { size: '8M' } },
+        ],
+        { stop: { maxSeconds: 5 } },
+      ),
+      target,
+    )
+    const w = opts(plan, 'w')
+    expect(w).toMatchObject({ ramp_time: '1500ms', end_fsync: '1', fsync_on_close: '1', fsync: '32' })
+    // fio's own default (invalidate=1) is fio's: not written
+    expect(w.invalidate).toBeUndefined()
+    // ramp_time runs before the runtime: both fit the 5 s limit
+    expect(w.runtime).toBe('3500ms')
+    const r = opts(plan, 'r')
+    expect(r).toMatchObject({ loops: '3', invalidate: '0' })
+    expect(r.ramp_time).toBeUndefined()
+    // dd and cat never drop the cache: fio must not either
+    expect(opts(plan, 'd').invalidate).toBe('0')
+    expect(opts(plan, 'c').invalidate).toBe('0')
+    // a buffered fio job on a file: the real run flushes the whole device instead of the range
+    expect(plan.notes.join('\n')).toMatch(/process "w": .*BLKFLSBUF/)
+    expect(plan.notes.join('\n')).not.toMatch(/process "r": .*BLKFLSBUF/)
+  })
+
   it('says what it cannot reproduce exactly, and refuses what cannot run', () => {
     const plan = translateSpec(
       spec(
@@ -210,6 +258,20 @@ describe('translating a spec into a fio job file', () => {
             name: 'f',
             type: 'fio',
             params: { rw: 'randwrite', size: '8M', rate: '10M', thinktime: 10, time_based: true, runtime: 1 },
+          },
+          {
+            name: 'g',
+            type: 'fio',
+            params: {
+              rw: 'write',
+              size: '8M',
+              loops: 2,
+              ramp_time: 0.5,
+              invalidate: false,
+              end_fsync: true,
+              fsync_on_close: true,
+              fsync: 4,
+            },
           },
           { name: 'hog', type: 'cpu-hog', ioClass: 'be', ioLevel: 2 },
         ]),

@@ -1,95 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { IOPRIO_BE, IOPRIO_IDLE, IOPRIO_RT, READ, WRITE } from '../../src/shared/block/types'
-import type { Bio, IoContext, Op, Request } from '../../src/shared/block/types'
+import type { Request } from '../../src/shared/block/types'
 import type { Handler } from '../../src/shared/sim/engine'
 import type { SimTime } from '../../src/shared/sim/time'
 import { MS, SECOND } from '../../src/shared/sim/time'
 import { bfq } from '../../src/shared/schedulers/bfq'
-import type { Bfq, BfqDebugState } from '../../src/shared/schedulers/bfq'
 import type { ParamValues } from '../../src/shared/util/params'
 import { ctx, makeRig } from '../helpers/rig'
-
-type Rig = ReturnType<typeof makeRig>
-
-interface ProcOpts {
-  count: number
-  /** Requests kept outstanding (1 = each waits for the previous: a dependent reader). */
-  depth: number
-  /** Pause between a completion and the next submission. */
-  thinkNs?: SimTime
-  op?: Op
-  sync?: boolean
-  nsect?: number
-  /** Sector of the i-th request. */
-  sector: (i: number) => number
-  startAt?: SimTime
-}
-
-/** A closed-loop process: keeps `depth` bios outstanding, submits the next `thinkNs` after a completion. */
-class Proc implements Handler {
-  sent = 0
-  done = 0
-  inflight = 0
-  blocked = false
-  readonly doneAt: SimTime[] = []
-  readonly submittedAt: SimTime[] = []
-
-  constructor(
-    private readonly r: Rig,
-    readonly c: IoContext,
-    private readonly o: ProcOpts,
-  ) {
-    r.engine.at(o.startAt ?? 0, this, 0)
-  }
-
-  onEvent(): void {
-    this.fill()
-  }
-
-  private fill(): void {
-    const o = this.o
-    while (!this.blocked && this.inflight < o.depth && this.sent < o.count) {
-      const op = o.op ?? READ
-      const b = this.r.queue.makeBio(
-        o.sector(this.sent),
-        o.nsect ?? 64,
-        op,
-        o.sync ?? op === READ,
-        this.c,
-        this,
-        null,
-        this.sent,
-      )
-      this.submittedAt.push(this.r.engine.now)
-      this.sent++
-      this.inflight++
-      if (!this.r.queue.submit(b, this)) this.blocked = true
-    }
-  }
-
-  bioDone(_b: Bio, now: SimTime): void {
-    this.inflight--
-    this.done++
-    this.doneAt.push(now)
-    this.r.engine.at(now + (this.o.thinkNs ?? 0), this, 0)
-  }
-
-  slotGranted(): void {
-    this.blocked = false
-    this.fill()
-  }
-}
-
-function pctx(pid: number, ioClass = 0, ioLevel = 4): IoContext {
-  const c = ctx(pid)
-  c.ioClass = ioClass as IoContext['ioClass']
-  c.ioLevel = ioLevel
-  return c
-}
-
-const sched = (r: Rig): Bfq => r.queue.sched as Bfq
-const queueOf = (s: BfqDebugState, pid: number, sync = true) =>
-  s.queues.find((q) => q.pid === pid && q.sync === sync)!
+import { Proc, pctx, queueOf, sched } from '../helpers/bfq-procs'
+import type { ProcOpts, Rig } from '../helpers/bfq-procs'
 
 /** Wrap the scheduler to record inserted and merged-away requests and check hasWork on every change. */
 function audit(r: Rig) {
@@ -239,9 +158,11 @@ describe('bfq: budgets', () => {
   })
 
   it('shrinks the budget of a reader that keeps running dry to what it uses (min budget)', () => {
-    // a dependent reader on flash with command queueing: no idling, every slot ends with no more requests
+    // two dependent readers on flash with command queueing: no idling (symmetric, and neither is
+    // alone), every slot ends with no more requests
     const r = makeRig(bfq, { low_latency: false }, { queueDepth: 32, completionUs: 100 })
     new Proc(r, pctx(1), { count: 2000, depth: 1, sector: (i) => i * 72 })
+    new Proc(r, pctx(2), { count: 2000, depth: 1, sector: (i) => 5e7 + i * 72 })
     r.engine.run(50 * MS)
     const q = queueOf(sched(r).debugState(), 1)
     expect(q.maxBudget).toBe(16384 / 32) // max(service = 64, min budget = 512)
@@ -427,13 +348,40 @@ describe('bfq: device idling (slice_idle)', () => {
     return { r, p1, first2: r.dispatches.find((d) => d.pid === 2)?.t ?? Infinity }
   }
 
-  it('keeps the device idle after a sync queue empties, for its next request within slice_idle', () => {
-    // think time 3 ms < slice_idle 8 ms: the reader keeps the disk, request after request
-    const { r, p1 } = idlingRun(3 * MS, {})
-    const early = r.dispatches.filter((d) => d.t < 75 * MS)
-    expect(early.every((d) => d.pid === 1)).toBe(true)
-    expect(p1.done).toBe(20) // 1 ms service + 3 ms thinking each: 0, 4, 8, … ms
-    expect(r.dispatches.slice(0, 5).map((d) => d.t / MS)).toEqual([0, 4, 8, 12, 16])
+  it('keeps the disk idle for an emptied sync queue once it knows the disk queues one command', () => {
+    // think time 3 ms < slice_idle 8 ms, 1 ms per read: the reader is idle 3/4 of the time, so it
+    // is not I/O-bound (bfq_update_io_intensity); until hw_tag is known BFQ assumes the disk queues
+    // commands and does not idle for it. Once 32 samples show the disk holds one command at a time
+    // (hw_tag = 0), idling pays on a rotational disk whatever the queue: the reader keeps the disk.
+    // The greedy reader starts at 50 ms, once the first reader's think time is known to be short
+    // (a fresh queue's first samples count as long, and a long thinker may take its busy neighbour
+    // for its waker).
+    const r = makeRig(bfq, { low_latency: false }, { queueDepth: 1, completionUs: 1000, rotational: true })
+    const p1 = new Proc(r, pctx(1), { count: 100, depth: 1, thinkNs: 3 * MS, sector: (i) => i * 72 })
+    new Proc(r, pctx(2), { count: 1e9, depth: 16, sector: (i) => 5e7 + i * 72, startAt: 50 * MS })
+    let known = -1
+    for (let t = MS; t <= 400 * MS; t += MS) {
+      r.engine.run(t)
+      const s = sched(r).debugState()
+      if (t === 60 * MS) {
+        expect(s.hwTag).toBe(-1)
+        expect(queueOf(s, 1).ioBound).toBe(false)
+        expect(queueOf(s, 1).shortThinkTime).toBe(true)
+      }
+      if (known < 0 && s.hwTag === 0) known = t
+    }
+    expect(queueOf(sched(r).debugState(), 1).wakerPid).toBeNull()
+    expect(known).toBeGreaterThan(60 * MS)
+    // before detection the greedy reader ran between the first reader's requests
+    const before = r.dispatches.filter((d) => d.t > 50 * MS && d.t < known)
+    expect(before.some((d) => d.pid === 2)).toBe(true)
+    // once the first reader is back in service, its reads follow each other every 4 ms, alone
+    const back = r.dispatches.findIndex((d) => d.t > known && d.pid === 1)
+    const later = r.dispatches.slice(back).filter((d) => d.t < r.dispatches[back].t + 100 * MS)
+    expect(later.length).toBe(25)
+    expect(later.every((d) => d.pid === 1)).toBe(true)
+    for (let i = 1; i < later.length; i++) expect(later[i].t - later[i - 1].t).toBe(4 * MS)
+    expect(p1.done).toBeGreaterThan(40)
   })
 
   it('idles at most slice_idle, then serves another queue', () => {
@@ -446,14 +394,16 @@ describe('bfq: device idling (slice_idle)', () => {
 
   it('idles only 2 ms for a seeky queue, and not at all on flash with command queueing', () => {
     const r = makeRig(bfq, { low_latency: false }, { queueDepth: 1, completionUs: 1000, rotational: true })
-    // scattered reads, 20 ms apart: seeky (> 19 of the last 32 far apart) after the first 20
+    // scattered reads, 3 ms apart: seeky (> 19 of the last 32 far apart) after the first 20; the
+    // think time stays short (< slice_idle / 2), so the greedy reader is not taken for its waker
     new Proc(r, pctx(1), {
       count: 60,
       depth: 1,
-      thinkNs: 20 * MS,
+      thinkNs: 3 * MS,
       sector: (i) => ((i * 7919) % 1000) * 100_000,
     })
-    new Proc(r, pctx(2), { count: 1e9, depth: 16, sector: (i) => 5e7 + i * 72 })
+    // the greedy reader comes once the first one's think time is known to be short
+    new Proc(r, pctx(2), { count: 1e9, depth: 16, sector: (i) => 5e7 + i * 72, startAt: 50 * MS })
     r.engine.run(1500 * MS)
     expect(queueOf(sched(r).debugState(), 1).seeky).toBe(true)
     const seekyReads = r.dispatches.filter((d) => d.pid === 1).slice(21, -1)

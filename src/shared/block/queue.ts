@@ -28,6 +28,8 @@ export interface BlockParams {
   layer: SchedulerLayer
   /** Kernel tick rate, passed to schedulers that count in jiffies. */
   hz: number
+  /** CPU time the scheduler's work costs per request, charged to the submitter, ns (default 0). */
+  cpuPerRequest?: number
 }
 
 const EV_RUN = 0
@@ -206,6 +208,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     const nr = this.params.nrRequests
     const l = this.sched.limitDepth?.(bio.op, bio.sync)
     return l === undefined || l >= nr ? nr : Math.max(1, l)
+  }
+
+  /** Requests made so far (bios that did not merge into a queued request). */
+  get requestsMade(): number {
+    return this.nextId - 1
   }
 
   /** Free request slots for a direction (for schedulers and tests). */

@@ -1,7 +1,7 @@
 import { Engine } from '../sim/engine'
 import type { Handler } from '../sim/engine'
 import { Rng } from '../sim/rng'
-import { MS, SECOND } from '../sim/time'
+import { MS, SECOND, US } from '../sim/time'
 import { BlockQueue } from '../block/queue'
 import { createDevice } from '../devices/registry'
 import { Kernel } from '../host/kernel'
@@ -50,7 +50,12 @@ export function simulate(
   const hv = spec.host.values
   const queue = new BlockQueue(
     engine,
-    { nrRequests: hv.nrRequests as number, layer: type.layer, hz: hv.hz as number },
+    {
+      nrRequests: hv.nrRequests as number,
+      layer: type.layer,
+      hz: hv.hz as number,
+      cpuPerRequest: Math.round(((type.cpuCost?.default as number) ?? 0) * US * (hv.schedCpuScale as number)),
+    },
     rng.fork('block'),
   )
   queue.setDevice(
@@ -85,6 +90,7 @@ export function simulate(
       name: p.name,
       deviceBytes: queue.deviceInfo.capacitySectors * 512,
       file: (n: string) => (n === '/dev' ? kernel.rawDevice() : kernel.file(n)!),
+      bufferedDevice: (bytes: number) => kernel.bufferedDevice(bytes),
       rng: (label: string) => rng.fork(`setup:${p.name}:${label}`),
     }
     for (const inst of w.create(p.params, env)) {

@@ -21,6 +21,10 @@ export const K_WAIT_CHILD = 15
 export const K_TOUCH = 16
 export const K_FAULT_WAIT = 17
 export const K_META = 18
+export const K_FADVISE = 19
+export const K_FADVISE_DROP = 20
+export const K_FLUSHBUF = 21
+export const K_FLUSHBUF_WAIT = 22
 
 /** A task's run state. */
 export const TASK_NEW = 0

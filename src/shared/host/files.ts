@@ -14,7 +14,8 @@ export interface Extent {
 
 /**
  * A file: extents on the device plus its pages in the page cache (one byte of state per page,
- * allocated when first used buffered). `raw` files are the whole device (dd if=/dev/sda).
+ * allocated when first used buffered). `raw` files are the whole device (dd if=/dev/sda);
+ * `blockDevice` is the device's own page cache, where buffered I/O on /dev goes.
  */
 export class SimFile {
   /** Page-cache state per page (see pagecache.ts flags), allocated lazily. */
@@ -27,14 +28,24 @@ export class SimFile {
   dirtiedWhen = -1
   /** Cyclic writeback position (page index), as the kernel's writeback_index. */
   writebackIndex = 0
+  /** The block device's page cache (buffered I/O on /dev, flushed by BLKFLSBUF). */
+  blockDevice = false
 
   constructor(
     readonly id: number,
     readonly name: string,
-    readonly size: number,
+    public size: number,
     readonly extents: readonly Extent[],
     readonly raw = false,
   ) {}
+
+  /** Cover more of the device (the block device's cache, before any page of it is used). */
+  grow(bytes: number): void {
+    if (this.pages !== null) throw new Error(`file "${this.name}" is in use and cannot grow`)
+    if (bytes <= this.size) return
+    this.size = bytes
+    this.extents[0].nsect = Math.ceil(bytes / SECTOR)
+  }
 
   get pageCount(): number {
     return Math.ceil(this.size / PAGE)
@@ -190,6 +201,17 @@ export class FileAllocator {
     let held = 0
     for (const [s, e] of this.reserved) if (e > from) held += e - Math.max(s, from)
     return Math.max(0, this.capacitySectors - from - held)
+  }
+
+  /** The block device's own page cache over its first `bytes` (buffered access to /dev). */
+  blockDeviceCache(bytes: number): SimFile {
+    const nsect = Math.min(this.capacitySectors, Math.ceil(bytes / SECTOR))
+    const f = new SimFile(this.nextId++, '/dev (page cache)', nsect * SECTOR, [
+      { fileSector: 0, devSector: 0, nsect },
+    ])
+    f.blockDevice = true
+    this.files.push(f)
+    return f
   }
 
   /** The whole device as a file (raw access). */

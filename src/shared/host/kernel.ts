@@ -34,6 +34,8 @@ export interface HostRuntime {
   physio: boolean
   dirtyExpire: SimTime
   writebackInterval: SimTime
+  /** CPU time of the I/O scheduler's work per request made, charged to the submitter. */
+  schedCpu: SimTime
 }
 
 export interface SpawnOptions {
@@ -63,7 +65,9 @@ export class Kernel implements PageIoListener {
   private readonly dirtyWaiters: Task[] = []
   private readonly congestionWaiters: Task[] = []
   private readonly congestionTimer: Timer
-  private readonly wbWaiters: { t: Task; f: SimFile }[] = []
+  private readonly wbWaiters: { t: Task; f: SimFile; k: number }[] = []
+  /** The block device's page cache, made when a buffered /dev workload first asks for it. */
+  private bdevCache: SimFile | null = null
   private readonly memoryWaiters: Task[] = []
   private readonly memoryTimer: Timer
   /** The era's reclaim (host `vm`) and its zone watermarks. */
@@ -97,6 +101,7 @@ export class Kernel implements PageIoListener {
       physio: hv.physio as boolean,
       dirtyExpire: n('dirtyExpireMs') * MS,
       writebackInterval: n('dirtyWritebackMs') * MS,
+      schedCpu: queue.params.cpuPerRequest ?? 0,
     }
     this.cpu = new CpuScheduler(engine, {
       cpus: n('cpus'),
@@ -146,6 +151,28 @@ export class Kernel implements PageIoListener {
     const f = this.alloc.rawDevice()
     this.register(f)
     return f
+  }
+
+  /**
+   * The block device's page cache (buffered I/O on /dev goes through it, as through a file):
+   * one per device, over the first `bytes` of it, grown to the largest region asked for while
+   * the processes are being set up.
+   */
+  bufferedDevice(bytes: number): SimFile {
+    const have = this.bdevCache
+    if (have !== null) {
+      have.grow(Math.min(bytes, this.queue.deviceInfo.capacitySectors * 512))
+      return have
+    }
+    const f = this.alloc.blockDeviceCache(bytes)
+    this.register(f)
+    this.bdevCache = f
+    return f
+  }
+
+  /** The block device's page cache if buffered /dev I/O made one. */
+  get blockDeviceCache(): SimFile | null {
+    return this.bdevCache
   }
 
   file(name: string): SimFile | undefined {
@@ -269,8 +296,9 @@ export class Kernel implements PageIoListener {
     if (!this.congestionTimer.pending) this.congestionTimer.set(this.engine.now + 100 * MS)
   }
 
-  waitWriteback(t: Task, f: SimFile): void {
-    this.wbWaiters.push({ t, f })
+  /** Sleep until `f` has no page under writeback, then continue with `k` (fsync, BLKFLSBUF). */
+  waitWriteback(t: Task, f: SimFile, k = K_FSYNC_WAIT): void {
+    this.wbWaiters.push({ t, f, k })
   }
 
   private congestionTimeout(): void {
@@ -317,9 +345,9 @@ export class Kernel implements PageIoListener {
       const w = this.wbWaiters
       for (let i = 0; i < w.length;) {
         if (w[i].f === f) {
-          const t = w[i].t
+          const { t, k } = w[i]
           w.splice(i, 1)
-          t.resume(K_FSYNC_WAIT)
+          t.resume(k)
         } else i++
       }
     }

@@ -91,6 +91,7 @@ export class PageCache implements BioOwner {
       scanned++
       const pages = f.pages!
       const s = pages[p]
+      if (s === 0) continue // dropped since (invalidated): a stale entry
       if (s & (PG_DIRTY | PG_LOCKED | PG_WRITEBACK) || s & PG_REFERENCED) {
         pages[p] = s & ~PG_REFERENCED
         this.push(f.id, p)
@@ -158,12 +159,87 @@ export class PageCache implements BioOwner {
       this.ringFile = new Int32Array(this.capacity + 1)
       this.ringPage = new Int32Array(this.capacity + 1)
     }
+    if (this.count >= this.ringFile.length) this.compact()
     const len = this.ringFile.length
     if (this.count >= len) return // overcommitted beyond the ring: the page is simply not tracked
     const j = (this.head + this.count) % len
     this.ringFile[j] = fileId
     this.ringPage[j] = page
     this.count++
+  }
+
+  /**
+   * Drop the ring's stale entries — pages invalidated since they were added, and the older entry
+   * of a page added again — keeping the others in order. Only needed once invalidations filled it.
+   */
+  private compact(): void {
+    const len = this.ringFile.length
+    const seenFlag = 128 // a page-state bit no flag uses, set only during this pass
+    let kept = 0
+    for (let k = 0; k < this.count; k++) {
+      const i = (this.head + this.count - 1 - k) % len // newest first: the newest entry of a page wins
+      const f = this.byId[this.ringFile[i]]
+      const p = this.ringPage[i]
+      const pages = f.pages!
+      if (pages[p] === 0 || pages[p] & seenFlag) continue
+      pages[p] |= seenFlag
+      const j = (this.head + this.count - 1 - kept) % len
+      this.ringFile[j] = this.ringFile[i]
+      this.ringPage[j] = p
+      kept++
+    }
+    this.head = (this.head + this.count - kept) % len
+    this.count = kept
+    for (let k = 0; k < kept; k++) {
+      const i = (this.head + k) % len
+      this.byId[this.ringFile[i]].pages![this.ringPage[i]] &= ~seenFlag
+    }
+  }
+
+  /**
+   * invalidate_mapping_pages over pages [first, end): drop the cached pages that are clean,
+   * unlocked and not under writeback (posix_fadvise DONTNEED, BLKFLSBUF). Returns how many went.
+   */
+  dropClean(f: SimFile, first: number, end: number): number {
+    const pages = f.pages
+    if (pages === null) return 0
+    let dropped = 0
+    for (let p = first; p < end; p++) {
+      const s = pages[p]
+      if (s === 0 || s & (PG_DIRTY | PG_LOCKED | PG_WRITEBACK)) continue
+      pages[p] = 0
+      dropped++
+    }
+    this.cached -= dropped
+    return dropped
+  }
+
+  /**
+   * Start writeback of the dirty pages in [first, end) of `f` (filemap_fdatawrite_range), building
+   * write bios into `out`; returns the pages taken. Unlike writebackPages it stays in the range.
+   */
+  writebackRange(f: SimFile, first: number, end: number, sync: boolean, ctx: IoContext, out: Bio[]): number {
+    const pages = f.pages
+    if (pages === null || f.dirty === 0) return 0
+    let taken = 0
+    let run = -1
+    for (let p = first; p <= end; p++) {
+      const s = p < end ? pages[p] : 0
+      if (p < end && s & PG_DIRTY && !(s & PG_WRITEBACK)) {
+        pages[p] = (s & ~PG_DIRTY) | PG_WRITEBACK
+        taken++
+        if (run < 0) run = p
+      } else if (run >= 0) {
+        this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
+        run = -1
+      }
+    }
+    this.dirty -= taken
+    this.writeback += taken
+    f.dirty -= taken
+    f.writeback += taken
+    if (f.dirty === 0) f.dirtiedWhen = -1
+    return taken
   }
 
   private addPage(f: SimFile, p: number, state: number): void {

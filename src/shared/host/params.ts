@@ -176,6 +176,17 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'schedCpuScale',
+    kind: 'number',
+    default: 1,
+    unit: '×',
+    meaning:
+      'CPU time of the I/O schedulers’ per-request work relative to where it was measured (one core of the ICPE 2024 study’s 10-core server; 0 = free)',
+    min: 0,
+    max: 100,
+    source: 'the schedulers’ cpu_per_request values (src/shared/schedulers/cpu-cost.ts) are that machine’s',
+  },
+  {
     name: 'swapMiB',
     kind: 'int',
     default: 2048,

@@ -21,14 +21,28 @@ export interface Sys {
   /**
    * fsync(2), or fdatasync(2) with `datasync`: write back the file's dirty pages and wait for them,
    * and for what the file system needs to make them durable (a journal commit, the inode).
+   * `counted` false leaves it out of the process's operations and latencies (fio reports syncs
+   * apart from its I/O).
    */
-  fsync(file: SimFile, datasync?: boolean): void
+  fsync(file: SimFile, datasync?: boolean, counted?: boolean): void
   /** open(O_TRUNC) of an existing file: the file system frees its blocks (the next writes allocate). */
   truncate(file: SimFile): void
   /** A file system that models metadata is mounted: `metaOp` may be used. */
   readonly fsMetadata: boolean
   /** create, stat or unlink of file number `n` in the process's directory, through the file system. */
   metaOp(op: MetaOp, n: number): void
+  /**
+   * posix_fadvise(POSIX_FADV_DONTNEED) on a byte range: start writeback of its dirty pages (not
+   * waiting) and drop its clean pages from the page cache. Not counted as an I/O operation.
+   */
+  fadviseDontNeed(file: SimFile, offset: number, bytes: number): void
+  /**
+   * ioctl(BLKFLSBUF) on the block device: write back the dirty pages of its page cache, wait for
+   * them, and drop its clean pages. Not counted as an I/O operation.
+   */
+  flushBlockDevice(): void
+  /** Start this process's statistics (bytes, operations, latencies, start time) again from now. */
+  resetStats(): void
   /** Burn CPU for `ns` (a CPU-bound loop, or computation between I/Os). */
   compute(ns: SimTime): void
   /** A read or write on a character device: /dev/zero fills `bytes` (copy cost), /dev/null discards. */

@@ -24,6 +24,10 @@ import {
   K_DIRECT_WAIT,
   K_EXITED,
   K_FAULT_WAIT,
+  K_FADVISE,
+  K_FADVISE_DROP,
+  K_FLUSHBUF,
+  K_FLUSHBUF_WAIT,
   K_FSYNC,
   K_FSYNC_WAIT,
   K_META,
@@ -47,6 +51,7 @@ import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } fro
 import { faultWait, touchLoop } from './fault-path'
 import { metaStep } from './meta-path'
 import type { MetaOp } from '../fs/types'
+import { fadviseDrop, fadviseStart, flushBufStart, flushBufWait } from './cache-control-path'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
@@ -72,12 +77,16 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   // direct-path.ts, fault-path.ts) read and advance it; nothing outside host/ touches it.
   k = K_STEP
   private afterSubmit = K_STEP
+  /** I/O scheduler CPU time owed for requests made since the last charge (h.schedCpu each). */
+  private schedCpuDue = 0
   // The system call in progress.
   file: SimFile | null = null
   off = 0
   len = 0
   op: Op = READ
   opSync = true
+  /** The call in progress counts as an operation of the process (its latency recorded). */
+  opCounted = true
   opStart: SimTime = 0
   /** Buffered read: next page to look at, end page. Direct: next byte to issue (physio). */
   pg = 0
@@ -186,9 +195,10 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.burst(this.kernel.h.syscall + (this.k === K_DIRECT ? this.kernel.h.submit : 0))
   }
 
-  fsync(file: SimFile, datasync = false): void {
+  fsync(file: SimFile, datasync = false, counted = true): void {
     this.begin(file, 0, 0, WRITE)
     this.datasync = datasync
+    this.opCounted = counted
     this.k = K_FSYNC
     this.burst(this.kernel.h.syscall)
   }
@@ -212,6 +222,26 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.metaN = n
     this.k = K_META
     this.burst(this.kernel.h.syscall)
+  }
+
+  fadviseDontNeed(file: SimFile, offset: number, bytes: number): void {
+    this.begin(file, offset, bytes, WRITE)
+    this.k = K_FADVISE
+    this.burst(this.kernel.h.syscall)
+  }
+
+  flushBlockDevice(): void {
+    this.file = null
+    this.k = K_FLUSHBUF
+    this.burst(this.kernel.h.syscall)
+  }
+
+  resetStats(): void {
+    this.latency.reset()
+    this.bytesRead = 0
+    this.bytesWritten = 0
+    this.ops = 0
+    this.startedAt = this.now
   }
 
   compute(ns: SimTime): void {
@@ -350,6 +380,18 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
       case K_FSYNC_WAIT:
         fsyncWait(this)
         return
+      case K_FADVISE:
+        fadviseStart(this)
+        return
+      case K_FADVISE_DROP:
+        fadviseDrop(this)
+        return
+      case K_FLUSHBUF:
+        flushBufStart(this)
+        return
+      case K_FLUSHBUF_WAIT:
+        flushBufWait(this)
+        return
       case K_SPAWN:
         this.forkChild()
         return
@@ -372,6 +414,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   private begin(file: SimFile, offset: number, bytes: number, op: Op): void {
     this.opSync = true
+    this.opCounted = true
     this.file = file
     this.off = offset
     this.len = bytes
@@ -411,24 +454,38 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   opDone(): void {
-    const lat = this.now - this.opStart
-    this.latency.record(lat)
-    this.ops++
-    if (this.op === READ) this.bytesRead += this.len
-    else this.bytesWritten += this.len
+    if (this.opCounted) {
+      this.latency.record(this.now - this.opStart)
+      this.ops++
+      if (this.op === READ) this.bytesRead += this.len
+      else this.bytesWritten += this.len
+    }
+    this.k = K_STEP
+    this.program.step(this)
+  }
+
+  /** A call that is not an I/O operation of the process returns: the program goes on. */
+  syscallDone(): void {
     this.k = K_STEP
     this.program.step(this)
   }
 
   // --- submitting bios (may sleep when the queue has no free request) ---
 
-  /** Submit the built bios; returns false if the task went to sleep waiting for a slot. */
+  /**
+   * Submit the built bios; returns false if the task went to sleep waiting for a slot, or is
+   * running the I/O scheduler's work for the requests it made (then it goes on with `then`).
+   */
   submitAll(then: number): boolean {
     const q = this.kernel.queue
     const bios = this.bios
+    const cost = this.kernel.h.schedCpu
+    const made = cost > 0 ? q.requestsMade : 0
     while (this.subIdx < bios.length) {
       const b = bios[this.subIdx++]
       if (!q.submit(b, this)) {
+        // the held bio becomes a request when a slot is granted: its cost is this task's too
+        if (cost > 0) this.schedCpuDue += (q.requestsMade - made + 1) * cost
         this.afterSubmit = then
         this.k = K_SUBMIT
         this.block()
@@ -437,6 +494,15 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     }
     while (bios.length > 0) bios.pop() // not `length = 0`: a runtime call on every request
     this.subIdx = 0
+    if (cost > 0) {
+      const due = this.schedCpuDue + (q.requestsMade - made) * cost
+      this.schedCpuDue = 0
+      if (due > 0) {
+        this.k = then
+        this.burst(due)
+        return false
+      }
+    }
     return true
   }
 

@@ -7,6 +7,7 @@ import type { Bio, Op, Request } from '../block/types'
 import type { ParamSpec, ParamValues } from '../util/params'
 import type { IoScheduler, SchedulerType } from './scheduler'
 import { deadlineTunables } from './deadline'
+import { SCHEDULER_CPU_COST } from './cpu-cost'
 
 /**
  * mq-deadline as in block/mq-deadline.c of Linux 5.16–6.7: the legacy deadline algorithm kept once
@@ -274,6 +275,7 @@ export const mqDeadline: SchedulerType = {
     'reader, so a sequential reader competing with writes pays seeks, and an IDLE-class job can wait ' +
     'the full 10 s under steady higher-priority load.',
   tunables: mqDeadlineTunables,
+  cpuCost: SCHEDULER_CPU_COST['mq-deadline'],
   usesIoPriority: true,
   create: (t) => new MqDeadline(t),
 }

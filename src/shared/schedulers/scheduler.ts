@@ -78,6 +78,11 @@ export interface SchedulerType {
   /** When it wins and when it loses. */
   readonly explanation: string
   readonly tunables: readonly ParamSpec[]
+  /**
+   * CPU time of the scheduler's own per-request work (cpu-cost.ts), charged to the submitting
+   * process; absent = none measured (0).
+   */
+  readonly cpuCost?: ParamSpec
   /** Uses I/O priority classes and levels. */
   readonly usesIoPriority: boolean
   create(tunables: ParamValues, ctx: SchedulerContext): IoScheduler

@@ -19,18 +19,43 @@ interface JobOptions {
   async: boolean
   direct: boolean
   blocks: number
-  /** Bytes of work before the job ends (0 = only time ends it). */
+  /** Bytes of work per loop before the job ends (0 = only time ends it). */
   bytes: number
   runtime: SimTime
   rate: number
   think: SimTime
   thinkBlocks: number
+  timeBased: boolean
+  /** Drop the region's cached pages at open and before each new pass (fio `invalidate`). */
+  invalidate: boolean
+  /** The file is the block device (/dev): BLKFLSBUF instead of posix_fadvise. */
+  blockDevice: boolean
+  endFsync: boolean
+  fsyncOnClose: boolean
+  /** fsync after every this many writes (fio `fsync`; 0 = never). */
+  fsyncEvery: number
+  /** Time run before statistics start (fio `ramp_time`); the runtime counts after it. */
+  ramp: SimTime
+  /** Times a size-based job repeats its work (fio `loops`). */
+  loops: number
 }
 
+const OPEN = 0
+const RUN = 1
+
 /**
- * A fio job: sequential or random (every block once per pass, like fio's random map), reads,
- * writes or a mix, `bs` per I/O; synchronous (psync) or asynchronous with `iodepth` I/Os in flight
- * (libaio/io_uring, O_DIRECT); a rate limit and think time; size- or time-based.
+ * A fio job, doing what fio does with the same job file (fio's backend.c, io_u.c, filesetup.c):
+ *  - the region is visited sequentially, or randomly with every block once per pass (fio's
+ *    random map); reads, writes or a mix; `bs` per I/O; synchronous (psync) or asynchronous with
+ *    `iodepth` in flight (libaio/io_uring, O_DIRECT); a rate limit and think time;
+ *  - at open, and before each new pass of a time-based job when the I/O is buffered, the region's
+ *    cached pages are dropped (`invalidate`, on by default: posix_fadvise DONTNEED on a file,
+ *    ioctl BLKFLSBUF on the block device — which also writes back and waits);
+ *  - `fsync` every N writes, and at the end of each loop one fsync if the job wrote since its
+ *    last (`end_fsync`, `fsync_on_close`); syncs are not counted as I/O operations;
+ *  - `ramp_time` runs before the statistics start, and the runtime counts after it;
+ *  - size-based jobs repeat `loops` times (closing and reopening the file in between);
+ *    time-based ones loop over the region until the runtime ends.
  */
 class FioJob implements Program {
   private issued = 0
@@ -38,6 +63,16 @@ class FioJob implements Program {
   private seq = 0
   private startAt = -1
   private sinceThink = 0
+  private phase = OPEN
+  private loop = 0
+  /** I/Os issued in the current pass over the region. */
+  private passIssued = 0
+  private passEnded = false
+  private rampDone: boolean
+  /** fio's should_fsync: the job wrote since its last sync. */
+  private wroteSinceSync = false
+  private writesSinceFsync = 0
+  private fsyncDue = false
   private readonly order: RandomBlockOrder | null
 
   constructor(
@@ -46,28 +81,57 @@ class FioJob implements Program {
     sysRngSeed: { order: RandomBlockOrder | null },
   ) {
     this.order = sysRngSeed.order
+    this.rampDone = o.ramp === 0
   }
 
   private moreWork(now: SimTime): boolean {
-    if (this.o.runtime > 0 && now - this.startAt >= this.o.runtime) return false
+    if (this.o.runtime > 0 && now - this.startAt >= this.o.ramp + this.o.runtime) return false
     return this.o.bytes === 0 || this.bytesIssued < this.o.bytes
   }
 
   private nextBlock(): number {
+    if (++this.passIssued === this.o.blocks) {
+      this.passIssued = 0
+      if (this.o.timeBased) this.passEnded = true
+    }
     if (this.order !== null) return this.order.next()
     const b = this.seq
     this.seq = (this.seq + 1) % this.o.blocks
     return b
   }
 
+  /** fio's file_invalidate_cache over the job's region. */
+  private invalidate(sys: Sys): void {
+    if (this.o.blockDevice) sys.flushBlockDevice()
+    else sys.fadviseDontNeed(this.f, 0, this.o.blocks * this.o.bs)
+  }
+
   step(sys: Sys): void {
     const o = this.o
     const now = sys.now
     if (this.startAt < 0) this.startAt = now
+    if (this.phase === OPEN) {
+      this.phase = RUN
+      if (o.invalidate) return this.invalidate(sys)
+    }
+    if (!this.rampDone && now - this.startAt >= o.ramp) {
+      this.rampDone = true
+      sys.resetStats()
+    }
     const more = this.moreWork(now)
     if (!more || (o.async && sys.aioInFlight >= o.depth)) {
       if (o.async && sys.aioInFlight > 0) return sys.aioWait(1)
-      if (!more) return sys.exit()
+      if (!more) return this.endLoop(sys)
+    }
+    if (this.fsyncDue) {
+      this.fsyncDue = false
+      this.wroteSinceSync = false
+      return sys.fsync(this.f, false, false)
+    }
+    if (this.passEnded) {
+      // a new pass of a time-based job: fio's loop_cache_invalidate, for buffered I/O only
+      this.passEnded = false
+      if (o.invalidate && !o.direct) return this.invalidate(sys)
     }
     if (o.think > 0 && this.sinceThink >= o.thinkBlocks) {
       this.sinceThink = 0
@@ -83,13 +147,47 @@ class FioJob implements Program {
     this.issued++
     this.sinceThink++
     this.bytesIssued += o.bs
+    if (op === WRITE) {
+      this.wroteSinceSync = true
+      if (o.fsyncEvery > 0 && ++this.writesSinceFsync >= o.fsyncEvery) {
+        this.writesSinceFsync = 0
+        this.fsyncDue = true
+      }
+    }
     if (o.async) return sys.aioSubmit(this.f, off, o.bs, op)
     if (op === READ) sys.read(this.f, off, o.bs, o.direct)
     else sys.write(this.f, off, o.bs, o.direct)
   }
 
+  /**
+   * The end of a loop (fio's do_io returning): one fsync if the job wrote since its last and
+   * asks for one at the end or on close; then another loop of a size-based job (the file closed
+   * and opened again), or the end.
+   */
+  private endLoop(sys: Sys): void {
+    const o = this.o
+    if (this.wroteSinceSync && (o.endFsync || o.fsyncOnClose)) {
+      this.wroteSinceSync = false
+      return sys.fsync(this.f, false, false)
+    }
+    if (!o.timeBased && ++this.loop < o.loops && this.moreTime(sys.now)) {
+      this.bytesIssued = 0
+      this.seq = 0
+      this.passIssued = 0
+      this.fsyncDue = false
+      this.phase = OPEN
+      return this.step(sys)
+    }
+    sys.exit()
+  }
+
+  private moreTime(now: SimTime): boolean {
+    return this.o.runtime === 0 || now - this.startAt < this.o.ramp + this.o.runtime
+  }
+
   progress(): number {
-    if (this.o.bytes > 0) return Math.min(1, this.bytesIssued / this.o.bytes)
+    if (this.o.bytes > 0)
+      return Math.min(1, (this.loop * this.o.bytes + this.bytesIssued) / (this.o.loops * this.o.bytes))
     return NaN
   }
 }
@@ -117,7 +215,8 @@ const pattern = (p: ParamValues): { random: boolean; readShare: number } => {
 
 export const fio: WorkloadType = {
   name: 'fio',
-  summary: 'a fio job: rw pattern, bs, iodepth, numjobs, size, direct, rate limit, think time, time-based',
+  summary:
+    'a fio job: rw pattern, bs, iodepth, numjobs, size, direct, rate limit, think time, time-based, ramp_time, loops, invalidate, fsync options',
   params: [
     {
       name: 'rw',
@@ -227,13 +326,69 @@ export const fio: WorkloadType = {
       kind: 'number',
       default: 0,
       unit: 's',
-      meaning: 'stop after this long (0 = no limit)',
+      meaning: 'stop after this long, not counting ramp_time (0 = no limit)',
       min: 0,
       max: 1e7,
     },
+    {
+      name: 'ramp_time',
+      kind: 'number',
+      default: 0,
+      unit: 's',
+      meaning: 'run this long before the statistics start; runtime counts after it',
+      min: 0,
+      max: 1e7,
+      source: 'fio HOWTO ramp_time; time.c ramp_period_check, backend.c runtime_exceeded',
+    },
+    {
+      name: 'loops',
+      kind: 'int',
+      default: 1,
+      unit: 'loops',
+      meaning: 'times a size-based job does its work, the file closed and opened again in between',
+      min: 1,
+      max: 1e6,
+      source: 'fio HOWTO loops; backend.c keep_running, clear_io_state',
+    },
+    {
+      name: 'invalidate',
+      kind: 'bool',
+      default: true,
+      unit: '',
+      meaning:
+        'drop the region’s cached pages when the job opens the file and, for buffered I/O, before each new pass of a time-based job (a file: posix_fadvise DONTNEED, which starts writeback of dirty pages; /dev: BLKFLSBUF, which writes them back and waits)',
+      source:
+        'fio HOWTO invalidate (default true); ioengines.c td_io_open_file, io_u.c loop_cache_invalidate, filesetup.c __file_invalidate_cache',
+    },
+    {
+      name: 'end_fsync',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning: 'fsync the file when the job’s writing ends',
+      source: 'fio HOWTO end_fsync; backend.c do_io',
+    },
+    {
+      name: 'fsync_on_close',
+      kind: 'bool',
+      default: false,
+      unit: '',
+      meaning: 'fsync the file when the job closes it (each loop, and at the end)',
+      source: 'fio HOWTO fsync_on_close; filesetup.c td_io_close_file',
+    },
+    {
+      name: 'fsync',
+      kind: 'int',
+      default: 0,
+      unit: 'writes',
+      meaning: 'fsync the file after every this many writes (0 = never)',
+      min: 0,
+      max: 1e9,
+      source: 'fio HOWTO fsync; io_u.c get_io_u (fsync_blocks)',
+    },
   ],
   files: (p, name) => {
-    if (p.filename === '/dev') return []
+    if (p.filename === '/dev') return [] // the device itself: raw, or its own page cache if buffered
     if (p.filename) return [{ name: p.filename as string, size: p.size as number }]
     return Array.from({ length: p.numjobs as number }, (_, i) => ({
       name: fileOf(p, name, i),
@@ -266,22 +421,36 @@ export const fio: WorkloadType = {
     const n = p.numjobs as number
     const pat = pattern(p)
     const bs = p.bs as number
+    const onDevice = p.filename === '/dev'
+    const direct = p.direct as boolean
     for (let i = 0; i < n; i++) {
-      const f = env.file(fileOf(p, env.name, i))
+      // buffered I/O on /dev goes through the block device's page cache, as on a file
+      const f =
+        onDevice && !direct
+          ? env.bufferedDevice(Math.min(p.size as number, env.deviceBytes))
+          : env.file(fileOf(p, env.name, i))
       const blocks = Math.max(1, Math.floor(Math.min(p.size as number, f.size) / bs))
       const o: JobOptions = {
         random: pat.random,
         readShare: pat.readShare,
         bs,
         depth: p.iodepth as number,
-        async: p.ioengine !== 'psync' && (p.direct as boolean),
-        direct: p.direct as boolean,
+        async: p.ioengine !== 'psync' && direct,
+        direct,
         blocks,
         bytes: p.time_based ? 0 : blocks * bs,
         runtime: Math.round((p.runtime as number) * SECOND),
         rate: p.rate as number,
         think: Math.round((p.thinktime as number) * US),
         thinkBlocks: p.thinktime_blocks as number,
+        timeBased: p.time_based as boolean,
+        invalidate: p.invalidate as boolean,
+        blockDevice: onDevice,
+        endFsync: p.end_fsync as boolean,
+        fsyncOnClose: p.fsync_on_close as boolean,
+        fsyncEvery: p.fsync as number,
+        ramp: Math.round((p.ramp_time as number) * SECOND),
+        loops: p.loops as number,
       }
       const order = pat.random ? new RandomBlockOrder(blocks, env.rng(`fio:${env.name}:${i}`)) : null
       out.push({ suffix: n > 1 ? `/${i}` : '', program: new FioJob(f, o, { order }) })

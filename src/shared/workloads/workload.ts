@@ -14,6 +14,11 @@ export interface WorkloadEnv {
   /** The process name from the spec (instances of a multi-process workload add `/i`). */
   readonly name: string
   file(name: string): SimFile
+  /**
+   * The block device's page cache over its first `bytes`: buffered I/O on /dev (fio with
+   * filename=/dev and direct=0) goes through it; one per device, shared by every process.
+   */
+  bufferedDevice(bytes: number): SimFile
   /** Bytes on the whole device. */
   readonly deviceBytes: number
   /** A random stream for setting up (derived from the run's seed and the label). */

@@ -84,6 +84,12 @@ function region(c: Ctx, file: string, proc: string): FilePlace {
 
 const dev = (c: Ctx): [string, string] => ['filename', c.target.path]
 
+/**
+ * dd, cat and the simulator's random reader never drop the page cache; fio does by default
+ * (invalidate=1: BLKFLSBUF on the block device at open and before each pass), so their jobs say not to.
+ */
+const KEEP_CACHE: [string, string] = ['invalidate', '0']
+
 const dd: Translator = (p, c) => {
   const v = p.params
   const bs = v.bs as number
@@ -102,6 +108,7 @@ const dd: Translator = (p, c) => {
   if (v.loop) o.push(['time_based', '1'])
   if (v.fsync && write) o.push(v.loop ? ['fsync', String(count)] : ['end_fsync', '1'])
   if (v.dsync && write) o.push(['fdatasync', '1']) // oflag=dsync: an fdatasync after every write
+  o.push(KEEP_CACHE)
   return [{ suffix: '', options: o, plannedBytes: v.loop ? 0 : count * bs, readsOnly: !write }]
 }
 
@@ -115,6 +122,7 @@ const cat: Translator = (p, c) => {
     ['bs', String(v.bs)],
     ['offset', String(r.offset)],
     ['size', String(size)],
+    KEEP_CACHE,
   ]
   return [{ suffix: '', options: o, plannedBytes: size, readsOnly: true }]
 }
@@ -148,6 +156,7 @@ const randomRead: Translator = (p, c) => {
     else o.push(['time_based', '1'])
     if (v.direct) o.push(['direct', '1'])
     if ((v.thinkUs as number) > 0) o.push(['thinktime', String(Math.round(v.thinkUs as number))])
+    o.push(KEEP_CACHE)
     out.push({
       suffix: n > 1 ? `/${i}` : '',
       options: o,
@@ -187,6 +196,14 @@ const fioJob: Translator = (p, c) => {
       )
     if (v.time_based) o.push(['time_based', '1'])
     if ((v.runtime as number) > 0) o.push(['runtime', `${Math.round((v.runtime as number) * 1000)}ms`])
+    // the job's own cache and sync semantics, in fio's own words (fio's defaults are left out)
+    if ((v.ramp_time as number) > 0) o.push(['ramp_time', `${Math.round((v.ramp_time as number) * 1000)}ms`])
+    if ((v.loops as number) > 1) o.push(['loops', String(v.loops)])
+    if (!v.invalidate) o.push(['invalidate', '0'])
+    if (v.end_fsync) o.push(['end_fsync', '1'])
+    if (v.fsync_on_close) o.push(['fsync_on_close', '1'])
+    if ((v.fsync as number) > 0) o.push(['fsync', String(v.fsync)])
+    if (i === 0 && v.invalidate && !v.direct && file !== '/dev') c.notes.push(invalidateNote(p.name))
     out.push({
       suffix: n > 1 ? `/${i}` : '',
       options: o,
@@ -196,6 +213,16 @@ const fioJob: Translator = (p, c) => {
   }
   return out
 }
+
+/**
+ * The simulation drops a file's cached pages as fio does on a file (posix_fadvise DONTNEED over
+ * its range); on the real run the file is a byte range of the block device, where fio flushes the
+ * device's whole cache instead (BLKFLSBUF: writes back and waits, then drops).
+ */
+const invalidateNote = (proc: string): string =>
+  `process "${proc}": its file is a byte range of the block device here, so fio's invalidate flushes the ` +
+  'whole device cache (BLKFLSBUF: writes dirty pages back and waits) where the simulation, like fio on a ' +
+  'file, drops the file’s range (posix_fadvise DONTNEED: writeback started, not waited for)'
 
 const cpuHog: Translator = () => [
   {
@@ -312,14 +339,17 @@ export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: Translat
 
 /**
  * Add start delay, I/O priority and nice, and cap the job's runtime at the time left until the
- * run's limit (a shorter runtime of its own, from a fio workload, stays: `ownRuntimeMs`).
+ * run's limit, less its ramp_time (a shorter runtime of its own, from a fio workload, stays:
+ * `ownRuntimeMs`).
  */
 function withCommon(
   own: [string, string][],
   p: ResolvedProcess,
   maxMs: number,
 ): { options: [string, string][]; ownRuntimeMs: number } {
-  const left = Math.round(maxMs - p.startMs)
+  // ramp_time comes before the runtime (fio runs ramp_time + runtime): both fit the time left
+  const ramp = own.find(([k]) => k === 'ramp_time')
+  const left = Math.max(1, Math.round(maxMs - p.startMs) - (ramp ? parseInt(ramp[1], 10) : 0))
   const ownOption = own.find(([k]) => k === 'runtime')
   const ownRuntime = ownOption ? parseInt(ownOption[1], 10) : 0
   const ownRuntimeMs = ownRuntime > 0 && ownRuntime <= left ? ownRuntime : 0

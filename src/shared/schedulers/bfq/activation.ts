@@ -2,10 +2,11 @@ import type { SimTime } from '../../sim/time'
 import { servToCharge } from './budget'
 import { leaveBurst } from './burst'
 import { PREEMPTED } from './data'
+import { betterToIdle } from './idling'
 import type { BfqData } from './data'
 import type { BfqQueue } from './queue'
 import { expire } from './service'
-import { K } from './tunables'
+import { K, ioprioToWeight } from './tunables'
 import { updateWrOnArrival } from './weight-raising'
 import { addBusy } from './wf2q'
 
@@ -18,9 +19,16 @@ export function handleIdleBusySwitch(bfqd: BfqData, q: BfqQueue, oldWrCoeff: num
   const idleForLong = q.dispatched === 0 && now > q.budgetTimeout + K.wrMinIdleTime
   const arrivedInTime = now <= q.lastEndRequest + bfqd.sliceIdle * 3
   const inBurst = q.inLargeBurst
+  // only a queue at the default weight (BE/4, 40) is raised: another weight was the user's choice
+  const defaultWeight = ioprioToWeight(q.newLevel) === K.defaultWeight
   const softRt =
-    !q.totallySeeky() && !inBurst && now > q.softRtNextStart && q.dispatched === 0 && K.wrMaxSoftrtRate > 0
-  const interactive = !inBurst && idleForLong
+    !q.totallySeeky() &&
+    !inBurst &&
+    now > q.softRtNextStart &&
+    q.dispatched === 0 &&
+    K.wrMaxSoftrtRate > 0 &&
+    defaultWeight
+  const interactive = !inBurst && idleForLong && defaultWeight
   const wrOrDeservesWr =
     bfqd.lowLatency && (q.wrCoeff > 1 || (q.sync && !q.exited && (interactive || softRt)))
   const wantsToPreempt = updateBudgetForActivation(bfqd, q, arrivedInTime)
@@ -29,7 +37,6 @@ export function handleIdleBusySwitch(bfqd: BfqData, q: BfqQueue, oldWrCoeff: num
     q.inLargeBurst = false
   }
   q.justCreated = false
-  noteArrivalInTime(q, arrivedInTime)
   if (bfqd.lowLatency)
     updateWrOnArrival(bfqd, q, oldWrCoeff, wrOrDeservesWr, interactive, inBurst, softRt, now)
   q.lastIdleBklogged = now
@@ -57,22 +64,16 @@ function updateBudgetForActivation(bfqd: BfqData, q: BfqQueue, arrivedInTime: bo
   return false
 }
 
-/** A queue not I/O-bound becomes so again after 120 requests that each arrived in time. */
-function noteArrivalInTime(q: BfqQueue, arrivedInTime: boolean): void {
-  if (q.ioBound) return
-  if (!arrivedInTime) q.requestsWithinTimer = 0
-  else if (++q.requestsWithinTimer >= K.requestsWithinTimer) q.ioBound = true
-}
-
 /**
  * Expire the in-service queue if the new one must recover a service hole (and is at least as
- * raised), or is in a higher class or has a higher weight. (next_queue_may_preempt always holds
- * without cgroups: the in-service queue is never its own successor.)
+ * raised), or is in a higher class or has a higher weight, or (6.x) if plugging for the in-service
+ * queue is no longer worth it now that this queue is busy too. (next_queue_may_preempt always
+ * holds without cgroups: the in-service queue is never its own successor.)
  */
 function maybePreempt(bfqd: BfqData, q: BfqQueue, wantsToPreempt: boolean, now: SimTime): void {
   const cur = bfqd.inService
   if (cur === null || cur === q) return
-  if ((wantsToPreempt && q.wrCoeff >= cur.wrCoeff) || higherClassOrWeight(q, cur))
+  if ((wantsToPreempt && q.wrCoeff >= cur.wrCoeff) || higherClassOrWeight(q, cur) || !betterToIdle(bfqd, cur))
     expire(bfqd, cur, false, PREEMPTED, now)
 }
 

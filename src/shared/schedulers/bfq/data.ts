@@ -3,6 +3,7 @@ import type { Handler } from '../../sim/engine'
 import { MS, ms } from '../../sim/time'
 import type { SimTime } from '../../sim/time'
 import type { ParamValues } from '../../util/params'
+import type { Request } from '../../block/types'
 import { Idle } from '../scheduler'
 import type { SchedulerContext } from '../scheduler'
 import { FinishTree } from './finish-tree'
@@ -102,6 +103,23 @@ export class BfqData {
   // --- device idling ---
   readonly idleTimer: Timer
   readonly idle = new Idle()
+
+  // --- queues in the active trees, most recently inserted first (bfqd->active_list) ---
+  activeHead: BfqQueue | null = null
+
+  // --- injection: measuring the total service time of the in-service queue's first requests ---
+  /** When the sampled first request arrived (last_empty_occupied_ns). */
+  lastEmptyOccupied: SimTime = 0
+  /** The next request dispatched from the in-service queue is the one to time (wait_dispatch). */
+  waitDispatch = false
+  /** The request being timed (waited_rq). */
+  waitedRq: Request | null = null
+  /** Requests of other queues were injected while it was being timed (rqs_injected). */
+  rqsInjected = false
+
+  // --- waker detection ---
+  /** The queue whose request completed last (last_completed_rq_bfqq). */
+  lastCompletedQueue: BfqQueue | null = null
 
   constructor(
     t: ParamValues,

@@ -24,6 +24,16 @@ export interface BfqQueueState {
   queued: number
   dispatched: number
   seeky: boolean
+  /** Think time judged short (has_short_ttime). */
+  shortThinkTime: boolean
+  /** Busy most of the time (IO_bound, from bfq_update_io_intensity). */
+  ioBound: boolean
+  /** Requests of other queues allowed in flight while the device idles for this one. */
+  injectLimit: number
+  /** Baseline total service time of a first request, ns (0 = not sampled yet). */
+  lastServTime: number
+  /** The queue (by pid, sync) whose completions this one's arrivals follow, or null. */
+  wakerPid: number | null
 }
 
 export interface BfqDebugState {
@@ -76,5 +86,10 @@ function queueState(bfqd: BfqData, q: BfqQueue): BfqQueueState {
     queued: q.queued,
     dispatched: q.dispatched,
     seeky: q.seeky(),
+    shortThinkTime: q.hasShortTtime,
+    ioBound: q.ioBound,
+    injectLimit: q.injectLimit,
+    lastServTime: q.lastServTime,
+    wakerPid: q.wakerQueue === null ? null : q.wakerQueue.pid,
   }
 }

@@ -27,12 +27,13 @@ function smallestCountedWeight(bfqd: BfqData): number {
 /**
  * idling_needed_for_service_guarantees: without plugging, other queues' I/O would take this
  * queue's share — it is raised while others are not (or others have much in flight), or the
- * scenario is asymmetric.
+ * scenario is asymmetric, or (6.x) it is the only busy queue: then plugging costs nobody anything
+ * and keeps a queue that turns up next from filling the device ahead of this one's next request.
  */
 export function idlingNeededForGuarantees(bfqd: BfqData, q: BfqQueue): boolean {
   if (q.exited) return false
   const raised = q.wrCoeff > 1 && (bfqd.wrBusyQueues < bfqd.busyQueues || bfqd.rqInDriver >= q.dispatched + 4)
-  return raised || asymmetricScenario(bfqd, q)
+  return raised || asymmetricScenario(bfqd, q) || bfqd.busyQueues === 1
 }
 
 /**

@@ -10,6 +10,7 @@ import { BfqData, BUDGET_EXHAUSTED, BUDGET_TIMEOUT, NO_MORE_REQUESTS } from './d
 import { idleTimeFor, mustIdle, updateHwTag } from './idling'
 import { completionRateCheck, updatePeakRate } from './peak-rate'
 import { BfqQueue, CLASS_BE, CLASS_IDLE } from './queue'
+import type { Bic } from './queue'
 import { chooseRequest, insertRequest, removeRequest, updatedNextRequest } from './requests'
 import {
   expire,
@@ -22,14 +23,10 @@ import {
 import { K } from './tunables'
 import { softrtNextStart, updateWrData } from './weight-raising'
 import { delBusy, served, weightsRemove } from './wf2q'
+import { noteDispatch, updateInjectLimit } from './inject'
+import { forgetWakers } from './waker'
 import { debugState } from './debug'
 import type { BfqDebugState } from './debug'
-
-/** bfq_io_cq: a process's queues — its own sync queue and the shared async queue it uses. */
-interface Bic {
-  sync: BfqQueue | null
-  async: BfqQueue | null
-}
 
 /**
  * The BFQ ops table (iosched_bfq_mq.ops): insert, dispatch, completion, merges, tag depth
@@ -48,10 +45,12 @@ export class Bfq implements IoScheduler, Handler {
 
   insert(rq: Request, now: SimTime): void {
     const d = this.d
-    const q = this.queueFor(rq, now)
+    const bic = this.bicOf(rq.ctx.pid)
+    const q = this.queueFor(bic, rq, now)
     rq.sched = q
+    bic.requests++
     if (q.justCreated && (d.burstSize > 0 || d.busyQueues === 0)) handleBurst(d, q, now)
-    insertRequest(d, q, rq, now)
+    insertRequest(d, q, rq, bic.requests, now)
   }
 
   /**
@@ -72,10 +71,14 @@ export class Bfq implements IoScheduler, Handler {
     return this.d.queued > 0
   }
 
-  /** bfq_completed_request: statistics, then idle for the in-service queue or expire it. */
+  /**
+   * bfq_finish_requeue_request + bfq_completed_request: the inject limit if this was the timed
+   * request, statistics, then idle for the in-service queue or expire it.
+   */
   completed(rq: Request, now: SimTime): void {
     const d = this.d
     const q = rq.sched as BfqQueue
+    if (rq === d.waitedRq) updateInjectLimit(d, q, now)
     updateHwTag(d)
     d.rqInDriver--
     q.dispatched--
@@ -85,6 +88,8 @@ export class Bfq implements IoScheduler, Handler {
     }
     q.lastEndRequest = now
     completionRateCheck(d, now)
+    d.lastCompletedQueue = q
+    this.releaseRequest(rq)
     if (q.softrtUpdate && q.dispatched === 0 && q.queued === 0 && q.wrCoeff !== K.wrCoeff)
       q.softRtNextStart = softrtNextStart(d, q, now)
     if (q === d.inService) this.completedInService(q, now)
@@ -113,6 +118,7 @@ export class Bfq implements IoScheduler, Handler {
     else q.fifo.remove(next)
     if (q.nextRq === next) q.nextRq = rq
     removeRequest(this.d, q, next, now, false)
+    this.releaseRequest(next)
   }
 
   /** bfq_allow_bio_merge: only into a request of the queue the bio would join; no sync into async. */
@@ -142,7 +148,11 @@ export class Bfq implements IoScheduler, Handler {
     const bic = this.bics.get(pid)
     if (bic === undefined) return
     this.bics.delete(pid)
-    if (bic.sync !== null) this.exitQueue(bic.sync, true, now)
+    if (bic.sync !== null) {
+      forgetWakers(bic.sync)
+      if (this.d.lastCompletedQueue === bic.sync) this.d.lastCompletedQueue = null
+      this.exitQueue(bic.sync, true, now)
+    }
     if (bic.async !== null) this.exitQueue(bic.async, false, now)
   }
 
@@ -178,18 +188,39 @@ export class Bfq implements IoScheduler, Handler {
     else if (q.queued === 0) expire(d, q, false, NO_MORE_REQUESTS, now)
   }
 
-  /** bfq_dispatch_rq_from_bfqq: charge, account, take the request out; an idle-class queue yields. */
+  /**
+   * bfq_dispatch_rq_from_bfqq: charge, account, take the request out. For the in-service queue
+   * (not one injected into its idle time) also weight raising and the idle class's yield.
+   */
   private dispatchFrom(q: BfqQueue, now: SimTime): Request {
     const d = this.d
     const rq = q.nextRq!
     served(d, q, servToCharge(d, rq, q))
+    noteDispatch(d, q, rq)
     q.dispatched++
     updatePeakRate(d, rq, now)
     removeRequest(d, q, rq, now, true)
-    updateWrData(d, q, now)
-    if (d.busyQueues > 1 && q.isIdleClass()) expire(d, q, false, BUDGET_EXHAUSTED, now)
+    if (q === d.inService) {
+      updateWrData(d, q, now)
+      if (d.busyQueues > 1 && q.isIdleClass()) expire(d, q, false, BUDGET_EXHAUSTED, now)
+    }
     d.rqInDriver++
     return rq
+  }
+
+  /** The request is freed (completed, or merged away): its process holds one request less. */
+  private releaseRequest(rq: Request): void {
+    const bic = this.bics.get(rq.ctx.pid)
+    if (bic !== undefined) bic.requests--
+  }
+
+  private bicOf(pid: number): Bic {
+    let bic = this.bics.get(pid)
+    if (bic === undefined) {
+      bic = { sync: null, async: null, requests: 0 }
+      this.bics.set(pid, bic)
+    }
+    return bic
   }
 
   private idleOrNothing(): Idle | undefined {
@@ -213,17 +244,16 @@ export class Bfq implements IoScheduler, Handler {
   }
 
   /** bfq_get_queue: the process's sync queue, or the async queue of its (class, level). */
-  private queueFor(rq: Request, now: SimTime): BfqQueue {
+  private queueFor(bic: Bic, rq: Request, now: SimTime): BfqQueue {
     const pid = rq.ctx.pid
-    let bic = this.bics.get(pid)
-    if (bic === undefined) {
-      bic = { sync: null, async: null }
-      this.bics.set(pid, bic)
-    }
     const cls = classOf(rq.ioClass)
     if (rq.sync) {
       const level = cls === CLASS_IDLE ? 7 : rq.ioLevel
-      const q = bic.sync ?? (bic.sync = this.newQueue(pid, true, cls, level, now))
+      let q = bic.sync
+      if (q === null) {
+        q = bic.sync = this.newQueue(pid, true, cls, level, now)
+        q.bic = bic
+      }
       q.newClass = cls
       q.newLevel = level
       return q

@@ -9,6 +9,17 @@ export const IN_NO_TREE = 0
 export const IN_ACTIVE = 1
 export const IN_IDLE = 2
 
+/**
+ * bfq_io_cq: a process's view of the scheduler — its own sync queue, the shared async queue it
+ * last used, and how many of its requests are allocated (queued or in the device), the kernel's
+ * `bic->requests`, which tells whether a new request is the only one the process has.
+ */
+export interface Bic {
+  sync: BfqQueue | null
+  async: BfqQueue | null
+  requests: number
+}
+
 /** I/O priority classes as BFQ uses them (IOPRIO_CLASS_NONE is mapped to BE before this). */
 export const CLASS_RT = 1
 export const CLASS_BE = 2
@@ -92,6 +103,33 @@ export class BfqQueue {
   weightCounted = false
   countedWeight = 0
 
+  // --- the process owning this sync queue (null for the shared async queues) ---
+  bic: Bic | null = null
+
+  // --- active list (bfqd->active_list): queues in an active tree, most recently inserted first ---
+  actPrev: BfqQueue | null = null
+  actNext: BfqQueue | null = null
+  inActiveList = false
+
+  // --- I/O intensity (bfq_update_io_intensity): busy ≥ 80 % of a ≤ 200 ms window is I/O-bound ---
+  ioStartTime: SimTime
+  totIdleTime = 0
+
+  // --- injection (bfq_update_inject_limit): requests of other queues allowed in flight while idling ---
+  injectLimit = 0
+  /** Baseline total service time of a first request with nothing injected, ns (0 = not sampled). */
+  lastServTime = 0
+  /** Last time the inject limit was decreased or reset (decrease_time_jif). */
+  decreaseTime: SimTime
+
+  // --- waker detection (bfq_check_waker) ---
+  wakerQueue: BfqQueue | null = null
+  tentativeWaker: BfqQueue | null = null
+  wakerDetections = 0
+  wakerDetectionStarted: SimTime = 0
+  /** Queues that have this one as their waker, most recent first (woken_list). */
+  readonly woken: BfqQueue[] = []
+
   constructor(
     readonly pid: number,
     readonly sync: boolean,
@@ -109,6 +147,8 @@ export class BfqQueue {
     this.lastEndRequest = now + 1
     this.lastWrStartFinish = now
     this.softRtNextStart = now
+    this.ioStartTime = now
+    this.decreaseTime = now
   }
 
   get queued(): number {

@@ -4,12 +4,15 @@ import { handleIdleBusySwitch } from './activation'
 import { servToCharge } from './budget'
 import { BUDGET_TIMEOUT } from './data'
 import type { BfqData } from './data'
+import { updateHasShortTtime, updateIoIntensity, updateThinkTime } from './history'
 import { idlingBoostsThroughput } from './idling'
+import { noteFirstRequest } from './inject'
 import { rqSeeky } from './peak-rate'
 import { IN_ACTIVE } from './queue'
 import type { BfqQueue } from './queue'
 import { budgetTimedOut, expire, stopIdling } from './service'
 import { K } from './tunables'
+import { checkWaker } from './waker'
 import { endWr, maybeRaiseAsync } from './weight-raising'
 import { delBusy, requeue } from './wf2q'
 
@@ -24,37 +27,35 @@ import { delBusy, requeue } from './wf2q'
  * joins the queue (which may become busy), its FIFO deadline is set, and an idling in-service
  * queue is told.
  */
-export function insertRequest(bfqd: BfqData, q: BfqQueue, rq: Request, now: SimTime): void {
+export function insertRequest(
+  bfqd: BfqData,
+  q: BfqQueue,
+  rq: Request,
+  processRequests: number,
+  now: SimTime,
+): void {
   updateThinkTime(bfqd, q, now)
-  updateHasShortTtime(bfqd, q)
+  updateHasShortTtime(bfqd, q, now)
   q.seekHistory = (q.seekHistory << 1) | (rqSeeky(bfqd, q.lastRequestPos, rq) ? 1 : 0)
   if (q.wrCoeff > 1 && q.wrCurMaxTime === K.wrRtMaxTime && q.totallySeeky()) endWr(bfqd, q, now)
-  addRequest(bfqd, q, rq, now)
+  addRequest(bfqd, q, rq, processRequests, now)
   rq.fifoTime = now + bfqd.fifoExpire[q.sync ? 1 : 0]
   q.fifo.push(rq)
   requestEnqueued(bfqd, q, rq, now)
 }
 
-/** bfq_update_io_thinktime: a decaying mean of the time from a completion to the next arrival. */
-function updateThinkTime(bfqd: BfqData, q: BfqQueue, now: SimTime): void {
-  let elapsed = now - q.lastEndRequest
-  const cap = 2 * bfqd.sliceIdle
-  if (elapsed < 0 || elapsed > cap) elapsed = cap
-  q.ttimeSamples = Math.floor((7 * q.ttimeSamples + 256) / 8)
-  q.ttimeTotal = Math.floor((7 * q.ttimeTotal + 256 * elapsed) / 8)
-  q.ttimeMean = Math.floor((q.ttimeTotal + 128) / q.ttimeSamples)
-}
-
-/** bfq_update_has_short_ttime: a process that thinks longer than slice_idle is not idled for. */
-function updateHasShortTtime(bfqd: BfqData, q: BfqQueue): void {
-  if (!q.sync || q.isIdleClass() || bfqd.sliceIdle === 0) return
-  const long = q.exited || (q.ttimeSamples > K.ttimeValidSamples && q.ttimeMean > bfqd.sliceIdle)
-  q.hasShortTtime = !long
-}
-
-/** bfq_add_request: index the request, update the queue's next request, maybe make it busy. */
-function addRequest(bfqd: BfqData, q: BfqQueue, rq: Request, now: SimTime): void {
+/**
+ * bfq_add_request: for a sync request that is its process's only one, look for a waker and time
+ * it for the inject limit; update the queue's I/O intensity; then index the request, update the
+ * queue's next request, maybe make it busy.
+ */
+function addRequest(bfqd: BfqData, q: BfqQueue, rq: Request, processRequests: number, now: SimTime): void {
   const oldWrCoeff = q.wrCoeff
+  if (q.sync && processRequests <= 1) {
+    checkWaker(bfqd, q, now)
+    noteFirstRequest(bfqd, q, now)
+  }
+  if (q.sync) updateIoIntensity(q, now)
   bfqd.queued++
   q.sorted.insert(rq)
   const prev = q.nextRq

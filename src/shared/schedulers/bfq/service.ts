@@ -3,6 +3,7 @@ import { isSlow, recalcBudget, servToCharge } from './budget'
 import { BUDGET_EXHAUSTED, BUDGET_TIMEOUT, NO_MORE_REQUESTS, PREEMPTED, TOO_IDLE } from './data'
 import type { BfqData, Reason } from './data'
 import { betterToIdle, idlingNeededForGuarantees, mustIdle } from './idling'
+import { chooseInjection, stopTiming } from './inject'
 import type { BfqQueue } from './queue'
 import { K } from './tunables'
 import { shiftSoftRtPeriod, softrtNextStart } from './weight-raising'
@@ -31,10 +32,12 @@ export function mayExpireForBudgetTimeout(q: BfqQueue, now: SimTime): boolean {
  *  2. It has a next request within its budget: keep it (stop idling if we were).
  *     Its next request does not fit the budget left: expire it, budget exhausted.
  *  3. It is empty but we are idling for it, or requests are in flight and idling may follow
- *     their completion: keep it and dispatch nothing.
+ *     their completion: keep it, and dispatch from another queue only if injection picks one
+ *     (inject.ts) — else nothing.
  *  4. Otherwise it has no more requests: expire it.
  * After an expiry, B-WF2Q+ picks the next queue and the checks start over.
- * Returns null when nothing is to be dispatched now.
+ * Returns the queue to dispatch from — the in-service one, or one injected into its idle time —
+ * or null when nothing is to be dispatched now.
  */
 export function selectQueue(bfqd: BfqData, now: SimTime): BfqQueue | null {
   let q = bfqd.inService
@@ -53,7 +56,7 @@ export function selectQueue(bfqd: BfqData, now: SimTime): BfqQueue | null {
       }
       expire(bfqd, q, false, BUDGET_EXHAUSTED, now)
     } else if (q.waitRequest || (q.dispatched !== 0 && betterToIdle(bfqd, q))) {
-      return null
+      return chooseInjection(bfqd, q, now)
     } else {
       expire(bfqd, q, false, NO_MORE_REQUESTS, now)
     }
@@ -101,9 +104,9 @@ export function expire(bfqd: BfqData, q: BfqQueue, compensate: boolean, reason: 
   const slow = isSlow(bfqd, q, compensate, now)
   const slowTimeout = reason === BUDGET_TIMEOUT && q.budgetLeft() >= Math.floor(q.budget / 3)
   if (q.wrCoeff === 1 && (slow || slowTimeout)) chargeTime(bfqd, q, bfqd.slowDeltaMs)
-  if (reason === TOO_IDLE && q.service <= Math.floor((2 * q.budget) / 10)) q.ioBound = false
   if (bfqd.lowLatency && q.wrCoeff === 1) q.lastWrStartFinish = now
   if (bfqd.lowLatency && q.queued === 0) noteIsochrony(bfqd, q, now)
+  stopTiming(bfqd)
   recalcBudget(bfqd, q, reason)
   finishSlot(bfqd, q, reason, now)
   // An emptied queue that expired before using its budget may resume it if a request comes soon.

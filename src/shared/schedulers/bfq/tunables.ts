@@ -152,8 +152,19 @@ export const K = {
   wrMinInterArrAsync: 500 * MS,
   /** bfq_wr_max_softrt_rate: highest rate of a soft real-time application, sectors/s. */
   wrMaxSoftrtRate: 7000,
-  /** bfq_requests_within_timer: arrivals in time needed to mark a queue I/O-bound again. */
-  requestsWithinTimer: 120,
+  /** bfq_update_io_intensity: the observation window of idle against I/O time (halved beyond it). */
+  ioIntensityWindow: 200 * MS,
+  /** bfq_add_request: the inject limit is reset this long after its last decrease or reset. */
+  injectResetInterval: 1000 * MS,
+  /** bfq_add_request: a first request is timed only this long after the last decrease. */
+  injectSampleDelay: 10 * MS,
+  /** bfq_update_has_short_ttime: a change to a short think time resets the limit only after this. */
+  injectShortResetDelay: 100 * MS,
+  /** bfq_check_waker: a completion of another queue this recent may have woken the queue. */
+  wakerMaxDelay: 4 * MS,
+  /** bfq_check_waker: sightings needed to confirm a waker, within this many slice_idle of the first. */
+  wakerDetections: 3,
+  wakerDetectionSlices: 128,
   /** bfq_large_burst_thresh / bfq_burst_interval: queues created this close are a large burst. */
   largeBurstThresh: 8,
   burstInterval: 180 * MS,
@@ -165,6 +176,8 @@ export const K = {
   ttimeValidSamples: 80,
   /** Weight of BE/4 … (IOPRIO_BE_NR − ioprio) × BFQ_WEIGHT_CONVERSION_COEFF. */
   weightCoeff: 10,
+  /** The default weight (BE/4): only queues at it are weight-raised (entity.new_weight == 40). */
+  defaultWeight: 40,
   /** bfq_timeout as a constant: bfq_bfqq_charge_time scales by it, not by the tunable. */
   chargeTimeout: 125 * MS,
   /** WFQ_SERVICE_SHIFT: virtual time is service << 22 / weight (integer, as the kernel). */

@@ -97,8 +97,34 @@ function enqueue(bfqd: BfqData, q: BfqQueue, backshifted: boolean): void {
     q.start += d
     q.finish += d
   }
+  activeInsert(bfqd, st, q)
+}
+
+/**
+ * bfq_active_insert / bfq_active_extract: a queue enters or leaves its class's active tree, and
+ * the device's active list with it (at the head: the list runs from the most recently inserted).
+ * Injection scans that list for a queue to take a request from.
+ */
+function activeInsert(bfqd: BfqData, st: ServiceTree, q: BfqQueue): void {
   st.active.insert(q)
   q.tree = IN_ACTIVE
+  const head = bfqd.activeHead
+  q.actPrev = null
+  q.actNext = head
+  if (head !== null) head.actPrev = q
+  bfqd.activeHead = q
+  q.inActiveList = true
+}
+
+function activeRemove(bfqd: BfqData, st: ServiceTree, q: BfqQueue): void {
+  st.active.remove(q)
+  q.tree = IN_NO_TREE
+  if (!q.inActiveList) return
+  if (q.actPrev !== null) q.actPrev.actNext = q.actNext
+  else bfqd.activeHead = q.actNext
+  if (q.actNext !== null) q.actNext.actPrev = q.actPrev
+  q.actPrev = q.actNext = null
+  q.inActiveList = false
 }
 
 /**
@@ -110,8 +136,7 @@ export function requeue(bfqd: BfqData, q: BfqQueue): void {
     calcFinish(q, q.service)
     q.start = q.finish
   } else {
-    treeOf(bfqd, q).active.remove(q)
-    q.tree = IN_NO_TREE
+    activeRemove(bfqd, treeOf(bfqd, q), q)
   }
   enqueue(bfqd, q, false)
 }
@@ -125,7 +150,7 @@ export function deactivate(bfqd: BfqData, q: BfqQueue, insIntoIdleTree: boolean)
   const st = treeOf(bfqd, q)
   const inService = q === bfqd.inService
   if (inService) calcFinish(q, q.service)
-  if (q.tree === IN_ACTIVE) st.active.remove(q)
+  if (q.tree === IN_ACTIVE) activeRemove(bfqd, st, q)
   else if (q.tree === IN_IDLE) st.idle.remove(q)
   q.tree = IN_NO_TREE
   if (!insIntoIdleTree || q.finish <= st.vtime) {
@@ -154,8 +179,7 @@ export function takeNextQueue(bfqd: BfqData, now: SimTime): BfqQueue | null {
     if (root === null) continue
     if (root.minStart > st.vtime) updateVtime(st, root.minStart)
     const q = st.active.firstEligible(st.vtime)!
-    st.active.remove(q)
-    q.tree = IN_NO_TREE
+    activeRemove(bfqd, st, q)
     q.service = 0
     return q
   }

@@ -8,6 +8,7 @@ import type { Bio, Op, Request } from '../../block/types'
 import type { ParamSpec, ParamValues } from '../../util/params'
 import type { IoScheduler, SchedulerContext, SchedulerType } from '../scheduler'
 import { GOOD_BUCKETS, IO_LATENCY, LATENCY_SHIFT, LatencyHistograms, TOTAL_LATENCY } from './latency'
+import { SCHEDULER_CPU_COST } from '../cpu-cost'
 
 /**
  * Kyber (block/kyber-iosched.c, Linux 4.18+ — domains, histograms and the depth rule as there):
@@ -280,6 +281,7 @@ export const kyber: SchedulerType = {
     'waits for a sequential reader, so seeks dominate, and on any device whose latency is above the ' +
     'targets anyway it throttles without helping. It ignores I/O priorities and processes entirely.',
   tunables: kyberTunables,
+  cpuCost: SCHEDULER_CPU_COST.kyber,
   usesIoPriority: false,
   create: (t, ctx) => new Kyber(t, ctx),
 }

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest'
+import { resolveSpec } from '../../src/shared/experiment/validate'
+import { simulate } from '../../src/shared/experiment/runner'
+import { WRITE } from '../../src/shared/block/types'
+
+// What fio does with a job file, checked from the device's counters: the cache invalidation at
+// open and at each pass (invalidate), the syncs (end_fsync, fsync_on_close, fsync), ramp_time,
+// loops, buffered I/O on the block device, and jobs sharing one file.
+
+const MiB = 2 ** 20
+/** A device that takes 1 ms per request, 64 at a time: about 512 MB/s for 1 MiB writes. */
+const device = { preset: 'nullblk', overrides: { completionUs: 1000, queueDepth: 64 } }
+
+// On bare files (no file system): the bytes counted are the job's alone, without ext4's journal.
+const run = (params: Record<string, unknown>, extra: Record<string, unknown> = {}, name = 'f') =>
+  simulate(
+    resolveSpec({
+      device,
+      host: { filesystem: { type: 'none' } },
+      workload: { processes: [{ name, type: 'fio', params }], ...extra },
+      schedulers: ['noop'],
+    }),
+    0,
+    0,
+  )
+
+describe('fio invalidate', () => {
+  const writer = { rw: 'write', bs: '1M', size: '16M', time_based: true, runtime: 2 }
+
+  it('sends every pass of a buffered time-based writer to the device (fadvise DONTNEED per pass)', () => {
+    const r = run(writer)
+    const p = r.processes[0]
+    const passes = Math.floor(p.writeBytes / (16 * MiB))
+    expect(passes).toBeGreaterThan(20)
+    // each new pass first starts writeback of the region's dirty pages: all but the last pass
+    // reached the device (16 MiB stays far below the background dirty threshold, so nothing else would)
+    expect(r.totals.writeBytes).toBeGreaterThanOrEqual((passes - 1) * 16 * MiB)
+    expect(r.totals.writeBytes).toBeLessThanOrEqual(p.writeBytes)
+  })
+
+  it('leaves everything in the page cache with invalidate=0', () => {
+    const r = run({ ...writer, invalidate: false })
+    expect(r.processes[0].writeBytes).toBeGreaterThan(100 * 16 * MiB) // memory speed
+    expect(r.totals.writeBytes).toBe(0)
+  })
+
+  it('makes a buffered time-based reader read every pass from the device', () => {
+    const reader = { rw: 'read', bs: '128k', size: '8M', time_based: true, runtime: 1 }
+    const on = run(reader)
+    const off = run({ ...reader, invalidate: false })
+    // invalidated at each pass: the device sees (nearly) every byte the reader reads
+    expect(on.totals.readBytes).toBeGreaterThan(0.95 * on.processes[0].readBytes)
+    expect(on.processes[0].readBytes).toBeGreaterThan(4 * 8 * MiB)
+    // kept: the first pass only, then the cache serves it
+    expect(off.totals.readBytes).toBeLessThanOrEqual(8 * MiB + 128 * 1024)
+    expect(off.processes[0].readBytes).toBeGreaterThan(10 * on.processes[0].readBytes)
+  })
+
+  it('does not invalidate at pass ends for direct I/O', () => {
+    const r = run({ rw: 'read', bs: '1M', size: '8M', time_based: true, runtime: 1, direct: true })
+    // one request per read, every read from the device, nothing cached either way
+    expect(r.totals.readBytes).toBe(r.processes[0].readBytes)
+  })
+})
+
+describe('fio on /dev: the block device', () => {
+  it('writes buffered through the device’s page cache, flushed and waited for at each pass (BLKFLSBUF)', () => {
+    const r = run({ rw: 'write', bs: '1M', size: '16M', filename: '/dev', time_based: true, runtime: 2 })
+    const p = r.processes[0]
+    // not raw: the writes reach the device as page-cache writeback (requests merged from pages),
+    // and the writer waits for each pass's flush, so it goes at the device's pace
+    const passes = Math.floor(p.writeBytes / (16 * MiB))
+    expect(passes).toBeGreaterThan(10)
+    expect(r.totals.writeBytes).toBeGreaterThanOrEqual((passes - 1) * 16 * MiB)
+    expect(p.MBps).toBeLessThan(1.2 * r.totals.writeMBps)
+    // with invalidate=0 the device's cache absorbs it all
+    const kept = run({
+      rw: 'write',
+      bs: '1M',
+      size: '16M',
+      filename: '/dev',
+      time_based: true,
+      runtime: 2,
+      invalidate: false,
+    })
+    expect(kept.totals.writeBytes).toBe(0)
+  })
+
+  it('still reads and writes the raw device with direct=1', () => {
+    const r = run({ rw: 'write', bs: '1M', size: '16M', filename: '/dev', direct: true })
+    expect(r.totals.writeBytes).toBe(16 * MiB)
+    expect(r.processes[0].writeBytes).toBe(16 * MiB)
+  })
+})
+
+describe('fio syncs', () => {
+  const job = { rw: 'write', bs: '64k', size: '4M' }
+
+  it('end_fsync and fsync_on_close put every byte on the device before the job ends', () => {
+    expect(run(job).totals.writeBytes).toBe(0) // still dirty in the cache
+    for (const opt of ['end_fsync', 'fsync_on_close']) {
+      const r = run({ ...job, [opt]: true })
+      expect(r.processes[0].finished).toBe(true)
+      expect(r.totals.writeBytes).toBe(4 * MiB)
+      // the sync is not an I/O of the job: 64 writes, 64 latencies
+      expect(r.processes[0].ops).toBe(64)
+      expect(r.processes[0].latency.count).toBe(64)
+    }
+  })
+
+  it('fsync=N syncs after every N writes: the device has all but the last unsynced writes', () => {
+    const r = run({ ...job, size: '4M', fsync: 10 }) // 64 writes: syncs after 10, 20, … 60
+    expect(r.totals.writeBytes).toBe(60 * 64 * 1024)
+    expect(r.processes[0].ops).toBe(64)
+  })
+})
+
+describe('fio ramp_time and loops', () => {
+  it('runs ramp_time before the statistics start, the runtime after it', () => {
+    // 4 KiB random reads at QD1 on a 1 ms device: about 1000 per second
+    const r = run({
+      rw: 'randread',
+      bs: '4k',
+      size: '64M',
+      direct: true,
+      time_based: true,
+      runtime: 1,
+      ramp_time: 0.5,
+    })
+    const p = r.processes[0]
+    expect(r.seconds).toBeGreaterThanOrEqual(1.5) // ramp + runtime
+    expect(p.seconds).toBeCloseTo(1, 2) // reported: the runtime only
+    expect(p.startSeconds).toBeCloseTo(0.5, 2)
+    expect(p.ops).toBeGreaterThan(900)
+    expect(p.ops).toBeLessThanOrEqual(1000)
+    expect(p.latency.count).toBe(p.ops)
+    expect(r.totals.requests).toBeGreaterThan(1.4 * p.ops) // the device served the ramp too
+  })
+
+  it('repeats a size-based job `loops` times, the file opened (and invalidated) again each time', () => {
+    const r = run({ rw: 'read', bs: '128k', size: '4M', loops: 3 })
+    const p = r.processes[0]
+    expect(p.finished).toBe(true)
+    expect(p.readBytes).toBe(3 * 4 * MiB)
+    expect(r.totals.readBytes).toBeGreaterThanOrEqual(3 * 4 * MiB) // read from the device each loop
+    const once = run({ rw: 'read', bs: '128k', size: '4M', loops: 3, invalidate: false })
+    expect(once.totals.readBytes).toBeLessThan(4 * MiB + 256 * 1024) // cached after the first
+  })
+})
+
+describe('fio numjobs on one file', () => {
+  it('shares the named file: one region on the device, every job over all of it', () => {
+    const r = simulate(
+      resolveSpec({
+        device,
+        workload: {
+          processes: [
+            {
+              name: 'w',
+              type: 'fio',
+              params: { rw: 'write', bs: '64k', size: '2M', numjobs: 3, filename: 'shared', direct: true },
+            },
+          ],
+        },
+        schedulers: ['noop'],
+      }),
+      0,
+      0,
+    )
+    expect(r.processes.map((p) => p.writeBytes)).toEqual([2 * MiB, 2 * MiB, 2 * MiB])
+    const writes = r.dispatches.sector.filter((_, i) => r.dispatches.op[i] === WRITE)
+    const lo = Math.min(...writes)
+    expect(Math.max(...writes) - lo).toBeLessThan((2 * MiB) / 512) // one 2 MiB region
+    expect(r.totals.writeBytes).toBe(3 * 2 * MiB)
+  })
+})
