@@ -49,8 +49,8 @@ export class Driver implements CompletionSink, Handler {
   private ends: number[] = []
   private lat: number[] = []
 
-  constructor(make: (ctx: DeviceContext) => Device) {
-    this.device = make({ engine: this.engine, sink: this, rng: new Rng(1) })
+  constructor(make: (ctx: DeviceContext) => Device, seed = 1) {
+    this.device = make({ engine: this.engine, sink: this, rng: new Rng(seed) })
   }
 
   deviceCompleted(rq: Request, now: number): void {
@@ -128,12 +128,15 @@ export function random(op: Op, kib: number, spanSectors: number, seed = 7): (i: 
   return () => ({ sector: rng.int(slots) * n, nsect: n, op })
 }
 
-/** A driver around a device built from a preset (plus overrides); throws on invalid overrides. */
-export function presetDriver(preset: string, overrides: Record<string, unknown> = {}): Driver {
+/**
+ * A driver around a device built from a preset (plus overrides), its random stream seeded with
+ * `seed`; throws on invalid overrides.
+ */
+export function presetDriver(preset: string, overrides: Record<string, unknown> = {}, seed = 1): Driver {
   const issues: ParamIssue[] = []
   const r = resolveDevice(preset, overrides, 'device', issues)
   if (!r || issues.length) throw new Error(issues.map((i) => `${i.path}: ${i.message}`).join('; '))
-  return new Driver((ctx) => createDevice(r.model, r.values, ctx, preset))
+  return new Driver((ctx) => createDevice(r.model, r.values, ctx, preset), seed)
 }
 
 /** The mechanics of the hdd-7200-sata preset (geometry, seek curve, skews), for unit tests. */

@@ -16,6 +16,8 @@ export interface CompletionSink {
 export interface Device {
   readonly info: DeviceInfo
   readonly inFlight: number
+  /** A disk's arm travel: cylinders crossed seeking between media accesses (from the first on). */
+  readonly seekCylinders?: number
   start(rq: Request, now: SimTime): void
   /**
    * Flush a volatile write cache (FLUSH CACHE): call `done` once every acknowledged write is on

@@ -1,6 +1,7 @@
 import { SECTOR } from '../block/types'
 import type { ParamSpec, ParamValues } from '../util/params'
 import type { FlashConfig } from './flash'
+import { READ_SENSING } from './flash-variability'
 
 /**
  * The flash model's parameters as data. Defaults describe an MLC SATA SSD (the `ssd-sata-mlc`
@@ -161,6 +162,67 @@ export const FLASH_PARAMS: readonly ParamSpec[] = [
     min: 0,
   },
   {
+    name: 'readSensing',
+    kind: 'enum',
+    default: 'uniform',
+    unit: '',
+    meaning:
+      'Read-reference voltages sensed per page type: uniform (every page alike), 1-2 (MLC LSB/MSB), 1-2-4 or 2-3-2 (TLC LSB/CSB/MSB Gray codes); tR = fixed part + sensings × senseUs, mean = readUs',
+    values: Object.keys(READ_SENSING),
+    source:
+      'Cai, Ghose, Haratsch, Luo, Mutlu, "Error Characterization, Mitigation, and Recovery in Flash-Memory-Based SSDs", Proc. IEEE 105(9), 2017, §II: an MLC LSB read applies one reference voltage, an MSB read two; TLC pages need 1/2/4 under the 1-2-4 Gray code',
+  },
+  {
+    name: 'senseUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning: 'Time of one sensing step (one read-reference voltage) in a page read; 0 = page types alike',
+    min: 0,
+  },
+  {
+    name: 'programSpreadPct',
+    kind: 'number',
+    default: 0,
+    unit: '%',
+    meaning:
+      "Program time of the first (LSB) and last (MSB) page type, ∓/± this share of programUs, types in turn along each unit's write frontier; 0 = alike (SLC, one-shot 3D TLC)",
+    min: 0,
+    max: 95,
+    source: 'reference §10: MLC program 500–1300 µs by page (LSB/MSB): ±44 % around 900 µs',
+  },
+  {
+    name: 'readRetryPct',
+    kind: 'number',
+    default: 0,
+    unit: '%',
+    meaning:
+      'Chance that a page read fails ECC and is read again with shifted read voltages (each further step with the same chance); each step costs another sensing and transfer',
+    min: 0,
+    max: 99,
+    source:
+      'Park et al., "Reducing Solid-State Drive Read Latency by Optimizing Read-Retry", ASPLOS 2021 (retry steps re-read the page with adjusted read-reference voltages); Ye et al., ASPLOS 2024: near zero on fresh chips, > 3 steps on average at 3K P/E cycles',
+  },
+  {
+    name: 'readRetryMax',
+    kind: 'int',
+    default: 8,
+    unit: 'steps',
+    meaning: "Most read-retry steps for one page read (the read-retry table's length)",
+    min: 0,
+    max: 64,
+    source: '[inferred] read-retry tables of a few to a few tens of entries (Park et al., ASPLOS 2021)',
+  },
+  {
+    name: 'commandJitterUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      'Mean of an exponentially distributed extra wait per command for the firmware (interrupts, FTL housekeeping); 0 = none',
+    min: 0,
+  },
+  {
     name: 'queueDepth',
     kind: 'int',
     default: 32,
@@ -204,5 +266,11 @@ export function flashConfig(v: ParamValues, name: string): FlashConfig {
     slcProgramUs: v.slcProgramUs as number,
     queueDepth: v.queueDepth as number,
     maxTransferKiB: v.maxTransferKiB as number,
+    readSensing: v.readSensing as string,
+    senseUs: v.senseUs as number,
+    programSpreadPct: v.programSpreadPct as number,
+    readRetryPct: v.readRetryPct as number,
+    readRetryMax: v.readRetryMax as number,
+    commandJitterUs: v.commandJitterUs as number,
   }
 }

@@ -1,7 +1,9 @@
 import { READ, SECTOR, type DeviceInfo, type Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
+import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
+import { FlashVariability, type FlashVariabilityConfig } from './flash-variability'
 
 /**
  * The flash family (reference §10): CompactFlash, eMMC, SATA SSD, NVMe — one model, different
@@ -24,11 +26,15 @@ import type { CompletionSink, Device } from './device'
  * Optional: a DRAM write buffer (a write completes once buffered; programs go on behind it) and an
  * SLC-mode cache (fast programs until full, folded back while idle).
  *
+ * Variability (flash-variability.ts, each part off unless configured): page reads and programs
+ * take different times by page type (LSB/CSB/MSB), some page reads need read-retry steps, and
+ * each command waits a random time for the firmware — drawn from the device's seeded stream.
+ *
  * Not modelled: flush/FUA (the block layer has no such request yet), reads served from the write
  * buffer, read disturb, wear levelling, per-plane multi-plane operations (fold planes into
  * `diesPerChannel`).
  */
-export interface FlashConfig {
+export interface FlashConfig extends FlashVariabilityConfig {
   readonly name: string
   readonly capacitySectors: number
   readonly channels: number
@@ -115,10 +121,20 @@ export class Flash implements Device, Handler {
   private readonly tSlc: number
   private idleSince: SimTime = 0
 
+  // Variability: page types, read retries, command jitter.
+  private readonly vary: FlashVariability
+  private readonly varyReads: boolean
+  private readonly varyPrograms: boolean
+  /** Each unit's write frontier, in pages programmed (page types cycle along it). */
+  private readonly frontier: Float64Array
+  /** Native (not SLC-mode) program time of the write being placed, without GC work; 0 in SLC mode. */
+  private nativeProg = 0
+
   constructor(
     cfg: FlashConfig,
     private readonly engine: Engine,
     private readonly sink: CompletionSink,
+    rng: Rng,
   ) {
     this.units = cfg.channels * cfg.diesPerChannel
     this.channels = cfg.channels
@@ -158,6 +174,10 @@ export class Flash implements Device, Handler {
     }
     this.pagesPerBlock = cfg.pagesPerBlock
     this.tXPage = spp * SECTOR * this.chNsPerByte
+    this.vary = new FlashVariability(cfg, rng)
+    this.varyReads = this.vary.typedReads || this.vary.retries
+    this.varyPrograms = this.vary.typedPrograms
+    this.frontier = new Float64Array(this.varyPrograms ? this.units : 0)
   }
 
   start(rq: Request, now: SimTime): void {
@@ -165,9 +185,8 @@ export class Flash implements Device, Handler {
     if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
       throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
     if (this.inFlight++ === 0 && this.slcUsed > 0) this.drainSlc(now)
-    const done = Math.round(
-      rq.op === READ ? this.read(rq, now + this.overhead) : this.write(rq, now + this.overhead),
-    )
+    const t = now + this.overhead + (this.vary.jitter ? this.vary.drawJitterNs() : 0)
+    const done = Math.round(rq.op === READ ? this.read(rq, t) : this.write(rq, t))
     if (!(done >= now)) throw new Error(`${this.info.name}: bad completion time ${done} at ${now}`)
     this.engine.at(done, this, EV_DONE, rq)
   }
@@ -186,17 +205,26 @@ export class Flash implements Device, Handler {
     const bytes = rq.nsect * SECTOR
     const tX = (bytes / np) * this.chNsPerByte
     let last = t
-    if (np <= U) {
-      for (let i = 0; i < np; i++) last = Math.max(last, this.readOn((p0 + i) % U, 1, t, tX))
+    let tr0 = this.tR
+    if (!this.varyReads) {
+      if (np <= U) {
+        for (let i = 0; i < np; i++) last = Math.max(last, this.readOn((p0 + i) % U, 1, t, tX))
+      } else {
+        const base = Math.floor(np / U)
+        const extra = np - base * U
+        for (let i = 0; i < U; i++)
+          last = Math.max(last, this.readOn((p0 + i) % U, base + (i < extra ? 1 : 0), t, tX))
+      }
     } else {
-      const base = Math.floor(np / U)
-      const extra = np - base * U
-      for (let i = 0; i < U; i++)
-        last = Math.max(last, this.readOn((p0 + i) % U, base + (i < extra ? 1 : 0), t, tX))
+      if (this.vary.typedReads) tr0 = this.vary.readNs(p0)
+      const k1 = np <= U ? 1 : Math.floor(np / U)
+      const extra = np <= U ? 0 : np - k1 * U
+      for (let i = 0, n = Math.min(np, U); i < n; i++)
+        last = Math.max(last, this.readOnVaried((p0 + i) % U, k1 + (i < extra ? 1 : 0), t, tX, p0 + i))
     }
     // Host link: data flows as pages arrive; the link's bandwidth is reserved in start order.
     const xfer = bytes * this.hostNsPerByte + this.linkCmd
-    this.hostFree = Math.max(this.hostFree, t + this.tR) + xfer
+    this.hostFree = Math.max(this.hostFree, t + tr0) + xfer
     return Math.max(last + xfer / np, this.hostFree)
   }
 
@@ -207,6 +235,36 @@ export class Flash implements Device, Handler {
     const xs = Math.max(s + this.tR, this.chanFree[c])
     this.chanFree[c] = xs + k * tX
     const end = Math.max(xs + k * tX, s + k * this.tR + tX)
+    this.unitFree[u] = end
+    return end
+  }
+
+  /**
+   * As readOn, with variability: the pages (logical `page`, `page + units`, …) read by their page
+   * types' times, and each read-retry step senses a page again and sends it over the channel again
+   * for decoding.
+   */
+  private readOnVaried(u: number, k: number, t: SimTime, tX: number, page: number): number {
+    const v = this.vary
+    const c = u % this.channels
+    const s = Math.max(t, this.unitFree[u])
+    let first = this.tR
+    let sensed = 0
+    let again = 0
+    let againX = 0
+    for (let i = 0; i < k; i++) {
+      const tr = v.typedReads ? v.readNs(page + i * this.units) : this.tR
+      if (i === 0) first = tr
+      sensed += tr
+      if (v.retries) {
+        const n = v.drawRetries()
+        again += n * (tr + tX)
+        againX += n * tX
+      }
+    }
+    const xs = Math.max(s + first, this.chanFree[c])
+    this.chanFree[c] = xs + k * tX + againX
+    const end = Math.max(xs + k * tX, s + sensed + tX) + again
     this.unitFree[u] = end
     return end
   }
@@ -299,10 +357,16 @@ export class Flash implements Device, Handler {
     er: number,
     ready: number,
     gap: number,
-    tProg: number,
+    tProgAll: number,
   ): number {
     const c = u % this.channels
     const tX = this.tXPage
+    let tProg = tProgAll
+    if (this.varyPrograms) {
+      // this unit's next pages along its frontier: their page types' mean program time
+      tProg += this.nativeProg * (this.vary.programFactor(this.frontier[u], k) - 1)
+      this.frontier[u] += k
+    }
     const s = Math.max(ready, this.unitFree[u]) + rb * this.tR
     const xs = Math.max(s, this.chanFree[c])
     this.chanFree[c] = xs + k * tX
@@ -314,9 +378,11 @@ export class Flash implements Device, Handler {
   /** Program time per page for this write: SLC cache or native, plus GC work when collecting. */
   private programTime(np: number, s: number, e: number): number {
     let tp = this.tProg
+    this.nativeProg = tp
     if (this.slcCap > 0 && this.slcUsed + np <= this.slcCap) {
       this.slcUsed += np
       tp = this.tSlc
+      this.nativeProg = 0 // one bit per cell: no page types
     }
     if (!this.gcOn) return tp
     this.seqShare = 0.9 * this.seqShare + (s === this.lastWriteEnd ? 0.1 : 0)

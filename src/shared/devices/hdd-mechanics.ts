@@ -89,6 +89,9 @@ export class HddMechanics {
   head = 0
   sect = 0
 
+  /** Cylinders the last `moveNs`/`moveFrom` crossed (0: a head switch or no move). */
+  movedCylinders = 0
+
   // Scratch results of walk().
   /** The LBA reached when the walk ended (the end, or where it was at `stopAt`). */
   walkLba = 0
@@ -228,6 +231,7 @@ export class HddMechanics {
   moveFrom(c0: number, h0: number, lba: number, write: boolean): number {
     this.locate(lba)
     const d = Math.abs(this.cyl - c0)
+    this.movedCylinders = d
     if (d > 0) return this.seekNs(d) + (write ? this.writeSettleNs : 0)
     return this.head !== h0 ? this.headSwitchNs : 0
   }

@@ -211,6 +211,40 @@ export const HDD_PARAMS: readonly ParamSpec[] = [
     min: 1,
   },
   {
+    name: 'seekSpreadPct',
+    kind: 'number',
+    default: 0,
+    unit: '%',
+    meaning:
+      'Each seek takes its curve time × a uniform factor in [1 − s, 1 + s] (settling varies from seek to seek); 0 = every seek exactly the curve',
+    min: 0,
+    max: 50,
+    source:
+      'Hitachi Deskstar 7K1000.C specification §4.5.2.1: average read seek 8.5 ms typical, 9.2 ms max (max = the largest on any drive over the full environmental range): 8 %',
+  },
+  {
+    name: 'seekErrorRate',
+    kind: 'number',
+    default: 0,
+    unit: 'errors/seek',
+    meaning: 'Positioning errors per seek, each recovered by one more (short) seek',
+    min: 0,
+    max: 0.5,
+    source:
+      'Seagate Barracuda 9 product manual §5.0: less than 1 in 10^7 seeks; Fujitsu MHL/MHM product manual §1.8: ≤ 10 in 10^7, recovered by one retry',
+  },
+  {
+    name: 'readRetryRate',
+    kind: 'number',
+    default: 0,
+    unit: 'errors/bit',
+    meaning: 'Recovered read errors per bit read, each costing one revolution (the sector is read again)',
+    min: 0,
+    max: 0.001,
+    source:
+      'Seagate Barracuda 9 product manual §5.0: recovered data errors less than 10 in 10^11 bits; Seagate Cheetah 15K.5: less than 10 in 10^12 bits',
+  },
+  {
     name: 'ncqAgingMs',
     kind: 'number',
     default: 500,
@@ -265,5 +299,8 @@ export function hddConfig(v: ParamValues, name: string, issues: ParamIssue[] = [
     queueDepth: v.queueDepth as number,
     maxTransferKiB: v.maxTransferKiB as number,
     ncqAgingMs: v.ncqAgingMs as number,
+    seekSpreadPct: v.seekSpreadPct as number,
+    seekErrorRate: v.seekErrorRate as number,
+    readRetryRate: v.readRetryRate as number,
   }
 }

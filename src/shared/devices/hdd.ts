@@ -1,10 +1,12 @@
 import { READ, SECTOR, type DeviceInfo, type Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
+import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
 import { SegmentCache, WriteCache } from './hdd-cache'
 import { HddMechanics, type HddMechanicsConfig } from './hdd-mechanics'
 import { NcqQueue, Ranker, soonest } from './hdd-ncq'
+import { HddVariability, type HddVariabilityConfig } from './hdd-variability'
 
 /**
  * A rotating disk (reference §9): service = command overhead + seek + rotational latency +
@@ -21,8 +23,13 @@ import { NcqQueue, Ranker, soonest } from './hdd-ncq'
  * read right after a burst of cached writes waits for the chunk in progress; a cached write aborts
  * prefetching; reads of data still dirty in the write cache are served from the media; there is
  * no flush/FUA. Write settle applies to seeks, not to track switches inside a transfer.
+ *
+ * Variability (hdd-variability.ts, off unless configured): each seek's time spreads around the
+ * curve, a seek may need a re-seek, and a read may lose revolutions to recovered errors — drawn
+ * from the device's seeded stream. The NCQ picker ranks with the nominal seek curve, as firmware
+ * does.
  */
-export interface HddConfig extends HddMechanicsConfig {
+export interface HddConfig extends HddMechanicsConfig, HddVariabilityConfig {
   readonly name: string
   /** Controller time to take a command (ms); overlapped with the previous command when queued. */
   readonly commandOverheadMs: number
@@ -70,13 +77,20 @@ export class Hdd implements Device, Handler {
   private destaging = 0
   /** FLUSH CACHE commands waiting for the write cache to be on the media. */
   private readonly flushWaiters: (() => void)[] = []
+  private readonly vary: HddVariability
+  /** Media accesses so far (the first one's positioning from the parked arm is not counted). */
+  private accesses = 0
+  /** Cylinders the arm has crossed seeking between media accesses (from the first access on). */
+  seekCylinders = 0
 
   constructor(
     cfg: HddConfig,
     private readonly engine: Engine,
     private readonly sink: CompletionSink,
+    rng: Rng,
   ) {
     this.mech = new HddMechanics(cfg)
+    this.vary = new HddVariability(cfg, rng)
     this.cache = new SegmentCache(this.mech, cfg.segmentCount, Math.round((cfg.segmentKiB * 1024) / SECTOR))
     this.writeCache = new WriteCache(Math.round((cfg.writeCacheKiB * 1024) / SECTOR))
     this.overheadNs = Math.round(cfg.commandOverheadMs * 1e6)
@@ -186,7 +200,15 @@ export class Hdd implements Device, Handler {
   /** A media access from the current head position starting at t0; returns when it ends. */
   private access(lba: number, n: number, write: boolean, t0: SimTime): SimTime {
     const m = this.mech
-    const end = m.walk(lba, n, t0 + m.moveNs(this.headLba, lba, write))
+    let move = m.moveNs(this.headLba, lba, write)
+    const d = m.movedCylinders
+    if (this.accesses++ > 0) this.seekCylinders += d
+    if (this.vary.on) {
+      if (d > 0) move = Math.round(this.vary.seekNs(move, m.seekNs(1)))
+      // a recovered read error: the sector is read again a revolution later
+      if (!write) move += this.vary.readRetries(n) * m.revNs
+    }
+    const end = m.walk(lba, n, t0 + move)
     this.mechFreeAt = end
     this.headLba = lba + n - 1
     return end

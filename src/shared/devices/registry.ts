@@ -2,6 +2,7 @@ import { resolveParams, type ParamIssue, type ParamSpec, type ParamValues } from
 import type { Device, DeviceContext } from './device'
 import { Flash } from './flash'
 import { FLASH_PARAMS, flashConfig } from './flash-params'
+import { fastestReadUs } from './flash-variability'
 import { Hdd } from './hdd'
 import { HDD_PARAMS, hddConfig } from './hdd-params'
 import { DEVICE_PRESETS, type DevicePreset } from './presets'
@@ -38,7 +39,7 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
         issues.push({ path: `${path}.innerSectorsPerTrack`, message: 'must not exceed outerSectorsPerTrack' })
     },
     peakRequestsPerSecond: (v, bytes) => ((v.interfaceMBps as number) * 1e6) / bytes,
-    create: (values, ctx, name = 'hdd') => new Hdd(hddConfig(values, name), ctx.engine, ctx.sink),
+    create: (values, ctx, name = 'hdd') => new Hdd(hddConfig(values, name), ctx.engine, ctx.sink, ctx.rng),
   },
   {
     name: 'flash',
@@ -55,9 +56,20 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
         })
       if ((values.gcThresholdPct as number) >= 100)
         issues.push({ path: `${path}.gcThresholdPct`, message: 'must be below 100' })
+      const fastest = fastestReadUs(
+        values.readUs as number,
+        values.readSensing as string,
+        values.senseUs as number,
+      )
+      if (fastest < 0)
+        issues.push({
+          path: `${path}.senseUs`,
+          message: `too large for readUs ${values.readUs as number}: the fastest page type would read in ${fastest.toFixed(1)} µs`,
+        })
     },
     peakRequestsPerSecond: (v, bytes) => ((v.hostMBps as number) * 1e6) / bytes,
-    create: (values, ctx, name = 'flash') => new Flash(flashConfig(values, name), ctx.engine, ctx.sink),
+    create: (values, ctx, name = 'flash') =>
+      new Flash(flashConfig(values, name), ctx.engine, ctx.sink, ctx.rng),
   },
   {
     name: 'nullblk',

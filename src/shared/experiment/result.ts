@@ -79,6 +79,11 @@ export interface DeviceTotals {
   /** Dispatches that did not start where the previous one ended. */
   seeks: number
   meanSeekSectors: number
+  /**
+   * Simulated disks: cylinders the arm crossed seeking between media accesses — the textbooks'
+   * "total head movement"; not counted: the move to the first access from where the arm rested.
+   */
+  seekCylinders?: number
   meanRequestKiB: number
   /** Merges of bios into queued requests. */
   mergedBios?: number

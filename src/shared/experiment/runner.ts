@@ -58,14 +58,13 @@ export function simulate(
     },
     rng.fork('block'),
   )
-  queue.setDevice(
-    createDevice(
-      spec.device.model,
-      spec.device.values,
-      { engine, sink: queue, rng: rng.fork('device') },
-      spec.device.preset,
-    ),
+  const device = createDevice(
+    spec.device.model,
+    spec.device.values,
+    { engine, sink: queue, rng: rng.fork('device') },
+    spec.device.preset,
   )
+  queue.setDevice(device)
   queue.setScheduler(type.create(entry.tunables, queue))
   const collector = new RunCollector()
   queue.observer = collector
@@ -164,7 +163,10 @@ export function simulate(
     seconds: end / SECOND,
     stoppedBy,
     processes,
-    totals: collector.totals(end),
+    totals: {
+      ...collector.totals(end),
+      ...(device.seekCylinders !== undefined ? { seekCylinders: device.seekCylinders } : {}),
+    },
     timeSeries: collector.series.finish(end),
     dispatches: collector.sample.toJSON(),
     requestLatency: collector.requestLatency.toJSON(),

@@ -35,6 +35,10 @@ function one(run: RunResult, r: MetricRef): number {
         return run.totals.writeMBps
       case 'seconds':
         return run.seconds
+      case 'seekCylinders':
+        if (run.totals.seekCylinders === undefined)
+          throw new Error(`${describeRef(r)}: this device reports no head movement`)
+        return run.totals.seekCylinders
       default:
         throw new Error(`${describeRef(r)}: the device has no metric "${r.metric}"`)
     }

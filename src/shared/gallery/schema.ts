@@ -11,6 +11,7 @@ const metric = z.enum([
   'p50Ms',
   'p99Ms',
   'maxMs',
+  'seekCylinders',
 ])
 
 const ref = z.strictObject({

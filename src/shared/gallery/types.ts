@@ -52,6 +52,8 @@ export type Metric =
   | 'p50Ms'
   | 'p99Ms'
   | 'maxMs'
+  /** Device only: a simulated disk's total head movement (DeviceTotals.seekCylinders). */
+  | 'seekCylinders'
 
 export interface PublishedFigure extends MetricRef {
   value_published: number

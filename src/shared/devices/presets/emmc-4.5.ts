@@ -27,6 +27,9 @@ export const EMMC_45: DevicePreset = {
     slcCacheMiB: 0,
     queueDepth: 1,
     maxTransferKiB: 512,
+    readSensing: '1-2',
+    senseUs: 20,
+    programSpreadPct: 44,
   },
   sources: {
     capacityGiB: '[inferred] a 16 GB phone part of 2012',
@@ -54,5 +57,11 @@ export const EMMC_45: DevicePreset = {
     slcCacheMiB: 'none',
     queueDepth: 'eMMC 4.5: one command at a time (no command queue before eMMC 5.1)',
     maxTransferKiB: '[inferred] dw_mmc max_segs × seg size on the 3.4 kernel: 512 KiB',
+    readSensing:
+      'MLC with Gray coding: LSB pages need one read-reference voltage, MSB pages two (Cai et al., Proc. IEEE 2017, §II)',
+    senseUs:
+      '[inferred] 20 µs per sensing: LSB 50 µs, MSB 70 µs around the 60 µs mean (reference §10: MLC page read 40–75 µs: LSB (1 sensing) and MSB (2) pages)',
+    programSpreadPct:
+      "reference §10: MLC program 500–1300 µs (LSB/MSB), MSB/LSB ≈ 2.6: the same ±44 % around this part's mean",
   },
 }

@@ -24,6 +24,9 @@ export const HDD_1997_SCSI: DevicePreset = {
     destageChunkKiB: 256,
     queueDepth: 1,
     maxTransferKiB: 64,
+    seekSpreadPct: 8,
+    seekErrorRate: 1e-7,
+    readRetryRate: 1e-10,
   },
   sources: {
     rpm: 'published C: Quantum Viking, 7200 rpm',
@@ -45,5 +48,11 @@ export const HDD_1997_SCSI: DevicePreset = {
     destageChunkKiB: '[inferred] unused with the write cache off',
     queueDepth: 'brief: one command at a time (FreeBSD 2.2 ahc without tagged queueing)',
     maxTransferKiB: 'FreeBSD MAXPHYS = 64 KiB (published C: 128k reads split into two 64k transfers)',
+    seekSpreadPct:
+      'Hitachi Deskstar 7K1000.C specification §4.5.2.1: average read seek 8.5 ms typical, 9.2 ms max: each seek within ±8 % of the typical curve [inferred: uniform]; [inferred] the same for a 1997 drive',
+    seekErrorRate:
+      'Seagate Barracuda 9 (7200 rpm Ultra SCSI of 1997) product manual §5.0: seek errors less than 1 in 10^7 seeks (the bound, taken as the rate)',
+    readRetryRate:
+      'Seagate Barracuda 9 product manual §5.0: recovered data errors < 10 in 10^11 bits transferred (the bound, taken as the rate)',
   },
 }

@@ -24,6 +24,9 @@ export const HDD_2003_IDE: DevicePreset = {
     destageChunkKiB: 512,
     queueDepth: 1,
     maxTransferKiB: 128,
+    seekSpreadPct: 8,
+    seekErrorRate: 1e-6,
+    readRetryRate: 1e-10,
   },
   sources: {
     rpm: 'published A: a 2003 7200 rpm IDE disk (reference §9)',
@@ -47,5 +50,11 @@ export const HDD_2003_IDE: DevicePreset = {
     destageChunkKiB: '[inferred]',
     queueDepth: 'published A: IDE, no command queueing',
     maxTransferKiB: 'IDE LBA28: 256 sectors per command = 128 KiB',
+    seekSpreadPct:
+      'Hitachi Deskstar 7K1000.C specification §4.5.2.1: average read seek 8.5 ms typical, 9.2 ms max: each seek within ±8 % of the typical curve [inferred: uniform]; [inferred] the same for a 2003 drive',
+    seekErrorRate:
+      'Fujitsu MHL/MHM (ATA, 2001) product manual §1.8: positioning errors recovered by one retry ≤ 10 in 10^7 seeks (the bound, taken as the rate)',
+    readRetryRate:
+      'Seagate Barracuda 9 product manual §5.0: recovered data errors < 10 in 10^11 bits (the bound, taken as the rate); [inferred] the same for a 2003 IDE drive',
   },
 }

@@ -25,6 +25,9 @@ export const HDD_7200_SATA: DevicePreset = {
     queueDepth: 32,
     maxTransferKiB: 512,
     ncqAgingMs: 500,
+    seekSpreadPct: 8,
+    seekErrorRate: 1e-6,
+    readRetryRate: 1e-11,
   },
   sources: {
     rpm: 'Hitachi 7K500 datasheet: 7200 rpm',
@@ -46,5 +49,11 @@ export const HDD_7200_SATA: DevicePreset = {
     queueDepth: 'SATA NCQ: 32 tags',
     maxTransferKiB: '[inferred] Linux max_sectors_kb default 512',
     ncqAgingMs: '[inferred] firmware aging bound',
+    seekSpreadPct:
+      "Hitachi Deskstar 7K1000.C specification §4.5.2.1: average read seek 8.5 ms typical, 9.2 ms max: each seek within ±8 % of the typical curve [inferred: uniform] (the 7K500's successor in the same family)",
+    seekErrorRate:
+      'Fujitsu MHL/MHM (ATA) product manual §1.8: positioning errors recovered by one retry ≤ 10 in 10^7 seeks (the specified bound, taken as the rate)',
+    readRetryRate:
+      'Seagate Cheetah 15K.5 product manual §5.0 (2006): recovered data errors < 10 in 10^12 bits (the specified bound, taken as the rate)',
   },
 }

@@ -28,6 +28,9 @@ export const NVME_TLC: DevicePreset = {
     slcProgramUs: 250,
     queueDepth: 1023,
     maxTransferKiB: 512,
+    readSensing: '1-2-4',
+    senseUs: 15,
+    programSpreadPct: 0,
   },
   sources: {
     capacityGiB: '[inferred]',
@@ -52,5 +55,10 @@ export const NVME_TLC: DevicePreset = {
     slcProgramUs: '[inferred] SLC-mode program ~250 µs',
     queueDepth: 'brief: NVMe queue depth 1023',
     maxTransferKiB: '[inferred] Linux max_sectors_kb 512',
+    readSensing:
+      "TLC with the 1-2-4 Gray code: LSB, CSB and MSB pages need 1, 2 and 4 read-reference voltages (Cai et al., Proc. IEEE 2017, §II); [inferred] this part's code",
+    senseUs: '[inferred] 15 µs per sensing: LSB 60, CSB 75, MSB 105 µs around the 80 µs mean',
+    programSpreadPct:
+      '3D TLC programs the three pages of a word line at once (one-shot programming): no spread',
   },
 }

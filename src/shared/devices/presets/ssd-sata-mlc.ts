@@ -27,6 +27,9 @@ export const SSD_SATA_MLC: DevicePreset = {
     slcCacheMiB: 0,
     queueDepth: 32,
     maxTransferKiB: 512,
+    readSensing: '1-2',
+    senseUs: 20,
+    programSpreadPct: 44,
   },
   sources: {
     capacityGiB: '[inferred]',
@@ -51,5 +54,10 @@ export const SSD_SATA_MLC: DevicePreset = {
     slcCacheMiB: 'none',
     queueDepth: 'SATA NCQ: 32',
     maxTransferKiB: '[inferred] Linux max_sectors_kb default 512',
+    readSensing:
+      'MLC with Gray coding: LSB pages need one read-reference voltage, MSB pages two (Cai et al., Proc. IEEE 2017, §II)',
+    senseUs:
+      '[inferred] 20 µs per sensing: LSB 40 µs, MSB 60 µs around the 50 µs mean (reference §10: MLC page read 40–75 µs: LSB (1 sensing) and MSB (2) pages)',
+    programSpreadPct: 'reference §10: MLC program 500–1300 µs (LSB/MSB): ±44 % around the mean',
   },
 }
