@@ -8,6 +8,7 @@ import { EMMC_45 } from './presets/emmc-4.5'
 import { SSD_SATA_MLC } from './presets/ssd-sata-mlc'
 import { NVME_TLC } from './presets/nvme-tlc'
 import { NULLBLK } from './presets/nullblk'
+import { LOOP_DIO_VIRTIO } from './presets/loop-dio-virtio'
 
 export type { DevicePreset } from './presets/preset'
 
@@ -20,4 +21,5 @@ export const DEVICE_PRESETS: readonly DevicePreset[] = [
   SSD_SATA_MLC,
   NVME_TLC,
   NULLBLK,
+  LOOP_DIO_VIRTIO,
 ]

@@ -6,6 +6,8 @@ import { Hdd } from './hdd'
 import { HDD_PARAMS, hddConfig } from './hdd-params'
 import { DEVICE_PRESETS, type DevicePreset } from './presets'
 import { NullBlk, nullblkParams } from './nullblk'
+import { VirtualDevice } from './virtual'
+import { VIRTUAL_PARAMS, virtualConfig } from './virtual-params'
 
 /**
  * Device models as data: a name, its parameters (default, unit, meaning, range), and a factory.
@@ -59,6 +61,17 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
     params: nullblkParams,
     check() {},
     create: (values, ctx, name = 'nullblk') => new NullBlk(values, ctx, name),
+  },
+  {
+    name: 'virtual',
+    summary:
+      'A device seen only at its block interface (loop, virtio, device-mapper): measured service-time distributions, fitted parallelism and bandwidth per direction, reads waiting behind writes, and the CPU of its own path on the host.',
+    params: VIRTUAL_PARAMS,
+    check(values, path, issues) {
+      virtualConfig(values, 'check', issues, path)
+    },
+    create: (values, ctx, name = 'virtual') =>
+      new VirtualDevice(virtualConfig(values, name), ctx.engine, ctx.sink, ctx.rng),
   },
 ]
 

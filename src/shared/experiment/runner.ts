@@ -49,7 +49,7 @@ export function simulate(
   const hv = spec.host.values
   const queue = new BlockQueue(
     engine,
-    { nrRequests: hv.nrRequests as number, layer: type.layer, hz: hv.hz as number },
+    { nrRequests: nrRequestsOf(spec), layer: type.layer, hz: hv.hz as number },
     rng.fork('block'),
   )
   queue.setDevice(
@@ -64,6 +64,8 @@ export function simulate(
   const collector = new RunCollector()
   queue.observer = collector
   const kernel = new Kernel(engine, queue, hv, rng.fork('host'))
+  // a device whose own I/O path runs on the host's CPUs (a loop device's worker) gets them now
+  queue.dev.attachCpu?.(kernel.cpu)
 
   for (const f of spec.files)
     kernel.addFile({
@@ -164,6 +166,12 @@ export function simulate(
     ...measured(spec),
     sim: { events: engine.executed, requests: queue.completedCount },
   }
+}
+
+/** queue/nr_requests: the device's own when its preset carries one (a fingerprint read it), else the host's. */
+function nrRequestsOf(spec: ResolvedSpec): number {
+  const own = spec.device.values.nrRequests
+  return typeof own === 'number' && own > 0 ? own : (spec.host.values.nrRequests as number)
 }
 
 /** A replayed trace's measured D→C times, kept beside the simulated ones. */
