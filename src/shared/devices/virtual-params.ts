@@ -147,8 +147,6 @@ export interface VirtualConfig {
   readonly maxTransferSectors: number
   /** Service of a 4 KiB request, µs, per direction [read, write]. */
   readonly service: readonly [QuantileTable, QuantileTable]
-  /** The medians of those, µs (a large request's transfer varies by its draw's share of them). */
-  readonly medianUs: readonly [number, number]
   readonly parallel: readonly [number, number]
   readonly sharedLanes: boolean
   /** ns per byte beyond the first 4 KiB, per direction. */
@@ -180,7 +178,6 @@ export function virtualConfig(
     queueDepth: v.queueDepth as number,
     maxTransferSectors: Math.round(((v.maxTransferKiB as number) * 1024) / SECTOR),
     service,
-    medianUs: [service[0].at(50), service[1].at(50)],
     parallel: [v.readParallel as number, v.writeParallel as number],
     sharedLanes: v.sharedLanes as boolean,
     nsPerByte: [1000 / (v.readMBps as number), 1000 / (v.writeMBps as number)],

@@ -12,8 +12,8 @@ import type { VirtualConfig } from './virtual-params'
  * processes for the host's CPUs — then waits, in arrival order, for a lane of its direction: the
  * device serves `readParallel` reads and `writeParallel` writes at once (a fractional last lane
  * runs at that fraction of the speed). A lane is held for the request's service time, drawn
- * from the measured distribution of its direction, or for its transfer beyond the first 4 KiB
- * over the device's one link, whichever ends later. With `sharedLanes`, reads and writes queue in
+ * from the measured distribution of its direction (a 4 KiB request's), and then for the transfer
+ * of the rest of its data over the device's one link, shared by every lane. With `sharedLanes`, reads and writes queue in
  * one line, so a read waits behind the writes that came before it (a virtio ring, one backing
  * disk); without, each direction has its own line.
  */
@@ -116,19 +116,14 @@ export class VirtualDevice implements Device, Handler {
     busy[lane] = 1
     this.free[op]--
     rq.devInt = lane
-    const table = this.cfg.service[op]
-    const draw = table.draw(this.rng.next())
-    const service = (draw * 1000) / speeds[lane]
-    // a large request varies as a small one does: its transfer scaled by the same draw's
-    // share of the median (the host's stalls delay whole requests, not only their first 4 KiB)
-    const median = this.cfg.medianUs[op]
-    const jitter = median > 0 ? draw / median : 1
-    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op] * jitter
+    const service = (this.cfg.service[op].draw(this.rng.next()) * 1000) / speeds[lane]
+    // beyond its first 4 KiB, a request's data follows over the device's one link
+    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     let done = now + service
     if (extra > 0) {
-      const linkStart = Math.max(this.linkFree, now)
+      const linkStart = Math.max(this.linkFree, done)
       this.linkFree = linkStart + extra
-      done = Math.max(done, this.linkFree)
+      done = this.linkFree
     }
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
