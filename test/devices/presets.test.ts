@@ -36,7 +36,8 @@ describe('device registry and presets', () => {
     const info = d.device.info
     expect(info.name).toBe(name)
     expect(info.capacitySectors).toBeGreaterThan(1_000_000)
-    expect(info.rotational).toBe(p.model === 'hdd')
+    // disks, and the virtual devices that say so (a loop device reports rotational = 1)
+    expect(info.rotational).toBe(p.model === 'hdd' || p.values.rotational === true)
     expect(info.queueDepth).toBe(p.values.queueDepth)
     expect(info.maxTransferSectors).toBe(((p.values.maxTransferKiB as number) * 1024) / 512)
     expect(d.device.inFlight).toBe(0)

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { LineSplitter, parseEtaDuration, parseEtaLine } from '../../src/main/services/real/fio-eta'
-import { parseDiskstats, parseInflight, parseVmstat } from '../../src/main/services/real/proc-stats'
+import {
+  parseDiskstats,
+  parseInflight,
+  parseProcStat,
+  parseVmstat,
+} from '../../src/main/services/real/proc-stats'
 import { parseSchedulerLine } from '../../src/main/services/real/scheduler-line'
 import { summarise } from '../../src/main/services/real/disk-sampler'
 
@@ -114,5 +119,46 @@ describe('/proc and /sys', () => {
     )
     expect(t.seconds).toBe(0.5)
     expect(t.totals.readIops).toBe(200)
+  })
+})
+
+describe('CPU from /proc/stat', () => {
+  const stat = (busy: number[], idle: number, iowait: number): string =>
+    [
+      `cpu  ${busy[0]} ${busy[1]} ${busy[2]} ${idle} ${iowait} ${busy[3]} ${busy[4]} ${busy[5]} 0 0`,
+      'cpu0 1 0 0 0 0 0 0 0 0 0',
+      'cpu1 1 0 0 0 0 0 0 0 0 0',
+      'intr 12345',
+    ].join('\n')
+
+  it('counts user, nice, system, irq, softirq and steal as busy; idle and iowait as not', () => {
+    expect(parseProcStat(stat([10, 1, 5, 2, 3, 4], 70, 5))).toEqual({ busy: 25, total: 100, cpus: 2 })
+  })
+
+  it('gives the CPUs kept busy per interval, 0 … the number of CPUs', () => {
+    const c = (n: number): ReturnType<typeof parseDiskstats> & object => ({
+      reads: n,
+      readMerges: 0,
+      readSectors: 0,
+      readMs: 0,
+      writes: 0,
+      writeMerges: 0,
+      writeSectors: 0,
+      writeMs: 0,
+      inProgress: 0,
+      ioMs: 0,
+      weightedMs: 0,
+    })
+    const vm = { pgpgin: 0, pgpgout: 0, nrDirty: 0, nrWriteback: 0 }
+    const s = summarise(
+      [
+        { t: 0, disk: c(0), vm, cpu: { busy: 0, total: 0, cpus: 2 } },
+        { t: 500, disk: c(1), vm, cpu: { busy: 50, total: 100, cpus: 2 } },
+        { t: 1000, disk: c(2), vm, cpu: { busy: 60, total: 200, cpus: 2 } },
+      ],
+      [0, 0],
+      500,
+    )
+    expect(s.vmstat.busyCpus).toEqual([1, 0.2])
   })
 })

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseSize } from '../../shared/util/params'
 import { fingerprintDevice } from '../../main/services/real/fingerprint'
+import type { PresetDocument } from '../../main/services/real/fingerprint'
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
 import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
 import { labStateDir } from '../../main/services/real/state-dir'
@@ -13,7 +14,7 @@ import { num, renderTable } from '../table'
 export const fingerprintCommand: CliCommand = {
   name: 'fingerprint',
   usage: [
-    'fingerprint [--device DEV --confirm DEV] [--seconds S] [--out FILE] [--json]',
+    'fingerprint [--device DEV --confirm DEV] [--seconds S] [--passes N] [--out FILE] [--json]',
     '                                    measure a device (QD1/QD32 4 KiB random, 1 MiB sequential), fit a model, save a preset (root)',
   ],
   async run(args, io) {
@@ -24,6 +25,7 @@ export const fingerprintCommand: CliCommand = {
         confirm: { type: 'string' },
         'scratch-size': { type: 'string' },
         seconds: { type: 'string' },
+        passes: { type: 'string' },
         region: { type: 'string' },
         name: { type: 'string' },
         out: { type: 'string' },
@@ -35,6 +37,9 @@ export const fingerprintCommand: CliCommand = {
     const seconds = values.seconds === undefined ? 3 : Number(values.seconds)
     if (!(seconds > 0 && seconds <= 600))
       throw new InputError([`fingerprint: --seconds expects 0 < S ≤ 600, got "${values.seconds}"`])
+    const passes = values.passes === undefined ? 2 : Number(values.passes)
+    if (!(Number.isInteger(passes) && passes >= 1 && passes <= 20))
+      throw new InputError([`fingerprint: --passes expects a whole number 1 … 20, got "${values.passes}"`])
     const size = (v: string | undefined, what: string): number | undefined => {
       if (v === undefined) return undefined
       const n = parseSize(v)
@@ -63,6 +68,7 @@ export const fingerprintCommand: CliCommand = {
             ? { kind: 'device', name: values.device, confirm: values.confirm }
             : { kind: 'scratch', sizeBytes: size(values['scratch-size'], '--scratch-size') },
           seconds,
+          passes,
           regionBytes: size(values.region, '--region'),
           name,
           out,
@@ -96,22 +102,47 @@ export const fingerprintCommand: CliCommand = {
         `${num(m.p50Ms)}/${num(m.p99Ms)}`,
         s ? `${num(s.p50Ms)}/${num(s.p99Ms)}` : '-',
         f ? `${num(f.ms)} ms (${num(f.relative * 100, 2)} %)` : '-',
+        residual(doc.residuals?.[m.name]),
       ]
     })
     io.out(
       renderTable(
-        ['point', 'IOPS', 'MB/s', 'measured p50/p99 ms', 'model p50/p99 ms', 'CDF RMS distance'],
+        [
+          'point',
+          'IOPS',
+          'MB/s',
+          'measured p50/p99 ms',
+          'model p50/p99 ms',
+          'CDF RMS distance',
+          'model − measured (noise)',
+        ],
         rows,
         ['l'],
       ),
     )
+    for (const w of doc.warnings ?? []) io.err(`iosched-lab: warning: ${w}`)
     io.out('')
     io.out(`${doc.model} model, from preset ${doc.basePreset}:`)
     for (const [k, v] of Object.entries(doc.values))
       io.out(`  ${k} = ${v}${doc.sources[k] ? `   (${doc.sources[k]})` : ''}`)
+    if (doc.host) {
+      io.out('')
+      io.out(`this machine as a host (${doc.host.kernel}), over preset ${doc.host.preset}:`)
+      for (const [k, v] of Object.entries(doc.host.overrides))
+        io.out(`  ${k} = ${v}${doc.host.sources[k] ? `   (${doc.host.sources[k]})` : ''}`)
+    }
     io.out('')
     io.out(`saved: ${out} — simulate on it with this in a spec:`)
     io.out(`  "device": ${JSON.stringify(doc.specDevice)}`)
     return 0
   },
+}
+
+/** "IOPS +3.1 %, p50 −2 % (noise 5 %) ok" for one point. */
+function residual(
+  r: PresetDocument['residuals'] extends Record<string, infer R> | undefined ? R | undefined : never,
+): string {
+  if (!r) return '-'
+  const p = (x: number): string => `${x > 0 ? '+' : ''}${num(x * 100, 2)} %`
+  return `IOPS ${p(r.iops)}, p50 ${p(r.p50)} (${num(r.noise * 100, 2)} %)${r.ok ? '' : ' OFF'}`
 }

@@ -11,6 +11,7 @@ import { importCommand } from './import'
 import { reportCommand } from './report'
 import { sessionsCommand } from './sessions'
 import { realHelperCommand } from './real-helper'
+import { validateCommand } from './validate'
 
 /** Every command: one file each, one line here. */
 export const commands: readonly CliCommand[] = [
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   devicesCommand,
   doctorCommand,
   fingerprintCommand,
+  validateCommand,
   galleryCommand,
   reproduceCommand,
   importCommand,

@@ -137,7 +137,7 @@ export interface FingerprintPoint {
 export interface FingerprintOutcome {
   name: string
   path: string
-  model: 'flash' | 'hdd'
+  model: 'flash' | 'hdd' | 'virtual'
   basePreset: string
   description: string
   target: string

@@ -24,6 +24,28 @@ export interface Device {
    * stable media. Absent: the device has no volatile cache, and a flush costs nothing.
    */
   flush?(done: () => void): void
+  /**
+   * The host's CPUs, given once the host exists, to a device whose own I/O path runs on them (a
+   * loop device's worker thread, a virtio disk's kicks and interrupts).
+   */
+  attachCpu?(cpu: HostCpu): void
+}
+
+/** A thread as the host's CPU scheduler sees it (host/cpu.ts CpuTask). */
+export interface HostThread {
+  readonly pid: number
+  readonly weight: number
+  cpuWork: number
+  cpuTime: number
+  vruntime: number
+  onCpu: number
+  cpuDone(now: SimTime): void
+}
+
+/** The host's CPU scheduler, as a device's threads use it (host/cpu.ts CpuScheduler). */
+export interface HostCpu {
+  run(t: HostThread, work: SimTime): void
+  release(t: HostThread): void
 }
 
 /** What a device model is built with. */

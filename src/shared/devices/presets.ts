@@ -9,6 +9,7 @@ import { SSD_SATA_MLC } from './presets/ssd-sata-mlc'
 import { NVME_TLC } from './presets/nvme-tlc'
 import { NULLBLK } from './presets/nullblk'
 import { HDD_TEXTBOOK } from './presets/hdd-textbook'
+import { LOOP_DIO_VIRTIO } from './presets/loop-dio-virtio'
 
 export type { DevicePreset } from './presets/preset'
 
@@ -22,4 +23,5 @@ export const DEVICE_PRESETS: readonly DevicePreset[] = [
   NVME_TLC,
   NULLBLK,
   HDD_TEXTBOOK,
+  LOOP_DIO_VIRTIO,
 ]

@@ -7,6 +7,8 @@ import { Hdd } from './hdd'
 import { HDD_PARAMS, hddConfig } from './hdd-params'
 import { DEVICE_PRESETS, type DevicePreset } from './presets'
 import { NullBlk, nullblkParams } from './nullblk'
+import { VirtualDevice } from './virtual'
+import { VIRTUAL_PARAMS, virtualConfig } from './virtual-params'
 
 /**
  * Device models as data: a name, its parameters (default, unit, meaning, range), and a factory.
@@ -86,6 +88,26 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
         (v.bandwidthMBps as number) > 0 ? ((v.bandwidthMBps as number) * 1e6) / bytes : Infinity,
       ),
     create: (values, ctx, name = 'nullblk') => new NullBlk(values, ctx, name),
+  },
+  {
+    name: 'virtual',
+    summary:
+      'A device seen only at its block interface (loop, virtio, device-mapper): measured service-time distributions, fitted parallelism and bandwidth per direction, reads waiting behind writes, and the CPU of its own path on the host.',
+    params: VIRTUAL_PARAMS,
+    check(values, path, issues) {
+      virtualConfig(values, 'check', issues, path)
+    },
+    // each direction's lanes at their fastest service, each request's data beyond 4 KiB on the link
+    peakRequestsPerSecond(v, bytes) {
+      const c = virtualConfig(v, 'peak')
+      const rate = (d: 0 | 1): number => {
+        const ns = c.service[d].at(0) * 1000 + Math.max(0, bytes - 4096) * c.nsPerByte[d]
+        return ns > 0 ? (c.parallel[d] * 1e9) / ns : Infinity
+      }
+      return Math.max(rate(0), rate(1))
+    },
+    create: (values, ctx, name = 'virtual') =>
+      new VirtualDevice(virtualConfig(values, name), ctx.engine, ctx.sink, ctx.rng),
   },
 ]
 

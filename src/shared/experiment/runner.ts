@@ -51,7 +51,7 @@ export function simulate(
   const queue = new BlockQueue(
     engine,
     {
-      nrRequests: hv.nrRequests as number,
+      nrRequests: nrRequestsOf(spec),
       layer: type.layer,
       hz: hv.hz as number,
       cpuPerRequest: Math.round(((type.cpuCost?.default as number) ?? 0) * US * (hv.schedCpuScale as number)),
@@ -69,6 +69,8 @@ export function simulate(
   const collector = new RunCollector()
   queue.observer = collector
   const kernel = new Kernel(engine, queue, hv, rng.fork('host'), spec.host.filesystem)
+  // a device whose own I/O path runs on the host's CPUs (a loop device's worker) gets them now
+  queue.dev.attachCpu?.(kernel.cpu)
 
   for (const f of spec.files)
     kernel.addFile({
@@ -174,6 +176,12 @@ export function simulate(
     ...measured(spec),
     sim: { events: engine.executed, requests: queue.completedCount },
   }
+}
+
+/** queue/nr_requests: the device's own when its preset carries one (a fingerprint read it), else the host's. */
+function nrRequestsOf(spec: ResolvedSpec): number {
+  const own = spec.device.values.nrRequests
+  return typeof own === 'number' && own > 0 ? own : (spec.host.values.nrRequests as number)
 }
 
 /** A replayed trace's measured D→C times, kept beside the simulated ones. */

@@ -1,17 +1,22 @@
 import { join } from 'node:path'
 import type { DeviceTotals } from '../../../shared/experiment/result'
 import type { TimeSeriesData } from '../../../shared/metrics/timeseries'
-import type { DiskCounters, VmCounters } from './proc-stats'
-import { parseDiskstats, parseInflight, parseVmstat } from './proc-stats'
+import type { CpuCounters, DiskCounters, VmCounters } from './proc-stats'
+import { parseDiskstats, parseInflight, parseProcStat, parseVmstat } from './proc-stats'
 import { readSys, sysBlockDir } from './sysfs'
 
-/** The `vmstat 1` view of a real run: system-wide bi/bo (KiB/s) and dirty memory (MB). */
+/**
+ * The `vmstat 1` view of a real run: system-wide bi/bo (KiB/s), dirty memory (MB), and the CPUs
+ * kept busy (user, system, interrupts: 0 … the number of CPUs) — what a fingerprint needs to tell
+ * a device's own path on the host from the processes' CPU.
+ */
 export interface VmstatSeries {
   tMs: number[]
   biKBps: number[]
   boKBps: number[]
   dirtyMB: number[]
   writebackMB: number[]
+  busyCpus: number[]
 }
 
 export interface DiskSamples {
@@ -30,6 +35,7 @@ interface Point {
   t: number
   disk: DiskCounters
   vm: VmCounters
+  cpu?: CpuCounters
 }
 
 const PAGE_MB = 4096 / 1e6
@@ -62,7 +68,13 @@ export class DiskSampler {
     const text = readSys('/proc/diskstats') ?? ''
     const disk = parseDiskstats(text, this.device)
     if (!disk) throw new Error(`/proc/diskstats has no line for ${this.device}`)
-    return { t: performance.now(), disk, vm: parseVmstat(readSys('/proc/vmstat') ?? '') }
+    const stat = readSys('/proc/stat')
+    return {
+      t: performance.now(),
+      disk,
+      vm: parseVmstat(readSys('/proc/vmstat') ?? ''),
+      ...(stat ? { cpu: parseProcStat(stat) } : {}),
+    }
   }
 
   private pollInflight(): void {
@@ -121,7 +133,7 @@ export function summarise(
     queued: [],
     inFlight: [],
   }
-  const vm: VmstatSeries = { tMs: [], biKBps: [], boKBps: [], dirtyMB: [], writebackMB: [] }
+  const vm: VmstatSeries = { tMs: [], biKBps: [], boKBps: [], dirtyMB: [], writebackMB: [], busyCpus: [] }
   const t0 = points[0].t
   for (let i = 1; i < points.length; i++) {
     const a = points[i - 1]
@@ -142,6 +154,8 @@ export function summarise(
     vm.boKBps.push((b.vm.pgpgout - a.vm.pgpgout) / dt)
     vm.dirtyMB.push(b.vm.nrDirty * PAGE_MB)
     vm.writebackMB.push(b.vm.nrWriteback * PAGE_MB)
+    const dTotal = a.cpu && b.cpu ? b.cpu.total - a.cpu.total : 0
+    vm.busyCpus.push(dTotal > 0 ? ((b.cpu!.busy - a.cpu!.busy) / dTotal) * b.cpu!.cpus : 0)
   }
   const first = points[0].disk
   const last = points[points.length - 1].disk

@@ -3,14 +3,21 @@ import { dirname } from 'node:path'
 import type { ProcessResult } from '../../../shared/experiment/result'
 import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
+import { LatencyHistogram } from '../../../shared/metrics/histogram'
 import type { ParamValues } from '../../../shared/util/params'
-import { rmsCdfDistance } from './cdf-distance'
-import type { DeviceFacts, FittedModel, SweepName, SweepPoint } from './fingerprint-fit'
+import { rmsCdfDistance } from '../../../shared/metrics/cdf-distance'
+import type { DeviceFacts, SweepName, SweepPoint } from './fingerprint-fit'
 import { fitModel } from './fingerprint-fit'
+import type { FitPoint } from './fit-virtual'
+import { initialVirtual, refineVirtual } from './fit-virtual'
+import type { HostCapture } from './host-capture'
+import { captureHost } from './host-capture'
+import type { QueueFacts } from './queue-facts'
+import { readQueueFacts } from './queue-facts'
 import type { RealExperimentEvents } from './real-experiment'
 import { RealExperimentRunner } from './real-experiment'
 import type { RealRunResult, RealTargetInfo } from './real-result'
-import { readSys, sysBlockDir } from './sysfs'
+import { sysBlockDir, readSys } from './sysfs'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
 
@@ -26,6 +33,9 @@ const SWEEP: { name: SweepName; params: ParamValues }[] = [
 
 const GAP_MS = 200
 
+/** The preset a virtual device's fitted values override. */
+export const VIRTUAL_BASE = 'loop-dio-virtio'
+
 /**
  * The sweep as a lab experiment: one fio-like process per point, one after another (each starts
  * when the previous one's time is up), O_DIRECT on the raw device. The same spec runs for real
@@ -35,12 +45,15 @@ export function sweepSpec(
   seconds: number,
   regionBytes: number,
   device: { preset: string; overrides?: ParamValues },
+  host?: { preset: string; overrides?: ParamValues },
+  repetitions = 1,
 ): object {
   const step = seconds * 1000 + GAP_MS
   return {
     name: 'fingerprint',
     description: 'QD1 and QD32 4 KiB random reads and writes, 1 MiB sequential reads and writes',
     device,
+    ...(host ? { host } : {}),
     workload: {
       processes: SWEEP.map((s, i) => ({
         name: s.name,
@@ -58,32 +71,44 @@ export function sweepSpec(
       stop: { maxSeconds: (SWEEP.length * step) / 1000 },
     },
     schedulers: ['noop'],
+    repetitions,
   }
 }
 
-const pointOf = (p: ProcessResult): SweepPoint => ({
-  name: p.name as SweepName,
-  p50Ms: p.latencyMs.p50,
-  p99Ms: p.latencyMs.p99,
-  meanMs: p.latencyMs.mean,
-  iops: p.seconds > 0 ? p.ops / p.seconds : 0,
-  MBps: p.MBps,
-})
+/** How one point came out: measured (mean of the passes), simulated, and how far apart. */
+export interface PointResidual {
+  /** Simulated ÷ measured − 1. */
+  iops: number
+  p50: number
+  p99: number
+  /** The passes' own spread: |a − b| ÷ mean of the rates and medians (at least 5 %). */
+  noise: number
+  /** Within its noise (rate and median). */
+  ok: boolean
+}
 
 /** A custom device preset file: the fitted model, how it was measured, and how well it fits. */
 export interface PresetDocument {
   schema: 'iosched-lab/device-preset@1'
   name: string
-  model: 'flash' | 'hdd'
+  model: 'flash' | 'hdd' | 'virtual'
   /** A built-in preset of the same model the values override. */
   basePreset: string
   description: string
   values: ParamValues
   sources: Record<string, string>
-  measured: { target: RealTargetInfo; seconds: number; points: SweepPoint[] }
+  measured: { target: RealTargetInfo; seconds: number; passes: number; points: SweepPoint[] }
   simulated: { points: SweepPoint[] }
   /** RMS horizontal distance between measured and simulated latency CDFs, per point. */
   fit: Record<string, { ms: number; relative: number }>
+  /** Per point: the re-simulated sweep against the measured one, judged against its noise. */
+  residuals?: Record<string, PointResidual>
+  /** Points off by more than their noise, said in words (nothing saved when `refused`). */
+  warnings?: string[]
+  /** The queue attributes read from sysfs. */
+  queue?: QueueFacts
+  /** This machine as a host preset: the simulated companion of a real run uses it. */
+  host?: HostCapture
   /** Paste into a spec to simulate this device today (no registration needed). */
   specDevice: { preset: string; overrides: ParamValues }
 }
@@ -92,6 +117,8 @@ export interface FingerprintOptions {
   target?: TargetRequest
   /** Seconds per sweep point (default 3). */
   seconds?: number
+  /** Passes of the sweep (default 2): their spread is each point's noise. */
+  passes?: number
   /** Bytes of the device the random points spread over (default: all of it, at most 8 GiB). */
   regionBytes?: number
   name?: string
@@ -103,15 +130,96 @@ export interface FingerprintOptions {
 }
 
 /**
+ * The CPUs the sweep kept busy over a process's own time in a run (from the sampled /proc/stat),
+ * less what was busy before fio began its I/O (other programs of the machine, the lab itself).
+ */
+function busyDuring(run: RealRunResult, p: ProcessResult): number | null {
+  const v = run.real.vmstat
+  if (!v.busyCpus || run.real.ioStartMs === null) return null
+  const from = run.real.ioStartMs + p.startSeconds * 1000
+  const to = from + p.seconds * 1000
+  const step = v.tMs.length > 1 ? v.tMs[1] - v.tMs[0] : 500
+  const mean = (ok: (t: number) => boolean): number | null => {
+    let sum = 0
+    let n = 0
+    for (let i = 0; i < v.tMs.length; i++)
+      if (ok(v.tMs[i])) {
+        sum += v.busyCpus[i]
+        n++
+      }
+    return n > 0 ? sum / n : null
+  }
+  const during = mean((t) => t >= from && t + step <= to)
+  // fio's start-up (before its first I/O) is nearly idle: what is busy then is not the sweep's
+  const before = mean((t) => t + step <= run.real.ioStartMs!) ?? 0
+  return during === null ? null : Math.max(0, during - before)
+}
+
+function fitPointOf(p: ProcessResult, busy: number | null): FitPoint {
+  return {
+    name: p.name as SweepName,
+    iops: p.seconds > 0 ? p.ops / p.seconds : 0,
+    MBps: p.MBps,
+    latency: p.latency,
+    fioCpuUs: p.ops > 0 && p.cpuSeconds > 0 ? (p.cpuSeconds * 1e6) / p.ops : null,
+    busyCpus: busy,
+  }
+}
+
+/** The mean of several passes of one point: rates averaged, histograms merged. */
+function mergePasses(passes: FitPoint[]): FitPoint {
+  const h = new LatencyHistogram()
+  for (const p of passes) h.merge(LatencyHistogram.fromJSON(p.latency))
+  const mean = (f: (p: FitPoint) => number | null): number | null => {
+    const xs = passes.map(f).filter((x): x is number => x !== null)
+    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null
+  }
+  return {
+    name: passes[0].name,
+    iops: mean((p) => p.iops) ?? 0,
+    MBps: mean((p) => p.MBps) ?? 0,
+    latency: h.toJSON(),
+    fioCpuUs: mean((p) => p.fioCpuUs),
+    busyCpus: mean((p) => p.busyCpus),
+  }
+}
+
+const sweepPointOf = (f: FitPoint): SweepPoint => {
+  const h = LatencyHistogram.fromJSON(f.latency)
+  return {
+    name: f.name,
+    p50Ms: h.percentile(50) / 1e6,
+    p99Ms: h.percentile(99) / 1e6,
+    meanMs: h.mean / 1e6,
+    iops: f.iops,
+    MBps: f.MBps,
+  }
+}
+
+/** The spread of two passes of a point: rates and medians, at least 5 %. */
+function noiseOf(passes: FitPoint[]): number {
+  if (passes.length < 2) return 0.05
+  const spread = (xs: number[]): number => {
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length
+    return m > 0 ? (Math.max(...xs) - Math.min(...xs)) / m : 0
+  }
+  const p50 = passes.map((p) => LatencyHistogram.fromJSON(p.latency).percentile(50))
+  return Math.max(0.05, spread(passes.map((p) => p.iops)), spread(p50))
+}
+
+/**
  * Fingerprint a device: run the sweep for real (scheduler `none`, page cache dropped), fit the
- * flash or HDD model to it, run the same sweep in the simulator on the fitted model, and report
- * the CDF distance per point. Writes to the target: a scratch loop device or a confirmed free one.
+ * model of its kind (a virtual device — loop, virtio, device-mapper — the virtual model, fitted by
+ * re-simulating the sweep; a disk or flash device their own models), run the same sweep in the
+ * simulator on the fitted model, and report per point how far it is and whether that is within
+ * the point's noise. Writes to the target: a scratch loop device or a confirmed free one.
  */
 export async function fingerprintDevice(
   o: FingerprintOptions = {},
   ev: RealExperimentEvents = {},
 ): Promise<PresetDocument> {
   const seconds = o.seconds ?? 3
+  const passes = Math.max(1, Math.round(o.passes ?? 2))
   const req: TargetRequest = o.target ?? { kind: 'scratch' }
   // the device size decides the region the random points spread over
   const size =
@@ -119,52 +227,117 @@ export async function fingerprintDevice(
       ? (req.sizeBytes ?? DEFAULT_SCRATCH_BYTES)
       : Number(readSys(`${sysBlockDir(req.name.replace(/^\/dev\//, ''))}/size`) ?? 0) * 512
   const region = o.regionBytes ?? Math.min(size || DEFAULT_SCRATCH_BYTES, 8 * 2 ** 30)
-  const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }))
+  const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, passes))
   let target: RealTargetInfo | null = null
+  let queue: QueueFacts | null = null
   const r = await (o.runner ?? new RealExperimentRunner()).run(
     spec,
-    { target: req.kind === 'scratch' ? { ...req, sizeBytes: size } : req, stateDir: o.stateDir },
+    {
+      target: req.kind === 'scratch' ? { ...req, sizeBytes: size } : req,
+      stateDir: o.stateDir,
+      sampleMs: 250,
+    },
     {
       ...ev,
       targetReady: (t) => {
         target = t
+        // read while the device exists (a scratch device goes at the end)
+        queue = readQueueFacts(t.name)
         ev.targetReady?.(t)
       },
     },
   )
-  const run = r.runs[0] as RealRunResult | undefined
-  if (!run) throw new Error('the sweep did not run (see the messages above)')
-  const t = target ?? run.real.target
-  const points = run.processes.map(pointOf)
-  const facts: DeviceFacts = {
-    sizeBytes: t.sizeBytes,
-    rotational: t.rotational,
-    maxTransferKiB: Number(readSys(`${sysBlockDir(t.name)}/queue/max_sectors_kb`)) || null,
-  }
-  const fitted: FittedModel = fitModel(points, facts)
-  const simSpec = resolveSpec(
-    sweepSpec(seconds, region, { preset: fitted.basePreset, overrides: fitted.values }),
+  const runs = r.runs as RealRunResult[]
+  if (runs.length === 0) throw new Error('the sweep did not run (see the messages above)')
+  const t = target ?? runs[0].real.target
+  const q = queue ?? readQueueFacts(t.name)
+  const perPass = runs.map((run) => run.processes.map((p) => fitPointOf(p, busyDuring(run, p))))
+  const names = perPass[0].map((p) => p.name)
+  const measured = names.map((n) => mergePasses(perPass.map((ps) => ps.find((p) => p.name === n)!)))
+  const noise = Object.fromEntries(
+    names.map((n) => [n, noiseOf(perPass.map((ps) => ps.find((p) => p.name === n)!))]),
   )
-  const sim = simulate(simSpec, 0, 0)
-  const simPoints = sim.processes.map(pointOf)
+  const host = captureHost({ readAheadKiB: q.readAheadKiB, nrRequests: q.nrRequests, device: t.name })
+  const simulateSweep = (device: { preset: string; overrides: ParamValues }, h: ParamValues): FitPoint[] => {
+    const s = resolveSpec(sweepSpec(seconds, region, device, { preset: host.preset, overrides: h }))
+    return simulate(s, 0, 0).processes.map((p) => fitPointOf(p, null))
+  }
+  let model: PresetDocument['model']
+  let basePreset: string
+  let values: ParamValues
+  let sources: Record<string, string>
+  let reason: string
+  let simulated: FitPoint[]
+  if (q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper') {
+    const first = initialVirtual(measured, q, t.sizeBytes)
+    const refined = refineVirtual(first.values, host.overrides, measured, (v, h) =>
+      simulateSweep({ preset: VIRTUAL_BASE, overrides: v }, h),
+    )
+    model = 'virtual'
+    basePreset = VIRTUAL_BASE
+    values = refined.values
+    sources = first.sources
+    simulated = refined.simulated
+    for (const [k, v] of Object.entries(refined.host))
+      if (host.overrides[k] !== v) {
+        host.overrides[k] = v
+        host.sources[k] = `fitted: fio's own CPU per I/O at QD1 random reads (${k})`
+      }
+    reason = `a ${q.kind} device: the virtual model, fitted to the sweep and re-simulated (${refined.iterations} correction${refined.iterations === 1 ? '' : 's'})`
+  } else {
+    const facts: DeviceFacts = {
+      sizeBytes: t.sizeBytes,
+      rotational: t.rotational,
+      maxTransferKiB: q.maxSectorsKiB,
+    }
+    const fitted = fitModel(measured.map(sweepPointOf), facts)
+    model = fitted.model
+    basePreset = fitted.basePreset
+    values = fitted.values
+    sources = fitted.sources
+    reason = fitted.reason
+    simulated = simulateSweep({ preset: basePreset, overrides: values }, host.overrides)
+  }
   const fit: PresetDocument['fit'] = {}
-  for (const p of run.processes) {
-    const s = sim.processes.find((x) => x.name === p.name)
-    if (s) fit[p.name] = rmsCdfDistance(p.latency, s.latency)
+  const residuals: Record<string, PointResidual> = {}
+  const warnings: string[] = []
+  for (const m of measured) {
+    const s = simulated.find((x) => x.name === m.name)
+    if (!s) continue
+    fit[m.name] = rmsCdfDistance(m.latency, s.latency)
+    const mp = sweepPointOf(m)
+    const sp = sweepPointOf(s)
+    const res: PointResidual = {
+      iops: sp.iops / mp.iops - 1,
+      p50: sp.p50Ms / mp.p50Ms - 1,
+      p99: sp.p99Ms / mp.p99Ms - 1,
+      noise: noise[m.name],
+      ok: false,
+    }
+    res.ok = Math.abs(res.iops) <= Math.max(0.1, res.noise) && Math.abs(res.p50) <= Math.max(0.1, res.noise)
+    residuals[m.name] = res
+    if (!res.ok)
+      warnings.push(
+        `${m.name}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
+      )
   }
   const name = o.name ?? `fingerprint-${t.name}-${new Date().toISOString().slice(0, 10)}`
   const doc: PresetDocument = {
     schema: 'iosched-lab/device-preset@1',
     name,
-    model: fitted.model,
-    basePreset: fitted.basePreset,
-    description: `${fitted.model === 'hdd' ? 'Disk' : 'Flash device'} fitted to ${t.description} (${fitted.reason})`,
-    values: fitted.values,
-    sources: fitted.sources,
-    measured: { target: t, seconds, points },
-    simulated: { points: simPoints },
+    model,
+    basePreset,
+    description: `${describeModel(model)} fitted to ${t.description} (${reason})`,
+    values,
+    sources,
+    measured: { target: t, seconds, passes, points: measured.map(sweepPointOf) },
+    simulated: { points: simulated.map(sweepPointOf) },
     fit,
-    specDevice: { preset: fitted.basePreset, overrides: fitted.values },
+    residuals,
+    warnings,
+    queue: q,
+    host,
+    specDevice: { preset: basePreset, overrides: values },
   }
   if (o.out) {
     mkdirSync(dirname(o.out), { recursive: true })
@@ -172,3 +345,8 @@ export async function fingerprintDevice(
   }
   return doc
 }
+
+const describeModel = (m: PresetDocument['model']): string =>
+  m === 'hdd' ? 'Disk' : m === 'flash' ? 'Flash device' : 'Virtual device'
+
+const pct = (x: number, sign = true): string => `${sign && x > 0 ? '+' : ''}${Math.round(x * 1000) / 10} %`

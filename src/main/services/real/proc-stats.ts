@@ -69,3 +69,28 @@ export function parseInflight(text: string): number {
   const [r, w] = text.trim().split(/\s+/).map(Number)
   return (r || 0) + (w || 0)
 }
+
+/** CPU time of the whole machine from /proc/stat's first line, in clock ticks. */
+export interface CpuCounters {
+  /** user + nice + system + irq + softirq + steal: time not idle and not waiting for I/O. */
+  busy: number
+  /** busy + idle + iowait. */
+  total: number
+  /** CPUs (the cpuN lines). */
+  cpus: number
+}
+
+export function parseProcStat(text: string): CpuCounters {
+  let busy = 0
+  let total = 0
+  let cpus = 0
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/)
+    if (f[0] === 'cpu') {
+      const [user, nice, system, idle, iowait, irq, softirq, steal] = f.slice(1, 9).map((x) => Number(x) || 0)
+      busy = user + nice + system + irq + softirq + steal
+      total = busy + idle + iowait
+    } else if (/^cpu\d+$/.test(f[0])) cpus++
+  }
+  return { busy, total, cpus: Math.max(1, cpus) }
+}

@@ -1,5 +1,5 @@
-import type { LatencyHistogramJSON } from '../../../shared/metrics/histogram'
-import { LatencyHistogram } from '../../../shared/metrics/histogram'
+import type { LatencyHistogramJSON } from './histogram'
+import { LatencyHistogram } from './histogram'
 
 /**
  * RMS horizontal distance between two latency CDFs, as DiskSim's validation reports it: at the

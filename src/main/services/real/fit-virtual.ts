@@ -1,0 +1,251 @@
+import type { LatencyHistogramJSON } from '../../../shared/metrics/histogram'
+import { LatencyHistogram } from '../../../shared/metrics/histogram'
+import { QuantileTable } from '../../../shared/devices/quantile-table'
+import { parseQuantileTable } from '../../../shared/devices/quantile-table'
+import type { ParamValues } from '../../../shared/util/params'
+import type { SweepName } from './fingerprint-fit'
+import type { QueueFacts } from './queue-facts'
+
+/**
+ * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
+ * derived from the points that determine it, then the whole sweep is re-simulated and each
+ * parameter corrected by its own point's residual, until every point is within a tolerance or the
+ * corrections stop helping:
+ *  - the service-time distributions of 4 KiB reads and writes: the QD1 latency histograms, knot by
+ *    knot (percent:µs), less what the host's path adds;
+ *  - the CPU of the device's own path on the host: the CPUs kept busy at QD32 beyond fio's own
+ *    CPU, per request;
+ *  - the parallelism of reads and of writes: the QD32 rates (Little's law to start with);
+ *  - the bandwidths: the 1 MiB sequential points;
+ *  - the host's CPU per system call: fio's own CPU per I/O at QD1.
+ * The queue attributes (rotational, tags, nr_requests, max_sectors_kb) are read from sysfs.
+ */
+
+/** A sweep point as the fit sees it: rates, the latency histogram, and the CPU it took. */
+export interface FitPoint {
+  name: SweepName
+  iops: number
+  MBps: number
+  latency: LatencyHistogramJSON
+  /** fio's own CPU (user + system) per I/O, µs; null when unknown. */
+  fioCpuUs: number | null
+  /** CPUs kept busy machine-wide while the point ran (0 … CPUs); null when unknown. */
+  busyCpus: number | null
+}
+
+/** The percents the service-time tables are kept at. */
+export const KNOTS = [0, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 100]
+
+/** One re-simulation of the sweep with candidate values: the simulated points. */
+export type SweepSimulator = (device: ParamValues, host: ParamValues) => FitPoint[]
+
+export interface VirtualFit {
+  values: ParamValues
+  /** Host overrides the fit adjusted (syscallUs), to join the captured host. */
+  host: ParamValues
+  sources: Record<string, string>
+  /** The re-simulated sweep after the last correction. */
+  simulated: FitPoint[]
+  iterations: number
+}
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x))
+
+function point(points: readonly FitPoint[], n: SweepName): FitPoint {
+  const p = points.find((q) => q.name === n)
+  if (!p) throw new Error(`the sweep has no "${n}" point`)
+  return p
+}
+
+/** The latency at each knot, µs. */
+function quantilesUs(h: LatencyHistogramJSON): number[] {
+  const x = LatencyHistogram.fromJSON(h)
+  return KNOTS.map((q) => x.percentile(q) / 1000)
+}
+
+const tableOf = (us: readonly number[]): QuantileTable => {
+  let last = 0
+  return new QuantileTable(
+    KNOTS.map((p, i) => {
+      last = Math.max(last, us[i], 0.5)
+      return [p, r3(last)] as const
+    }),
+  )
+}
+
+/** The device's own path CPU per request, µs, from the QD32 read point's CPU; 0 when unknown. */
+export function pathCpuUs(points: readonly FitPoint[]): { us: number; why: string } {
+  const p = point(points, 'qd32-randread')
+  if (p.busyCpus === null || p.fioCpuUs === null || !(p.iops > 0))
+    return { us: 0, why: '[assumed] 0: the CPU of the sweep was not measured' }
+  const fioCpus = (p.fioCpuUs * p.iops) / 1e6
+  const other = Math.max(0, p.busyCpus - fioCpus)
+  // the path cannot take longer per request than the rate it sustained allows one thread
+  const us = Math.min(other * (1e6 / p.iops), 0.95 * (1e6 / p.iops))
+  return {
+    us: r3(us),
+    why: `fitted: at QD32 random reads (${Math.round(p.iops)} IOPS) the CPUs were ${r3(p.busyCpus)} busy, fio ${r3(fioCpus)} of them: the rest per request`,
+  }
+}
+
+/** First values from the points that determine each, before any re-simulation. */
+export function initialVirtual(
+  points: readonly FitPoint[],
+  facts: QueueFacts,
+  sizeBytes: number,
+): { values: ParamValues; sources: Record<string, string> } {
+  const rr1 = point(points, 'qd1-randread')
+  const rr32 = point(points, 'qd32-randread')
+  const rw1 = point(points, 'qd1-randwrite')
+  const rw32 = point(points, 'qd32-randwrite')
+  const sr = point(points, 'seq-read')
+  const sw = point(points, 'seq-write')
+  const path = pathCpuUs(points)
+  const read = quantilesUs(rr1.latency).map((v) => v - path.us)
+  const write = quantilesUs(rw1.latency).map((v) => v - path.us)
+  const meanOf = (us: number[]): number => tableOf(us).mean() / 1e6
+  // Little's law: requests in service = rate × time in service
+  const readParallel = clamp(rr32.iops * meanOf(read), 0.05, 4096)
+  const writeParallel = clamp(rw32.iops * meanOf(write), 0.05, 4096)
+  const values: ParamValues = {
+    kind: facts.kind,
+    capacityGiB: r3(sizeBytes / 2 ** 30) || 0.25,
+    rotational: facts.rotational,
+    ...(facts.queueDepth ? { queueDepth: facts.queueDepth } : {}),
+    ...(facts.nrRequests ? { nrRequests: facts.nrRequests } : {}),
+    ...(facts.maxSectorsKiB ? { maxTransferKiB: facts.maxSectorsKiB } : {}),
+    readServiceUs: tableOf(read).toString(),
+    writeServiceUs: tableOf(write).toString(),
+    readParallel: r3(readParallel),
+    writeParallel: r3(writeParallel),
+    readMBps: r3(Math.max(1, sr.MBps)),
+    writeMBps: r3(Math.max(1, sw.MBps)),
+    pathThreads: facts.kind === 'loop' ? 1 : 0,
+    pathUs: facts.kind === 'loop' ? path.us : 0,
+  }
+  const sources: Record<string, string> = {
+    kind: facts.sources.kind,
+    capacityGiB: 'the device size',
+    rotational: facts.sources.rotational,
+    queueDepth: facts.sources.queueDepth,
+    nrRequests: facts.sources.nrRequests,
+    maxTransferKiB: facts.sources.maxTransferKiB,
+    readServiceUs: `fitted: the QD1 4 KiB random reads' latency histogram (${Math.round(rr1.iops)} IOPS), knot by knot, less the host path`,
+    writeServiceUs: `fitted: the QD1 4 KiB random writes' latency histogram (${Math.round(rw1.iops)} IOPS), knot by knot, less the host path`,
+    readParallel: `fitted: QD32 random reads at ${Math.round(rr32.iops)} IOPS (Little's law on the QD1 service time, then re-simulated)`,
+    writeParallel: `fitted: QD32 random writes at ${Math.round(rw32.iops)} IOPS (Little's law, then re-simulated)`,
+    readMBps: `fitted: 1 MiB sequential reads at ${r3(sr.MBps)} MB/s`,
+    writeMBps: `fitted: 1 MiB sequential writes at ${r3(sw.MBps)} MB/s`,
+    pathThreads:
+      facts.kind === 'loop'
+        ? 'drivers/block/loop.c (6.x): one worker per blkcg runs the file I/O of each request'
+        : '[assumed] no host thread of its own (the path runs in the submitter and interrupts)',
+    pathUs: facts.kind === 'loop' ? path.why : '[assumed] 0: no host thread of its own',
+  }
+  return { values, sources }
+}
+
+/** Relative error of simulated against measured. */
+const rel = (sim: number, meas: number): number => (meas > 0 ? sim / meas - 1 : 0)
+
+/** How far each point's rate and median are off, the largest of them. */
+export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[]): number {
+  let worst = 0
+  for (const m of meas) {
+    const s = sim.find((x) => x.name === m.name)
+    if (!s) continue
+    const p50 = (h: LatencyHistogramJSON): number => LatencyHistogram.fromJSON(h).percentile(50)
+    worst = Math.max(worst, Math.abs(rel(s.iops, m.iops)), Math.abs(rel(p50(s.latency), p50(m.latency))))
+  }
+  return worst
+}
+
+/**
+ * Re-simulate and correct until every point's rate and median are within `tolerance`, or
+ * `maxIterations`; keeps the best values seen.
+ */
+export function refineVirtual(
+  start: ParamValues,
+  host: ParamValues,
+  meas: readonly FitPoint[],
+  simulate: SweepSimulator,
+  o: { tolerance?: number; maxIterations?: number } = {},
+): { values: ParamValues; host: ParamValues; simulated: FitPoint[]; iterations: number } {
+  const tol = o.tolerance ?? 0.03
+  const maxIt = o.maxIterations ?? 8
+  let v = { ...start }
+  let h = { ...host }
+  let best = { values: v, host: h, simulated: simulate(v, h), err: Infinity }
+  best.err = worstResidual(meas, best.simulated)
+  let sim = best.simulated
+  let it = 0
+  while (it < maxIt && best.err > tol) {
+    it++
+    const next = correct(v, h, meas, sim)
+    v = next.values
+    h = next.host
+    sim = simulate(v, h)
+    const err = worstResidual(meas, sim)
+    if (err < best.err) best = { values: v, host: h, simulated: sim, err }
+  }
+  return { values: best.values, host: best.host, simulated: best.simulated, iterations: it }
+}
+
+/** One correction step: each parameter by the residual of the point that determines it. */
+function correct(
+  v: ParamValues,
+  host: ParamValues,
+  meas: readonly FitPoint[],
+  sim: readonly FitPoint[],
+): { values: ParamValues; host: ParamValues } {
+  const m = (n: SweepName): FitPoint => point(meas, n)
+  const s = (n: SweepName): FitPoint => point(sim, n)
+  const knots = (key: string, n: SweepName): string => {
+    const t = parseQuantileTable(v[key] as string, key, [])!
+    const mq = quantilesUs(m(n).latency)
+    const sq = quantilesUs(s(n).latency)
+    return tableOf(KNOTS.map((_, i) => t.v[i] + (mq[i] - sq[i]))).toString()
+  }
+  // damped multiplicative steps for the rates: a point limited by something else moves less
+  const step = (x: number, meas: number, sim: number, lo: number, hi: number): number =>
+    sim > 0 && meas > 0 ? r3(clamp(x * (meas / sim) ** 0.8, lo, hi)) : x
+  // The host path alone (its CPU, the system calls) already takes longer than the fastest
+  // measured reads: the path is shorter than its CPU measure said.
+  const fastest = (n: SweepName): number => quantilesUs(s(n).latency)[1] - quantilesUs(m(n).latency)[1]
+  const floorHit = (key: string): boolean => parseQuantileTable(v[key] as string, key, [])!.v[1] <= 0.5
+  const over = Math.max(
+    floorHit('readServiceUs') ? fastest('qd1-randread') : 0,
+    floorHit('writeServiceUs') ? fastest('qd1-randwrite') : 0,
+  )
+  const pathUs = over > 0 ? r3(Math.max(0, (v.pathUs as number) - over)) : (v.pathUs as number)
+  const values: ParamValues = {
+    ...v,
+    pathUs,
+    readServiceUs: knots('readServiceUs', 'qd1-randread'),
+    writeServiceUs: knots('writeServiceUs', 'qd1-randwrite'),
+    readParallel: step(
+      v.readParallel as number,
+      m('qd32-randread').iops,
+      s('qd32-randread').iops,
+      0.05,
+      4096,
+    ),
+    writeParallel: step(
+      v.writeParallel as number,
+      m('qd32-randwrite').iops,
+      s('qd32-randwrite').iops,
+      0.05,
+      4096,
+    ),
+    readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
+    writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
+  }
+  // the host's CPU per system call from fio's own CPU per I/O at QD1
+  const mc = m('qd1-randread').fioCpuUs
+  const sc = s('qd1-randread').fioCpuUs
+  const out = { ...host }
+  if (mc !== null && sc !== null && mc > 0)
+    out.syscallUs = r3(clamp(((host.syscallUs as number | undefined) ?? 0.3) + (mc - sc) / 2, 0.05, 1000))
+  return { values, host: out }
+}

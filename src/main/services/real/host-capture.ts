@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs'
+import { cpus, release, totalmem } from 'node:os'
+import { gunzipSync } from 'node:zlib'
+import type { ParamValues } from '../../../shared/util/params'
+import { readSys } from './sysfs'
+
+/**
+ * This machine as a host preset: what the simulated companion of a real run needs to know of the
+ * host the real run had — CPUs, memory, kernel, tick rate, the dirty-page settings, the target's
+ * read-ahead and request slots — each read from where the kernel says it, with that place as its
+ * source. Captured with a fingerprint; a spec's own host settings win over it.
+ */
+export interface HostCapture {
+  /** The host preset these values override. */
+  preset: 'linux-modern'
+  kernel: string
+  overrides: ParamValues
+  sources: Record<string, string>
+}
+
+/** CONFIG_HZ from /proc/config.gz or /boot/config-VERSION; null when neither tells. */
+export function configHz(kernel = release()): { hz: number; from: string } | null {
+  const tries: [string, () => string][] = [
+    ['/proc/config.gz', () => gunzipSync(readFileSync('/proc/config.gz')).toString('utf8')],
+    [`/boot/config-${kernel}`, () => readFileSync(`/boot/config-${kernel}`, 'utf8')],
+  ]
+  for (const [from, read] of tries) {
+    try {
+      const m = /^CONFIG_HZ=(\d+)$/m.exec(read())
+      if (m) return { hz: Number(m[1]), from }
+    } catch {
+      // not there: try the next
+    }
+  }
+  return null
+}
+
+/** MemAvailable from /proc/meminfo, in MiB; null when unknown. */
+function availableMiB(): number | null {
+  const m = /^MemAvailable:\s+(\d+) kB$/m.exec(readSys('/proc/meminfo') ?? '')
+  return m ? Math.floor(Number(m[1]) / 1024) : null
+}
+
+const vm = (name: string): number | null => {
+  const s = readSys(`/proc/sys/vm/${name}`)
+  const n = s === null ? NaN : Number(s)
+  return Number.isFinite(n) ? n : null
+}
+
+/** Capture this machine; `target` adds its queue's read-ahead and nr_requests. */
+export function captureHost(target?: {
+  readAheadKiB: number | null
+  nrRequests: number | null
+  device: string
+}): HostCapture {
+  const kernel = release()
+  const o: ParamValues = {}
+  const src: Record<string, string> = {}
+  const set = (k: string, v: number | null, from: string): void => {
+    if (v === null) return
+    o[k] = v
+    src[k] = from
+  }
+  const memMiB = Math.floor(totalmem() / 2 ** 20)
+  set('memoryMiB', memMiB, '/proc/meminfo MemTotal')
+  const avail = availableMiB()
+  if (avail !== null)
+    set(
+      'reservedMiB',
+      Math.max(0, memMiB - avail),
+      '/proc/meminfo MemTotal − MemAvailable at the fingerprint',
+    )
+  set('cpus', cpus().length, `${cpus().length} CPUs online (/proc/cpuinfo)`)
+  const hz = configHz(kernel)
+  if (hz) set('hz', hz.hz, `CONFIG_HZ in ${hz.from}`)
+  set('dirtyRatio', vm('dirty_ratio'), '/proc/sys/vm/dirty_ratio')
+  set('dirtyBackgroundRatio', vm('dirty_background_ratio'), '/proc/sys/vm/dirty_background_ratio')
+  const exp = vm('dirty_expire_centisecs')
+  set('dirtyExpireMs', exp === null ? null : exp * 10, '/proc/sys/vm/dirty_expire_centisecs × 10')
+  const wb = vm('dirty_writeback_centisecs')
+  if (wb !== null && wb > 0) set('dirtyWritebackMs', wb * 10, '/proc/sys/vm/dirty_writeback_centisecs × 10')
+  if (target) {
+    set('readAheadKiB', target.readAheadKiB, `/sys/block/${target.device}/queue/read_ahead_kb`)
+    set('nrRequests', target.nrRequests, `/sys/block/${target.device}/queue/nr_requests`)
+  }
+  return { preset: 'linux-modern', kernel, overrides: o, sources: src }
+}

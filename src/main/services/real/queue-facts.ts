@@ -1,0 +1,74 @@
+import { join } from 'node:path'
+import { listSys, readSys, sysBlockDir } from './sysfs'
+
+/**
+ * What the kernel says of a block device's queue (/sys/block/X/queue, mq/, loop/): the attributes a
+ * device preset carries, since the schedulers' decisions depend on them (BFQ and CFQ idle on a
+ * rotational device; tags bound what a scheduler may hand down), and what the device is.
+ */
+export interface QueueFacts {
+  device: string
+  /** loop, virtio, device-mapper, nvme, scsi, or other — from the name and sysfs. */
+  kind: 'loop' | 'virtio' | 'device-mapper' | 'nvme' | 'scsi' | 'other'
+  rotational: boolean
+  /** queue/nr_requests (scheduler tags). */
+  nrRequests: number | null
+  /** Driver tags per hardware queue (mq/0/nr_tags): the device's queue depth. */
+  queueDepth: number | null
+  hwQueues: number
+  maxSectorsKiB: number | null
+  readAheadKiB: number | null
+  logicalBlockSize: number | null
+  /** A loop device's backing file and whether it uses direct I/O. */
+  loop?: { backingFile: string | null; directIo: boolean }
+  /** Where each fact was read. */
+  sources: Record<string, string>
+}
+
+const num = (s: string | null): number | null => {
+  if (s === null) return null
+  const n = Number(s.trim())
+  return Number.isFinite(n) ? n : null
+}
+
+export function kindOf(device: string): QueueFacts['kind'] {
+  if (/^loop\d+$/.test(device)) return 'loop'
+  if (/^vd[a-z]+$/.test(device) || /^xvd[a-z]+$/.test(device)) return 'virtio'
+  if (/^dm-\d+$/.test(device) || /^md\d+$/.test(device)) return 'device-mapper'
+  if (/^nvme\d+n\d+$/.test(device)) return 'nvme'
+  if (/^sd[a-z]+$/.test(device)) return 'scsi'
+  return 'other'
+}
+
+export function readQueueFacts(device: string): QueueFacts {
+  const dir = sysBlockDir(device)
+  const q = (f: string): string | null => readSys(join(dir, 'queue', f))
+  const mq = listSys(join(dir, 'mq')).filter((x) => /^\d+$/.test(x))
+  const tags = mq.length > 0 ? num(readSys(join(dir, 'mq', mq[0], 'nr_tags'))) : null
+  const kind = kindOf(device)
+  const facts: QueueFacts = {
+    device,
+    kind,
+    rotational: q('rotational') === '1',
+    nrRequests: num(q('nr_requests')),
+    queueDepth: tags,
+    hwQueues: mq.length,
+    maxSectorsKiB: num(q('max_sectors_kb')),
+    readAheadKiB: num(q('read_ahead_kb')),
+    logicalBlockSize: num(q('logical_block_size')),
+    sources: {
+      rotational: `/sys/block/${device}/queue/rotational`,
+      nrRequests: `/sys/block/${device}/queue/nr_requests`,
+      queueDepth: `/sys/block/${device}/mq/${mq[0] ?? 0}/nr_tags (${mq.length} hardware queue${mq.length === 1 ? '' : 's'})`,
+      maxTransferKiB: `/sys/block/${device}/queue/max_sectors_kb`,
+      readAheadKiB: `/sys/block/${device}/queue/read_ahead_kb`,
+      kind: `the device name ${device}`,
+    },
+  }
+  if (kind === 'loop') {
+    const backing = readSys(join(dir, 'loop', 'backing_file'))
+    facts.loop = { backingFile: backing, directIo: readSys(join(dir, 'loop', 'dio')) === '1' }
+    facts.sources.kind = `/sys/block/${device}/loop/backing_file: ${backing ?? 'unknown'}${facts.loop.directIo ? ', direct I/O' : ''}`
+  }
+  return facts
+}

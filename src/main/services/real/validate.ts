@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs'
+import { release } from 'node:os'
+import type { RunResult } from '../../../shared/experiment/result'
+import { simulate } from '../../../shared/experiment/runner'
+import { resolveSpec } from '../../../shared/experiment/validate'
+import { judgeWorkload, summarizeJudgements } from '../../../shared/validate/judge'
+import { VALIDATE_MATRIX, validateSpec } from '../../../shared/validate/matrix'
+import type { ValidateReport } from '../../../shared/validate/report'
+import { VALIDATE_TARGETS } from '../../../shared/validate/report'
+import type { PresetDocument } from './fingerprint'
+import { fingerprintDevice } from './fingerprint'
+import { captureHost } from './host-capture'
+import type { RealExperimentEvents } from './real-experiment'
+import { RealExperimentRunner } from './real-experiment'
+import type { TargetRequest } from './target'
+
+/** The kernel's blk-mq schedulers, as the lab names them. */
+export const KERNEL_SCHEDULERS = ['none', 'mq-deadline', 'kyber', 'bfq']
+
+export interface ValidateOptions {
+  target?: TargetRequest
+  /** A fingerprint preset file to reuse (default: fingerprint the device first). */
+  presetFile?: string
+  /** The quick matrix, shorter runs, fewer repetitions (CI). */
+  quick?: boolean
+  /** Seconds per run (default 4; quick 2). */
+  seconds?: number
+  /** Runs per scheduler at least (default 3; quick 2) and at most (default 8; quick 3). */
+  minRepetitions?: number
+  maxRepetitions?: number
+  /** Repeat until every process's throughput varies ≤ this % (default 5). */
+  cvPercent?: number
+  /** Bytes of the device the workloads spread over (default 256 MiB). */
+  regionBytes?: number
+  stateDir?: string
+  runner?: RealExperimentRunner
+  /** Only these workloads of the matrix (ids). */
+  only?: string[]
+}
+
+export interface ValidateEvents extends RealExperimentEvents {
+  /** A stage began: the fingerprint, or a workload (k of n). */
+  stage?(what: string, k: number, n: number): void
+}
+
+function loadPreset(path: string): PresetDocument {
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as PresetDocument
+  if (doc.schema !== 'iosched-lab/device-preset@1' || !doc.specDevice)
+    throw new Error(`${path}: not a fingerprint preset (iosched-lab/device-preset@1 with specDevice)`)
+  return doc
+}
+
+/**
+ * Validate the simulation against the kernel on a device: fingerprint it (or reuse a preset), then
+ * run every workload of the matrix under each of the kernel's schedulers for real, repeated until
+ * stable, and simulate the same spec on the fitted preset and this machine's host; judge.
+ */
+export async function validateDevice(
+  o: ValidateOptions = {},
+  ev: ValidateEvents = {},
+): Promise<ValidateReport> {
+  const quick = o.quick ?? false
+  const seconds = o.seconds ?? (quick ? 2 : 4)
+  const minReps = o.minRepetitions ?? (quick ? 2 : 3)
+  const maxReps = Math.max(minReps, o.maxRepetitions ?? (quick ? 3 : 8))
+  const cv = o.cvPercent ?? 5
+  const region = o.regionBytes ?? 256 * 2 ** 20
+  const runner = o.runner ?? new RealExperimentRunner()
+  const matrix = VALIDATE_MATRIX.filter((w) => (o.only ? o.only.includes(w.id) : !quick || w.quick))
+  const stages = matrix.length + (o.presetFile ? 0 : 1)
+  let doc: PresetDocument
+  if (o.presetFile) doc = loadPreset(o.presetFile)
+  else {
+    ev.stage?.('fingerprint', 1, stages)
+    doc = await fingerprintDevice(
+      { target: o.target, seconds: quick ? 2 : 3, passes: 2, stateDir: o.stateDir, runner },
+      ev,
+    )
+  }
+  const capture = doc.host ?? captureHost()
+  const host = { preset: capture.preset, overrides: capture.overrides }
+  const workloads: ValidateReport['workloads'] = []
+  for (const [i, w] of matrix.entries()) {
+    ev.stage?.(w.id, i + 1 + (o.presetFile ? 0 : 1), stages)
+    const spec = resolveSpec(
+      validateSpec(w, {
+        device: doc.specDevice,
+        host,
+        schedulers: KERNEL_SCHEDULERS,
+        seconds,
+        regionBytes: region,
+        repetitions: minReps,
+        cvPercent: cv,
+        maxRepetitions: maxReps,
+      }),
+    )
+    const failed: { scheduler: string; message: string }[] = []
+    const real = await runner.run(
+      spec,
+      { target: o.target, stateDir: o.stateDir },
+      {
+        ...ev,
+        failed: (label, rep, m) => (
+          failed.push({ scheduler: label, message: m }),
+          ev.failed?.(label, rep, m)
+        ),
+      },
+    )
+    const simulated: RunResult[] = []
+    const labels = spec.schedulers.map((s) => s.label)
+    for (const [k, l] of labels.entries()) {
+      const n = Math.max(minReps, real.runs.filter((r) => r.label === l).length)
+      for (let rep = 0; rep < n; rep++) simulated.push(simulate(spec, k, rep))
+    }
+    const j = judgeWorkload(
+      labels,
+      w.processes.map((p) => p.name),
+      w.rankBy,
+      real.runs,
+      simulated,
+    )
+    const runs: Record<string, { real: number; simulated: number }> = {}
+    for (const l of labels)
+      runs[l] = {
+        real: real.runs.filter((r) => r.label === l).length,
+        simulated: simulated.filter((r) => r.label === l).length,
+      }
+    workloads.push({ id: w.id, title: w.title, ...j, runs, failed })
+  }
+  const residuals: ValidateReport['preset']['residuals'] = {}
+  let worst = 0
+  for (const [k, r] of Object.entries(doc.residuals ?? {})) {
+    residuals[k] = { iops: r.iops, p50: r.p50, noise: r.noise, ok: r.ok }
+    worst = Math.max(worst, Math.abs(r.iops), Math.abs(r.p50))
+  }
+  const s = summarizeJudgements(workloads)
+  const t = doc.measured.target
+  return {
+    schema: 'iosched-lab/validate@1',
+    createdAt: new Date().toISOString(),
+    quick,
+    kernel: capture.kernel ?? release(),
+    target: { name: t.name, description: t.description, sizeBytes: t.sizeBytes, rotational: t.rotational },
+    preset: {
+      name: doc.name,
+      from: o.presetFile ?? 'fingerprint',
+      device: doc.specDevice,
+      host,
+      residuals,
+      worstResidual: worst,
+    },
+    options: { seconds, minRepetitions: minReps, maxRepetitions: maxReps, cvPercent: cv },
+    schedulers: KERNEL_SCHEDULERS,
+    workloads,
+    summary: {
+      ...s,
+      fingerprintWorstResidual: worst,
+      targets: VALIDATE_TARGETS,
+      met: {
+        orderedShare: s.orderedShare >= VALIDATE_TARGETS.orderedShare,
+        medianCdfRelative: s.medianCdfRelative <= VALIDATE_TARGETS.medianCdfRelative,
+        fingerprintResidual: worst <= VALIDATE_TARGETS.fingerprintResidual,
+      },
+    },
+  }
+}

@@ -1,0 +1,23 @@
+import type { DevicePreset } from './preset'
+
+/**
+ * The lab machine's scratch device: a file-backed loop device with direct I/O (`losetup
+ * --direct-io=on`, as `run --real` makes it) on ext4 on a virtio disk of a cloud VM (2 vCPUs,
+ * Linux 6.18). The model's defaults are this device; the values were fitted by `iosched-lab
+ * fingerprint` on it (see each source).
+ */
+export const LOOP_DIO_VIRTIO: DevicePreset = {
+  name: 'loop-dio-virtio',
+  model: 'virtual',
+  description:
+    'A scratch loop device with direct I/O on ext4 on a virtio disk of a 2-vCPU cloud VM (the lab machine, Linux 6.18): rotational as loop devices report, one worker thread, 128 tags.',
+  values: { kind: 'loop', rotational: true, queueDepth: 128, maxTransferKiB: 1280, pathThreads: 1 },
+  sources: {
+    kind: 'drivers/block/loop.c: a file-backed block device; the scratch device of `run --real`',
+    rotational: '/sys/block/loopN/queue/rotational = 1 on this machine (loop leaves the default set)',
+    queueDepth: '/sys/block/loopN/mq/0/nr_tags = 128 (loop.c: hw_queue_depth default 128)',
+    maxTransferKiB: '/sys/block/loopN/queue/max_sectors_kb = 1280 on this machine',
+    pathThreads:
+      'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
+  },
+}

@@ -1,0 +1,187 @@
+import { SECTOR } from '../block/types'
+import type { ParamIssue, ParamSpec, ParamValues } from '../util/params'
+import { parseQuantileTable, QuantileTable } from './quantile-table'
+
+/**
+ * The virtual device model's parameters as data: a device whose service the host cannot see into
+ * — a loop device over a file, a virtio disk over a hypervisor, a device-mapper target — described
+ * by what can be measured at its block interface (the queue attributes in sysfs, the service-time
+ * distributions of reads and writes, their parallelism and bandwidth, and the CPU its own I/O path
+ * takes on the host). `iosched-lab fingerprint` fits them; the defaults describe this lab machine's
+ * scratch loop device (see the `loop-dio-virtio` preset for the measurement).
+ */
+export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
+  {
+    name: 'kind',
+    kind: 'enum',
+    default: 'loop',
+    unit: '',
+    meaning:
+      'What the device is (reported, not modelled): a loop device, a virtio disk, a device-mapper target, or another block device',
+    values: ['loop', 'virtio', 'device-mapper', 'nvme', 'scsi', 'other'],
+  },
+  { name: 'capacityGiB', kind: 'number', default: 1, unit: 'GiB', meaning: 'Size of the device', min: 0.001 },
+  {
+    name: 'rotational',
+    kind: 'bool',
+    default: true,
+    unit: '',
+    meaning:
+      'queue/rotational as the kernel reports it (a loop device reports 1 whatever its backing); BFQ and CFQ decide idling from it',
+  },
+  {
+    name: 'queueDepth',
+    kind: 'int',
+    default: 128,
+    unit: 'commands',
+    meaning: 'Commands the driver takes at once (blk-mq hardware tags, /sys/block/X/mq/0/nr_tags)',
+    min: 1,
+    max: 65535,
+  },
+  {
+    name: 'nrRequests',
+    kind: 'int',
+    default: 0,
+    unit: 'requests',
+    meaning: "queue/nr_requests of the device (scheduler tags); 0 = the host's default",
+    min: 0,
+    max: 65535,
+  },
+  {
+    name: 'maxTransferKiB',
+    kind: 'int',
+    default: 1280,
+    unit: 'KiB',
+    meaning: "queue/max_sectors_kb: the driver's largest transfer",
+    min: 4,
+    max: 65536,
+  },
+  {
+    name: 'readServiceUs',
+    kind: 'string',
+    default: '0:40, 10:55, 50:70, 90:95, 99:600, 99.9:2500, 100:6000',
+    unit: 'µs',
+    meaning:
+      'Service time of a 4 KiB read as percent:µs quantiles (the device part of a QD1 read, path CPU excluded)',
+  },
+  {
+    name: 'writeServiceUs',
+    kind: 'string',
+    default: '0:45, 10:60, 50:80, 90:110, 99:1500, 99.9:4000, 100:8000',
+    unit: 'µs',
+    meaning:
+      'Service time of a 4 KiB write as percent:µs quantiles (an early-acknowledging write cache shows here)',
+  },
+  {
+    name: 'readParallel',
+    kind: 'number',
+    default: 3,
+    unit: 'commands',
+    meaning:
+      'Reads the device serves at once (a real number: the fitted concurrency, e.g. 3.4 = three lanes and one at 0.4 speed)',
+    min: 0.05,
+    max: 4096,
+  },
+  {
+    name: 'writeParallel',
+    kind: 'number',
+    default: 3,
+    unit: 'commands',
+    meaning: 'Writes the device serves at once',
+    min: 0.05,
+    max: 4096,
+  },
+  {
+    name: 'sharedLanes',
+    kind: 'bool',
+    default: true,
+    unit: '',
+    meaning:
+      'Reads and writes wait for the same lanes in arrival order (a read queues behind writes, as at a virtio ring or one backing disk); off: separate paths',
+  },
+  {
+    name: 'readMBps',
+    kind: 'number',
+    default: 900,
+    unit: 'MB/s',
+    meaning: 'Bandwidth of reads beyond their first 4 KiB (the sequential rate with large requests)',
+    min: 0.001,
+  },
+  {
+    name: 'writeMBps',
+    kind: 'number',
+    default: 450,
+    unit: 'MB/s',
+    meaning: 'Bandwidth of writes beyond their first 4 KiB',
+    min: 0.001,
+  },
+  {
+    name: 'pathThreads',
+    kind: 'int',
+    default: 1,
+    unit: 'threads',
+    meaning:
+      "Host threads that run the device's own I/O path (a loop device: one worker per cgroup; 0 = the path costs no host CPU)",
+    min: 0,
+    max: 256,
+  },
+  {
+    name: 'pathUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      "CPU per request of the device's own path on the host (the loop worker's file I/O, the VM exit of a virtio kick, the completion interrupt), run by its threads on the host's CPUs",
+    min: 0,
+    max: 1e6,
+  },
+]
+
+/** The virtual device's configuration in simulator units. */
+export interface VirtualConfig {
+  readonly name: string
+  readonly kind: string
+  readonly capacitySectors: number
+  readonly rotational: boolean
+  readonly queueDepth: number
+  readonly maxTransferSectors: number
+  /** Service of a 4 KiB request, µs, per direction [read, write]. */
+  readonly service: readonly [QuantileTable, QuantileTable]
+  readonly parallel: readonly [number, number]
+  readonly sharedLanes: boolean
+  /** ns per byte beyond the first 4 KiB, per direction. */
+  readonly nsPerByte: readonly [number, number]
+  readonly pathThreads: number
+  /** ns of host CPU per request. */
+  readonly pathNs: number
+}
+
+/** Validated values → configuration; table problems go to `issues` (then the defaults stand in). */
+export function virtualConfig(
+  v: ParamValues,
+  name: string,
+  issues: ParamIssue[] = [],
+  path = '',
+): VirtualConfig {
+  const table = (k: string): QuantileTable =>
+    parseQuantileTable(v[k] as string, path ? `${path}.${k}` : k, issues) ??
+    new QuantileTable([
+      [0, 0],
+      [100, 0],
+    ])
+  const service: [QuantileTable, QuantileTable] = [table('readServiceUs'), table('writeServiceUs')]
+  return {
+    name,
+    kind: v.kind as string,
+    capacitySectors: Math.floor(((v.capacityGiB as number) * 1024 ** 3) / SECTOR),
+    rotational: v.rotational as boolean,
+    queueDepth: v.queueDepth as number,
+    maxTransferSectors: Math.round(((v.maxTransferKiB as number) * 1024) / SECTOR),
+    service,
+    parallel: [v.readParallel as number, v.writeParallel as number],
+    sharedLanes: v.sharedLanes as boolean,
+    nsPerByte: [1000 / (v.readMBps as number), 1000 / (v.writeMBps as number)],
+    pathThreads: v.pathThreads as number,
+    pathNs: Math.round((v.pathUs as number) * 1000),
+  }
+}

@@ -1,0 +1,209 @@
+import { SECTOR, type DeviceInfo, type Request } from '../block/types'
+import type { Engine, Handler } from '../sim/engine'
+import type { Rng } from '../sim/rng'
+import type { SimTime } from '../sim/time'
+import type { CompletionSink, Device, HostCpu, HostThread } from './device'
+import type { VirtualConfig } from './virtual-params'
+
+/**
+ * A virtual device (loop, virtio, device-mapper): what is measurable at its block interface.
+ * A request first takes the device's own path on the host — `pathUs` of CPU in one of its threads
+ * (a loop device's worker runs the file I/O of each request in turn), competing with the
+ * processes for the host's CPUs — then waits, in arrival order, for a lane of its direction: the
+ * device serves `readParallel` reads and `writeParallel` writes at once (a fractional last lane
+ * runs at that fraction of the speed). A lane is held for the request's service time, drawn
+ * from the measured distribution of its direction (a 4 KiB request's), and then for the transfer
+ * of the rest of its data over the device's one link, shared by every lane. With `sharedLanes`, reads and writes queue in
+ * one line, so a read waits behind the writes that came before it (a virtio ring, one backing
+ * disk); without, each direction has its own line.
+ */
+export class VirtualDevice implements Device, Handler {
+  readonly info: DeviceInfo
+  inFlight = 0
+  /** Per direction: lane speeds (fastest first) and which are busy. */
+  private readonly speed: [Float64Array, Float64Array]
+  private readonly busy: [Uint8Array, Uint8Array]
+  private readonly free = [0, 0]
+  /** Waiting for a lane: one line, or one per direction. */
+  private readonly lines: [RequestRing, RequestRing]
+  private linkFree: SimTime = 0
+  private readonly threads: PathThread[] = []
+  private nextThread = 0
+  private cpu: HostCpu | null = null
+
+  constructor(
+    private readonly cfg: VirtualConfig,
+    private readonly engine: Engine,
+    private readonly sink: CompletionSink,
+    private readonly rng: Rng,
+  ) {
+    this.info = {
+      name: cfg.name,
+      capacitySectors: cfg.capacitySectors,
+      rotational: cfg.rotational,
+      queueDepth: cfg.queueDepth,
+      maxTransferSectors: cfg.maxTransferSectors,
+    }
+    this.speed = [laneSpeeds(cfg.parallel[0]), laneSpeeds(cfg.parallel[1])]
+    this.busy = [new Uint8Array(this.speed[0].length), new Uint8Array(this.speed[1].length)]
+    this.free[0] = this.speed[0].length
+    this.free[1] = this.speed[1].length
+    const shared = new RequestRing()
+    this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
+    for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
+  }
+
+  attachCpu(cpu: HostCpu): void {
+    this.cpu = cpu
+  }
+
+  start(rq: Request, now: SimTime): void {
+    if (this.inFlight >= this.info.queueDepth) throw new Error(`${this.info.name}: queue depth exceeded`)
+    if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
+      throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
+    this.inFlight++
+    const ns = this.cfg.pathNs
+    if (ns > 0 && this.threads.length > 0 && this.cpu !== null) {
+      const t = this.threads[this.nextThread]
+      this.nextThread = (this.nextThread + 1) % this.threads.length
+      t.submit(rq, this.cpu, ns)
+      return
+    }
+    // no host CPUs to run the path on (a device on its own): its cost is a delay
+    if (ns > 0) this.engine.at(now + ns, this, EV_PATHED, rq)
+    else this.toLanes(rq, now)
+  }
+
+  /** The request has been through the host path: it waits for a lane. */
+  toLanes(rq: Request, now: SimTime): void {
+    const line = this.lines[rq.op]
+    line.push(rq)
+    this.pump(line, now)
+  }
+
+  onEvent(kind: number, data: unknown): void {
+    const now = this.engine.now
+    const rq = data as Request
+    if (kind === EV_PATHED) {
+      this.toLanes(rq, now)
+      return
+    }
+    // a lane is done with its request
+    const op = rq.op
+    this.busy[op][rq.devInt] = 0
+    this.free[op]++
+    this.inFlight--
+    this.pump(this.lines[op], now)
+    this.sink.deviceCompleted(rq, now)
+  }
+
+  /** Start the requests at the head of a line while their direction has a free lane. */
+  private pump(line: RequestRing, now: SimTime): void {
+    while (line.size > 0) {
+      const rq = line.peek()
+      if (this.free[rq.op] === 0) return
+      line.shift()
+      this.serve(rq, now)
+    }
+  }
+
+  private serve(rq: Request, now: SimTime): void {
+    const op = rq.op
+    const speeds = this.speed[op]
+    const busy = this.busy[op]
+    let lane = 0
+    while (busy[lane] !== 0) lane++
+    busy[lane] = 1
+    this.free[op]--
+    rq.devInt = lane
+    const service = (this.cfg.service[op].draw(this.rng.next()) * 1000) / speeds[lane]
+    // beyond its first 4 KiB, a request's data follows over the device's one link
+    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
+    let done = now + service
+    if (extra > 0) {
+      const linkStart = Math.max(this.linkFree, done)
+      this.linkFree = linkStart + extra
+      done = this.linkFree
+    }
+    this.engine.at(Math.round(done), this, EV_DONE, rq)
+  }
+}
+
+const EV_DONE = 0
+const EV_PATHED = 1
+
+/** Lane speeds for a parallelism p: ⌊p⌋ lanes at full speed, and one at p − ⌊p⌋ if any. */
+export function laneSpeeds(p: number): Float64Array {
+  const whole = Math.floor(p + 1e-9)
+  const frac = p - whole
+  const n = whole + (frac > 1e-9 ? 1 : 0)
+  const s = new Float64Array(Math.max(1, n))
+  for (let i = 0; i < s.length; i++) s[i] = i < whole ? 1 : frac
+  if (whole === 0) s[0] = Math.max(frac, 1e-3)
+  return s
+}
+
+/** A thread of the device's own path: serves its requests in turn, `pathNs` of CPU each. */
+class PathThread implements HostThread {
+  readonly weight = 1024
+  cpuWork = 0
+  cpuTime = 0
+  vruntime = 0
+  onCpu = -1
+  private readonly queue = new RequestRing()
+  private running = false
+  private cpu: HostCpu | null = null
+  private ns = 0
+
+  constructor(
+    readonly pid: number,
+    private readonly dev: VirtualDevice,
+  ) {}
+
+  submit(rq: Request, cpu: HostCpu, ns: number): void {
+    this.queue.push(rq)
+    if (this.running) return
+    this.running = true
+    this.cpu = cpu
+    this.ns = ns
+    cpu.run(this, ns)
+  }
+
+  cpuDone(now: SimTime): void {
+    this.dev.toLanes(this.queue.shift(), now)
+    if (this.queue.size > 0) this.cpu!.run(this, this.ns)
+    else {
+      this.running = false
+      this.cpu!.release(this)
+    }
+  }
+}
+
+/** A FIFO of requests without shifting arrays (a growable ring). */
+class RequestRing {
+  private buf: (Request | null)[] = new Array<Request | null>(16).fill(null)
+  private head = 0
+  size = 0
+
+  push(rq: Request): void {
+    if (this.size === this.buf.length) {
+      const old = this.buf
+      this.buf = new Array<Request | null>(old.length * 2).fill(null)
+      for (let i = 0; i < this.size; i++) this.buf[i] = old[(this.head + i) % old.length]
+      this.head = 0
+    }
+    this.buf[(this.head + this.size++) % this.buf.length] = rq
+  }
+
+  peek(): Request {
+    return this.buf[this.head]!
+  }
+
+  shift(): Request {
+    const rq = this.buf[this.head]!
+    this.buf[this.head] = null
+    this.head = (this.head + 1) % this.buf.length
+    this.size--
+    return rq
+  }
+}

@@ -1,0 +1,207 @@
+import type { RunResult } from '../experiment/result'
+import { rmsCdfDistance } from '../metrics/cdf-distance'
+import { LatencyHistogram } from '../metrics/histogram'
+import { ci95, mean, welch } from '../metrics/stats'
+
+/**
+ * Judging the simulation against the kernel on one workload: per cell (scheduler × process ×
+ * metric) the real mean ± 95 % CI, the simulated mean and their ratio; per pair of schedulers
+ * whose real difference is beyond the noise, whether the simulation orders them the same way;
+ * per cell the RMS distance of the latency CDFs relative to the real mean; and the two rankings.
+ */
+
+/** Metrics judged per process: its throughput, and its tail latency. */
+export const METRICS = ['MBps', 'p99Ms'] as const
+export type Metric = (typeof METRICS)[number]
+
+/** A real difference counts when Welch's test puts it below this p-value… */
+export const SEPARABLE_P = 0.05
+/** …and it is at least this large (relative to the larger mean): smaller is no scheduler's doing. */
+export const SEPARABLE_MIN = 0.05
+/** Simulated means closer than this (relative) are a tie: the simulation did not order them. */
+export const SIM_TIE = 0.01
+
+export interface Sample {
+  n: number
+  mean: number
+  ci95: number
+  values: number[]
+}
+
+export interface Cell {
+  scheduler: string
+  process: string
+  metric: Metric
+  real: Sample
+  simulated: Sample
+  /** simulated ÷ real mean. */
+  ratio: number
+}
+
+export interface Pair {
+  process: string
+  metric: Metric
+  /** The scheduler with the higher real mean, then the other. */
+  a: string
+  b: string
+  /** (real a − real b) ÷ real a. */
+  realDifference: number
+  p: number
+  separable: boolean
+  /** How the simulated means order a and b. */
+  simulated: 'same' | 'opposite' | 'tie'
+  simulatedDifference: number
+}
+
+export interface CdfCell {
+  scheduler: string
+  process: string
+  ms: number
+  /** RMS distance ÷ the real mean latency. */
+  relative: number
+}
+
+export interface WorkloadJudgement {
+  cells: Cell[]
+  pairs: Pair[]
+  cdf: CdfCell[]
+  ranking: { process: string; metric: 'MBps'; real: string[]; simulated: string[] }
+}
+
+const sample = (values: number[]): Sample => ({
+  n: values.length,
+  mean: values.length ? mean(values) : NaN,
+  ci95: values.length > 1 ? ci95(values) : NaN,
+  values,
+})
+
+/** A process of the spec: its instances (`name/0` …) count as one. */
+const specName = (name: string): string => name.replace(/\/\d+$/, '')
+
+/** Per run, per process of the spec: the metric (instances' throughputs summed, tails the worst). */
+function metricOf(run: RunResult, process: string, metric: Metric): number | null {
+  const ps = run.processes.filter((p) => specName(p.name) === process)
+  if (ps.length === 0) return null
+  if (metric === 'MBps') return ps.reduce((a, p) => a + p.MBps, 0)
+  const h = new LatencyHistogram()
+  for (const p of ps) h.merge(LatencyHistogram.fromJSON(p.latency))
+  return h.count > 0 ? h.percentile(99) / 1e6 : null
+}
+
+function values(runs: readonly RunResult[], label: string, process: string, metric: Metric): number[] {
+  return runs
+    .filter((r) => r.label === label)
+    .map((r) => metricOf(r, process, metric))
+    .filter((x): x is number => x !== null && Number.isFinite(x))
+}
+
+function latencyOf(runs: readonly RunResult[], label: string, process: string): LatencyHistogram {
+  const h = new LatencyHistogram()
+  for (const r of runs)
+    if (r.label === label)
+      for (const p of r.processes)
+        if (specName(p.name) === process) h.merge(LatencyHistogram.fromJSON(p.latency))
+  return h
+}
+
+/** Whether higher is better for a metric (throughput) or lower (latency). */
+export const higherIsBetter = (m: Metric): boolean => m === 'MBps'
+
+export function judgeWorkload(
+  labels: readonly string[],
+  processes: readonly string[],
+  rankBy: string,
+  real: readonly RunResult[],
+  simulated: readonly RunResult[],
+): WorkloadJudgement {
+  const cells: Cell[] = []
+  const pairs: Pair[] = []
+  const cdf: CdfCell[] = []
+  const ran = labels.filter((l) => real.some((r) => r.label === l))
+  for (const process of processes) {
+    for (const metric of METRICS) {
+      for (const l of ran) {
+        const r = sample(values(real, l, process, metric))
+        const s = sample(values(simulated, l, process, metric))
+        cells.push({ scheduler: l, process, metric, real: r, simulated: s, ratio: s.mean / r.mean })
+      }
+      for (let i = 0; i < ran.length; i++)
+        for (let j = i + 1; j < ran.length; j++) {
+          const x = values(real, ran[i], process, metric)
+          const y = values(real, ran[j], process, metric)
+          if (x.length < 2 || y.length < 2) continue
+          const [a, b, ra, rb] = mean(x) >= mean(y) ? [ran[i], ran[j], x, y] : [ran[j], ran[i], y, x]
+          const ma = mean(ra)
+          const realDifference = ma > 0 ? (ma - mean(rb)) / ma : 0
+          const w = welch(ra, rb)
+          const p = Number.isNaN(w.p) ? (realDifference > 0 ? 0 : 1) : w.p
+          const sa = mean(values(simulated, a, process, metric))
+          const sb = mean(values(simulated, b, process, metric))
+          const top = Math.max(Math.abs(sa), Math.abs(sb))
+          const simulatedDifference = top > 0 ? (sa - sb) / top : 0
+          pairs.push({
+            process,
+            metric,
+            a,
+            b,
+            realDifference,
+            p,
+            separable: p < SEPARABLE_P && realDifference >= SEPARABLE_MIN,
+            simulated:
+              Math.abs(simulatedDifference) < SIM_TIE ? 'tie' : simulatedDifference > 0 ? 'same' : 'opposite',
+            simulatedDifference,
+          })
+        }
+    }
+    for (const l of ran) {
+      const d = rmsCdfDistance(
+        latencyOf(real, l, process).toJSON(),
+        latencyOf(simulated, l, process).toJSON(),
+      )
+      cdf.push({ scheduler: l, process, ms: d.ms, relative: d.relative })
+    }
+  }
+  const rank = (runs: readonly RunResult[]): string[] =>
+    [...ran].sort((a, b) => mean(values(runs, b, rankBy, 'MBps')) - mean(values(runs, a, rankBy, 'MBps')))
+  return {
+    cells,
+    pairs,
+    cdf,
+    ranking: { process: rankBy, metric: 'MBps', real: rank(real), simulated: rank(simulated) },
+  }
+}
+
+/** Over every workload: how many separable pairs, how many ordered as the kernel did, the CDFs. */
+export interface ValidationSummary {
+  pairs: number
+  separablePairs: number
+  orderedSame: number
+  /** orderedSame ÷ separablePairs (1 when none is separable). */
+  orderedShare: number
+  cells: number
+  medianCdfRelative: number
+}
+
+export function summarizeJudgements(js: readonly WorkloadJudgement[]): ValidationSummary {
+  const pairs = js.flatMap((j) => j.pairs)
+  const separable = pairs.filter((p) => p.separable)
+  const same = separable.filter((p) => p.simulated === 'same').length
+  const rel = js
+    .flatMap((j) => j.cdf.map((c) => c.relative))
+    .filter((x) => Number.isFinite(x))
+    .sort((a, b) => a - b)
+  const median =
+    rel.length === 0
+      ? NaN
+      : rel.length % 2
+        ? rel[(rel.length - 1) / 2]
+        : (rel[rel.length / 2 - 1] + rel[rel.length / 2]) / 2
+  return {
+    pairs: pairs.length,
+    separablePairs: separable.length,
+    orderedSame: same,
+    orderedShare: separable.length ? same / separable.length : 1,
+    cells: rel.length,
+    medianCdfRelative: median,
+  }
+}

@@ -1,0 +1,45 @@
+import type { ParamValues } from '../util/params'
+import type { ValidationSummary, WorkloadJudgement } from './judge'
+
+/**
+ * The report of `iosched-lab validate` (docs/validate-json.md): the device and its fitted preset,
+ * how well the preset re-simulates its own sweep, and per workload of the matrix the real and
+ * simulated figures of every kernel scheduler, judged.
+ */
+export interface ValidateReport {
+  schema: 'iosched-lab/validate@1'
+  createdAt: string
+  quick: boolean
+  kernel: string
+  target: { name: string; description: string; sizeBytes: number; rotational: boolean }
+  preset: {
+    name: string
+    /** Where it came from: fitted now, or the file given. */
+    from: 'fingerprint' | string
+    device: { preset: string; overrides: ParamValues }
+    host: { preset: string; overrides: ParamValues }
+    /** Per sweep point: simulated ÷ measured − 1 of the rate and the median, and the noise. */
+    residuals: Record<string, { iops: number; p50: number; noise: number; ok: boolean }>
+    /** The largest |residual| of a rate or median over the sweep. */
+    worstResidual: number
+  }
+  options: { seconds: number; minRepetitions: number; maxRepetitions: number; cvPercent: number }
+  schedulers: string[]
+  workloads: (WorkloadJudgement & {
+    id: string
+    title: string
+    /** Runs per scheduler, real and simulated. */
+    runs: Record<string, { real: number; simulated: number }>
+    /** Schedulers that did not run for real, and why. */
+    failed: { scheduler: string; message: string }[]
+  })[]
+  summary: ValidationSummary & {
+    fingerprintWorstResidual: number
+    /** The targets of the lab's fidelity work, met or not. */
+    targets: { orderedShare: number; medianCdfRelative: number; fingerprintResidual: number }
+    met: { orderedShare: boolean; medianCdfRelative: boolean; fingerprintResidual: boolean }
+  }
+}
+
+/** What the lab aims for: ≥ 90 % of separable pairs ordered, CDFs within 25 %, the sweep within 10 %. */
+export const VALIDATE_TARGETS = { orderedShare: 0.9, medianCdfRelative: 0.25, fingerprintResidual: 0.1 }

@@ -1,0 +1,157 @@
+// The virtual device model (loop, virtio, device-mapper): measured service distributions, lanes
+// per direction, reads waiting behind writes in one line, and the device's own path on the host's
+// CPUs.
+import { describe, expect, it } from 'vitest'
+import { READ, WRITE } from '../../src/shared/block/types'
+import { parseQuantileTable } from '../../src/shared/devices/quantile-table'
+import { laneSpeeds } from '../../src/shared/devices/virtual'
+import { simulate } from '../../src/shared/experiment/runner'
+import { resolveSpec } from '../../src/shared/experiment/validate'
+import type { ParamIssue } from '../../src/shared/util/params'
+import { presetDriver, random, sequential } from './driver'
+
+const FLAT = '0:100, 100:100'
+
+describe('quantile tables', () => {
+  it('draws by inverting the CDF between knots', () => {
+    const t = parseQuantileTable('0:10, 50:20, 90:100, 100:1000', 'x', [])!
+    expect(t.draw(0)).toBe(10)
+    expect(t.draw(0.25)).toBe(15)
+    expect(t.draw(0.5)).toBe(20)
+    expect(t.draw(0.95)).toBe(550)
+    expect(t.at(100)).toBe(1000)
+    expect(t.mean()).toBeCloseTo(0.5 * 15 + 0.4 * 60 + 0.1 * 550)
+  })
+
+  it('says what is wrong with a table, and where', () => {
+    const issues: ParamIssue[] = []
+    expect(parseQuantileTable('0:10, 50:5, 100:x', 'device.overrides.readServiceUs', issues)).toBeNull()
+    expect(issues).toEqual([
+      { path: 'device.overrides.readServiceUs', message: expect.stringContaining('point 3 ("100:x")') },
+    ])
+    const more: ParamIssue[] = []
+    parseQuantileTable('10:1, 50:5, 40:4', 'p', more)
+    expect(more.map((i) => i.message)).toEqual([
+      'the first point must be at 0 % and the last at 100 %',
+      'percents must increase: 50 then 40',
+      'values must not decrease: 5 at 50 % then 4 at 40 %',
+    ])
+  })
+
+  it('a bad table in a spec is a located error', () => {
+    expect(() =>
+      resolveSpec({
+        device: { preset: 'loop-dio-virtio', overrides: { writeServiceUs: '0:5' } },
+        workload: {
+          processes: [{ name: 'r', type: 'fio', params: { rw: 'randread', filename: '/dev', size: '1M' } }],
+        },
+        schedulers: ['none'],
+      }),
+    ).toThrow(/device\.overrides\.writeServiceUs: needs at least two points/)
+  })
+})
+
+describe('the virtual device', () => {
+  it('has the measured tail: a QD1 read p99 above its p50, the same for the same seed', () => {
+    const run = () => {
+      const d = presetDriver('loop-dio-virtio', { pathUs: 0 })
+      return d.run(random(READ, 4, d.device.info.capacitySectors), 4000, 1).latenciesMs
+    }
+    const a = run()
+    const sorted = [...a].sort((x, y) => x - y)
+    const p = (q: number) => sorted[Math.floor((q / 100) * (sorted.length - 1))]
+    expect(p(99)).toBeGreaterThan(3 * p(50))
+    expect(run()).toEqual(a)
+  })
+
+  it('serves `readParallel` reads at once; a fractional last lane at its fraction of the speed', () => {
+    expect([...laneSpeeds(3)]).toEqual([1, 1, 1])
+    expect([...laneSpeeds(2.5)]).toEqual([1, 1, 0.5])
+    const qd = (p: number) =>
+      presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: p }).run(
+        sequential(READ, 4),
+        3000,
+        16,
+      )
+    // 100 µs each: p lanes → p × 10 000 IOPS
+    expect(qd(1).iops).toBeCloseTo(10_000, -2)
+    expect(qd(4).iops).toBeCloseTo(40_000, -2)
+    expect(qd(2.5).iops).toBeCloseTo(25_000, -3)
+  })
+
+  it('a read waits behind the writes before it in one line; with separate lines it does not', () => {
+    const lat = (sharedLanes: boolean) => {
+      const d = presetDriver('loop-dio-virtio', {
+        readServiceUs: FLAT,
+        writeServiceUs: '0:1000, 100:1000',
+        readParallel: 1,
+        writeParallel: 1,
+        sharedLanes,
+      })
+      // eight 1 ms writes, then a read
+      const r = d.run(
+        (i) => (i < 8 ? { sector: i * 8, nsect: 8, op: WRITE } : { sector: 4096, nsect: 8, op: READ }),
+        9,
+        9,
+      )
+      return r.latenciesMs
+    }
+    // one line: the read (0.1 ms) starts only once the eight writes before it have started
+    expect(lat(true)).toEqual([1, 2, 3, 4, 5, 6, 7, 7.1, 8])
+    // a line each: the read is done first, the writes go on
+    expect(lat(false)).toEqual([0.1, 1, 2, 3, 4, 5, 6, 7, 8])
+  })
+
+  it('large requests share the bandwidth of the one link', () => {
+    const r = presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: 8, readMBps: 500 }).run(
+      sequential(READ, 1024),
+      400,
+      8,
+    )
+    expect(r.mbps).toBeLessThanOrEqual(520)
+    expect(r.mbps).toBeGreaterThan(450)
+  })
+
+  it("its own path runs on the host's CPUs: one worker of 100 µs a request allows 10 000 IOPS", () => {
+    const spec = (pathUs: number) =>
+      resolveSpec({
+        device: {
+          preset: 'loop-dio-virtio',
+          overrides: { readServiceUs: '0:20, 100:20', readParallel: 64, pathUs },
+        },
+        host: { preset: 'linux-modern', overrides: { cpus: 2 } },
+        workload: {
+          processes: [
+            {
+              name: 'r',
+              type: 'fio',
+              params: {
+                rw: 'randread',
+                bs: '4k',
+                iodepth: 32,
+                ioengine: 'libaio',
+                direct: true,
+                filename: '/dev',
+                size: '256M',
+                time_based: true,
+                runtime: 1,
+              },
+            },
+          ],
+        },
+        schedulers: ['none'],
+      })
+    const iops = (pathUs: number) => {
+      const p = simulate(spec(pathUs), 0).processes[0]
+      return p.ops / p.seconds
+    }
+    expect(iops(100)).toBeLessThanOrEqual(10_050)
+    expect(iops(100)).toBeGreaterThan(9_000)
+    expect(iops(0)).toBeGreaterThan(3 * iops(100))
+  })
+
+  it('reports the rotational flag it was given (the kernel says 1 for a loop device)', () => {
+    expect(presetDriver('loop-dio-virtio').device.info.rotational).toBe(true)
+    expect(presetDriver('loop-dio-virtio', { rotational: false }).device.info.rotational).toBe(false)
+  })
+})
