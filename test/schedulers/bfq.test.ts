@@ -324,6 +324,25 @@ describe('bfq: weight raising (low_latency)', () => {
     expect(wr).toEqual([30, 1, 30])
   })
 
+  it('takes a totally seeky queue out of soft real-time raising back to its interactive raising', () => {
+    // a dependent random reader next to a streaming sync writer (the device queues commands, so
+    // BFQ does not idle for the seeky reader): each read finds the reader's queue empty and expired,
+    // so it soon looks soft real-time (×30 × 100) — until 32 seeky reads in a row show it is not.
+    // bfq_update_io_seektime (5.2 on) then gives it back the interactive raising (×30) that still
+    // has its 3 s to run; before, the raising ended and the reader lost its share to the writer.
+    const r = makeRig(bfq, {}, { queueDepth: 8, completionUs: 100 })
+    new Proc(r, pctx(10), { count: 1e9, depth: 4, op: WRITE, sync: true, nsect: 256, sector: (i) => i * 256 })
+    new Proc(r, pctx(20), { count: 1e9, depth: 1, nsect: 8, sector: (i) => 1e8 + ((i * 7919) % 997) * 1e5 })
+    const seen: number[] = []
+    for (let t = 1; t <= 300; t++) {
+      r.engine.run(t * MS)
+      seen.push(queueOf(sched(r).debugState(), 20).wrCoeff)
+    }
+
+    expect(seen).toContain(3000)
+    expect(seen.slice(-5)).toEqual([30, 30, 30, 30, 30])
+  })
+
   it('ends interactive raising after 120 000 sectors of service', () => {
     const r = makeRig(bfq, {}, { queueDepth: 1, completionUs: 100 })
     new Proc(r, pctx(1), { count: 1e9, depth: 8, sector: (i) => i * 72 })

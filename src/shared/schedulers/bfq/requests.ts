@@ -13,7 +13,7 @@ import type { BfqQueue } from './queue'
 import { budgetTimedOut, expire, stopIdling } from './service'
 import { K } from './tunables'
 import { checkWaker } from './waker'
-import { endWr, maybeRaiseAsync } from './weight-raising'
+import { endWr, maybeRaiseAsync, switchBackToInteractive, wrDuration } from './weight-raising'
 import { delBusy, requeue } from './wf2q'
 
 /**
@@ -37,11 +37,23 @@ export function insertRequest(
   updateThinkTime(bfqd, q, now)
   updateHasShortTtime(bfqd, q, now)
   q.seekHistory = (q.seekHistory << 1) | (rqSeeky(bfqd, q.lastRequestPos, rq) ? 1 : 0)
-  if (q.wrCoeff > 1 && q.wrCurMaxTime === K.wrRtMaxTime && q.totallySeeky()) endWr(bfqd, q, now)
+  if (q.wrCoeff > 1 && q.wrCurMaxTime === K.wrRtMaxTime && q.totallySeeky()) endSoftRtOfSeeky(bfqd, q, now)
   addRequest(bfqd, q, rq, processRequests, now)
   rq.fifoTime = now + bfqd.fifoExpire[q.sync ? 1 : 0]
   q.fifo.push(rq)
   requestEnqueued(bfqd, q, rq, now)
+}
+
+/**
+ * bfq_update_io_seektime: a totally seeky queue is no soft real-time application, so its soft
+ * real-time raising stops — back to the interactive raising it had, if that period is still
+ * running (commit "block, bfq: fix switch back from soft-rt weight-raising", Linux 5.2; in 6.x),
+ * ended otherwise. (Before 5.2 it ended outright: a seeky interactive reader then lost its
+ * raising after 32 requests.)
+ */
+function endSoftRtOfSeeky(bfqd: BfqData, q: BfqQueue, now: SimTime): void {
+  if (now > q.wrStartAtSwitchToSrt + wrDuration(bfqd)) endWr(bfqd, q, now)
+  else switchBackToInteractive(bfqd, q)
 }
 
 /**

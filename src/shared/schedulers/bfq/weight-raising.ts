@@ -96,7 +96,8 @@ export function updateWrData(bfqd: BfqData, q: BfqQueue, now: SimTime): void {
     endWr(bfqd, q, now)
 }
 
-function switchBackToInteractive(bfqd: BfqData, q: BfqQueue): void {
+/** switch_back_to_interactive_wr: the interactive raising resumes where the soft real-time one took over. */
+export function switchBackToInteractive(bfqd: BfqData, q: BfqQueue): void {
   startInteractive(bfqd, q)
   q.lastWrStartFinish = q.wrStartAtSwitchToSrt
 }
