@@ -102,6 +102,30 @@ describe('the virtual device', () => {
     expect(lat(false)).toEqual([0.1, 1, 2, 3, 4, 5, 6, 7, 8])
   })
 
+  it('a small read is answered only after the data of the large writes before it has crossed the link', () => {
+    const lat = (sharedLanes: boolean) => {
+      const d = presetDriver('loop-dio-virtio', {
+        readServiceUs: FLAT,
+        writeServiceUs: FLAT,
+        readParallel: 4,
+        writeParallel: 4,
+        writeMBps: 1000,
+        sharedLanes,
+      })
+      // two 1 MiB writes (0.1 ms, then 1 MiB − 4 KiB at 1000 MB/s on the link: 1.044 ms each), then a 4 KiB read
+      const r = d.run(
+        (i) => (i < 2 ? { sector: i * 2048, nsect: 2048, op: WRITE } : { sector: 8192, nsect: 8, op: READ }),
+        3,
+        3,
+      )
+      return r.latenciesMs.map((x) => Math.round(x * 1000) / 1000)
+    }
+    // one backing store: the read has its lane at once but waits for both writes' transfers
+    expect(lat(true)).toEqual([1.144, 2.189, 2.189])
+    // separate paths: the read is done in its 0.1 ms
+    expect(lat(false)).toEqual([0.1, 1.144, 2.189])
+  })
+
   it('large requests share the bandwidth of the one link', () => {
     const r = presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: 8, readMBps: 500 }).run(
       sequential(READ, 1024),

@@ -15,7 +15,8 @@ import type { VirtualConfig } from './virtual-params'
  * from the measured distribution of its direction (a 4 KiB request's), and then for the transfer
  * of the rest of its data over the device's one link, shared by every lane. With `sharedLanes`, reads and writes queue in
  * one line, so a read waits behind the writes that came before it (a virtio ring, one backing
- * disk); without, each direction has its own line.
+ * disk), and a small request is answered only once the data of the large ones before it has
+ * crossed the link; without, each direction has its own line.
  */
 export class VirtualDevice implements Device, Handler {
   readonly info: DeviceInfo
@@ -124,6 +125,10 @@ export class VirtualDevice implements Device, Handler {
       const linkStart = Math.max(this.linkFree, done)
       this.linkFree = linkStart + extra
       done = this.linkFree
+    } else if (this.cfg.sharedLanes) {
+      // one line to one backing store: a small request is answered only after the data of the
+      // requests before it has crossed (a read behind a large write waits for its transfer)
+      done = Math.max(done, this.linkFree)
     }
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
