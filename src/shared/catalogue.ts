@@ -22,6 +22,7 @@ export function catalogue() {
       explanation: s.explanation,
       usesIoPriority: s.usesIoPriority,
       tunables: s.tunables,
+      constants: s.constants ?? [],
     })),
     devices: {
       models: DEVICE_MODELS.map((m) => ({ name: m.name, summary: m.summary, params: m.params })),

@@ -130,7 +130,7 @@ describe('mq-deadline: priority levels', () => {
   })
 
   it('serves the at-head list first, newest first, then the sorted requests', () => {
-    const s = new MqDeadline(resolveParams(mqDeadlineTunables, {}, 't', []))
+    const s = new MqDeadline(resolveParams(mqDeadlineTunables, {}, 't', []), 128)
     const mk = (id: number, sector: number, ioClass: IoPrioClass): Request => {
       const rq = new Request()
       rq.id = id
@@ -210,17 +210,6 @@ describe('mq-deadline: one priority level behaves as deadline', () => {
     const low = r.dispatches.find((d) => d.sector === 10)!
     expect(low.t).toBeGreaterThanOrEqual(500 * MS)
     expect(low.t).toBeLessThanOrEqual(500 * MS + 17 * MS)
-  })
-
-  it('limits writes and async requests to async_depth slots, never sync reads', () => {
-    const r = makeRig(mqDeadline, { async_depth: 8 }, { queueDepth: 1, completionUs: 1000 }, 32)
-    for (let i = 0; i < 20; i++) r.submit(i * 1000, 8, WRITE, ctx(1), i % 2 === 0)
-    expect(r.queue.freeSlots(WRITE)).toBe(32 - 8)
-    expect(r.queue.waiting(WRITE)).toBe(12)
-    expect(r.submit(900_000, 8, READ, ctx(2))).toBe(true)
-    const unlimited = makeRig(mqDeadline, {}, { queueDepth: 1, completionUs: 1000 }, 32)
-    for (let i = 0; i < 20; i++) unlimited.submit(i * 1000, 8, WRITE, ctx(1), false)
-    expect(unlimited.queue.waiting(WRITE)).toBe(0)
   })
 })
 

@@ -19,12 +19,20 @@ const range = (p: ParamSpec): string =>
       ? `${p.min ?? ''}…${p.max ?? ''}`
       : ''
 
-const section = (title: string, ps: readonly ParamSpec[]): string =>
+const section = (title: string, ps: readonly ParamSpec[], withSources = false): string =>
   ps.length === 0
     ? `  ${title}: none`
     : `  ${title}:\n` +
-      renderTable(['name', 'default', 'unit', 'range', 'meaning'], paramRows(ps), ['l', 'r', 'l', 'l', 'l'])
-        .split('\n')
+      [
+        ...renderTable(['name', 'default', 'unit', 'range', 'meaning'], paramRows(ps), [
+          'l',
+          'r',
+          'l',
+          'l',
+          'l',
+        ]).split('\n'),
+        ...(withSources ? ps.filter((p) => p.source).map((p) => `  source of ${p.name}: ${p.source}`) : []),
+      ]
         .map((l) => '    ' + l)
         .join('\n')
 
@@ -39,7 +47,8 @@ export function listText(): string {
     out.push(`\n${s.name}${s.aliases.length ? ` (alias: ${s.aliases.join(', ')})` : ''} — ${s.summary}`)
     out.push(`  era: ${s.era}; block layer: ${s.layer}`)
     out.push(`  ${s.explanation}`)
-    out.push(section('tunables', s.tunables))
+    out.push(section('tunables', s.tunables, true))
+    if (s.constants) out.push(section('kernel constants (not tunable)', s.constants, true))
   }
   out.push('\nDEVICE PRESETS')
   out.push(

@@ -1,6 +1,7 @@
 import type { SimTime } from '../sim/time'
 import { ms } from '../sim/time'
 import { RequestFifo } from '../block/fifo'
+import { sbitmapShift, shallowSlots } from '../block/sbitmap'
 import { SectorIndex } from '../block/sector-index'
 import { READ, WRITE } from '../block/types'
 import type { Bio, Op, Request } from '../block/types'
@@ -35,14 +36,54 @@ export const mqDeadlineTunables: readonly ParamSpec[] = [
     kind: 'int',
     default: 0,
     unit: 'requests',
-    meaning: 'request slots writes and async I/O may hold (the rest is kept for sync reads); 0 = no limit',
+    meaning:
+      'scheduler tags writes may hold, keeping the rest for sync reads (sysfs async_depth); 0 = the default of the kernel async_depth_rule names',
     min: 0,
     max: 1_000_000,
     source:
-      'modelled, simplified: 5.14+ set 3/4 of nr_requests but applied it per sbitmap word, where it ' +
-      'rarely bit; 6.x made the default nr_requests. 0 reproduces the effective default.',
+      'block/mq-deadline.c dd_depth_updated (default) and dd_limit_depth (as a shallow depth of the tags), 5.14+',
+  },
+  {
+    name: 'async_depth_rule',
+    kind: 'enum',
+    default: '5.14',
+    values: ['5.14', '6.8', '6.10', '6.17'],
+    unit: '',
+    meaning:
+      'whose tag reservation: 5.14 (to 6.7, and 6.9) default ⌊3/4·nr_requests⌋ per sbitmap word — bites only below 4 tags; ' +
+      '6.8 3/4 of each word — about 3/4 of nr_requests; 6.10 (to 6.16) default nr_requests, a set value scaled to a word; ' +
+      '6.17+ default nr_requests, a set value over the whole map',
+    source:
+      'block/mq-deadline.c: 5.14 commit 07757588e507 (max(1UL, 3 * q->nr_requests / 4), per-word shallow_depth); ' +
+      '6.8 d47f9717e5cf (max(1U, 3 * (1U << shift) / 4)), back to 3/4·nr_requests in 6.9; 6.10 39823b47bbd4 ' +
+      '(async_depth = nr_requests, dd_to_word_depth); 6.17 lib/sbitmap 42e6c6ce03fd (shallow depth of the whole map)',
   },
 ]
+
+export type AsyncDepthRule = '5.14' | '6.8' | '6.10' | '6.17'
+
+/**
+ * The scheduler tags (of nr_requests) writes can hold at once under `rule`, or undefined when that
+ * is all of them. `asyncDepth` is the sysfs value, 0 for the kernel's default.
+ */
+export function mqDeadlineAsyncSlots(
+  rule: AsyncDepthRule,
+  asyncDepth: number,
+  nr: number,
+): number | undefined {
+  const shift = sbitmapShift(nr)
+  let slots: number
+  if (rule === '6.17') slots = shallowSlots(nr, asyncDepth || nr, 'whole')
+  else if (rule === '6.10') {
+    // dd_to_word_depth: a depth in requests scaled to one word, rounded up
+    const d = asyncDepth || nr
+    slots = shallowSlots(nr, Math.floor((d * (1 << shift) + nr - 1) / nr), 'per-word')
+  } else {
+    const base = rule === '6.8' ? 1 << shift : nr
+    slots = shallowSlots(nr, asyncDepth || Math.max(1, Math.floor((3 * base) / 4)), 'per-word')
+  }
+  return slots >= nr ? undefined : slots
+}
 
 /** Priority levels (enum dd_prio): served strictly in this order. */
 const RT_PRIO = 0
@@ -87,14 +128,17 @@ export class MqDeadline implements IoScheduler {
   private starved = 0
   private queued = 0
 
-  constructor(t: ParamValues) {
+  constructor(t: ParamValues, nrRequests: number) {
     this.expire = [ms(t.read_expire as number), ms(t.write_expire as number)]
     this.writesStarved = t.writes_starved as number
     this.fifoBatch = t.fifo_batch as number
     this.frontMerges = t.front_merges as boolean
     this.agingExpire = ms(t.prio_aging_expire as number)
-    const a = t.async_depth as number
-    this.asyncDepth = a > 0 ? a : undefined
+    this.asyncDepth = mqDeadlineAsyncSlots(
+      t.async_depth_rule as AsyncDepthRule,
+      t.async_depth as number,
+      nrRequests,
+    )
   }
 
   /** dd_insert_request. `atHead` (not yet in the ops contract) puts it on the level's at-head list. */
@@ -154,7 +198,10 @@ export class MqDeadline implements IoScheduler {
     this.removeSorted(lvl, next)
   }
 
-  /** dd_limit_depth: sync reads are never throttled; writes and async I/O up to async_depth. */
+  /**
+   * dd_limit_depth: sync reads are never throttled (every read is sync: op_is_sync); writes, sync
+   * or not, take tags only up to the async depth, so a flood of writes leaves tags for reads.
+   */
   limitDepth(op: Op, _sync: boolean): number | undefined {
     return op === READ ? undefined : this.asyncDepth
   }
@@ -277,5 +324,5 @@ export const mqDeadline: SchedulerType = {
   tunables: mqDeadlineTunables,
   cpuCost: SCHEDULER_CPU_COST['mq-deadline'],
   usesIoPriority: true,
-  create: (t) => new MqDeadline(t),
+  create: (t, ctx) => new MqDeadline(t, ctx.nrRequests),
 }

@@ -78,6 +78,8 @@ export interface SchedulerType {
   /** When it wins and when it loses. */
   readonly explanation: string
   readonly tunables: readonly ParamSpec[]
+  /** The kernel's fixed numbers the model uses (not tunable), each with its source. */
+  readonly constants?: readonly ParamSpec[]
   /**
    * CPU time of the scheduler's own per-request work (cpu-cost.ts), charged to the submitting
    * process; absent = none measured (0).

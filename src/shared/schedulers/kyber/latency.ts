@@ -1,8 +1,9 @@
 import type { SimTime } from '../../sim/time'
-import { SECOND } from '../../sim/time'
+import { MS } from '../../sim/time'
+import { kyberConstant } from './constants'
 
 /** Bucket width is target / 2^LATENCY_SHIFT: a quarter of the target. */
-export const LATENCY_SHIFT = 2
+export const LATENCY_SHIFT = kyberConstant('latency_shift')
 /** Buckets 0–3 are at or under the target: "good". */
 export const GOOD_BUCKETS = 1 << LATENCY_SHIFT
 /** Buckets 4–7 are over it; the last one holds everything above 1¾ × target. */
@@ -11,9 +12,9 @@ export const LATENCY_BUCKETS = 2 << LATENCY_SHIFT
 export const TOTAL_LATENCY = 0
 export const IO_LATENCY = 1
 /** Percentiles are computed once a domain has this many samples… */
-export const MIN_SAMPLES = 500
+export const MIN_SAMPLES = kyberConstant('min_samples')
 /** …or this long after the first sample of its window, whichever comes first. */
-export const SAMPLE_WINDOW: SimTime = SECOND
+export const SAMPLE_WINDOW: SimTime = kyberConstant('sample_window') * MS
 
 const UNSET = -1
 
@@ -27,6 +28,8 @@ const UNSET = -1
 export class LatencyHistograms {
   private readonly buckets: Uint32Array
   private readonly timeout: SimTime[]
+  /** Samples behind the last percentile read (what trace_kyber_latency reports). */
+  lastSamples = 0
 
   constructor(readonly domains: number) {
     this.buckets = new Uint32Array(domains * 2 * LATENCY_BUCKETS)
@@ -54,6 +57,7 @@ export class LatencyHistograms {
     if (this.timeout[domain] === UNSET) this.timeout[domain] = now + SAMPLE_WINDOW
     if (samples < MIN_SAMPLES && this.timeout[domain] > now) return -1
     this.timeout[domain] = UNSET
+    this.lastSamples = samples
     let rank = Math.ceil((samples * percentile) / 100)
     let bucket = 0
     for (; bucket < LATENCY_BUCKETS - 1; bucket++) {
