@@ -68,6 +68,7 @@ describe.each([
   'streaming-read-under-write-2003',
   'row-vs-cfq-emmc-2012',
   'dd-under-cpu-load-1997',
+  'nvme-randread-under-write-flood',
   'textbook-disk-scheduling',
   'contest-mem-load-2003',
   'fsync-journal-idling-2019',
