@@ -69,6 +69,7 @@ describe.each([
   'row-vs-cfq-emmc-2012',
   'dd-under-cpu-load-1997',
   'nvme-randread-under-write-flood',
+  'interactive-latency',
   'textbook-disk-scheduling',
   'contest-mem-load-2003',
   'fsync-journal-idling-2019',
