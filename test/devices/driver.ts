@@ -26,6 +26,8 @@ export interface RunResult {
   ends: number[]
   /** Per-request latencies in ms, completion order. */
   latenciesMs: number[]
+  /** The requests in completion order, each with its latency (ms). */
+  completed: (Io & { latencyMs: number })[]
 }
 
 /**
@@ -48,6 +50,7 @@ export class Driver implements CompletionSink, Handler {
   private bytes = 0
   private ends: number[] = []
   private lat: number[] = []
+  private done: (Io & { latencyMs: number })[] = []
 
   constructor(make: (ctx: DeviceContext) => Device, seed = 1) {
     this.device = make({ engine: this.engine, sink: this, rng: new Rng(seed) })
@@ -59,6 +62,12 @@ export class Driver implements CompletionSink, Handler {
     this.completed.add(rq.id)
     this.ends.push(now)
     this.lat.push((now - rq.dispatchedAt) / 1e6)
+    this.done.push({
+      sector: rq.sector,
+      nsect: rq.nsect,
+      op: rq.op,
+      latencyMs: (now - rq.dispatchedAt) / 1e6,
+    })
     this.bytes += rq.nsect * SECTOR
     this.lastAt = now
     if (this.issued < this.count) {
@@ -94,6 +103,7 @@ export class Driver implements CompletionSink, Handler {
     this.bytes = 0
     this.ends = []
     this.lat = []
+    this.done = []
     this.engine.run(at)
     this.firstAt = at
     const d = Math.min(depth, this.device.info.queueDepth)
@@ -111,6 +121,7 @@ export class Driver implements CompletionSink, Handler {
       meanLatencyMs: this.lat.reduce((a, b) => a + b, 0) / Math.max(1, ios),
       ends: this.ends,
       latenciesMs: this.lat,
+      completed: this.done,
     }
   }
 }

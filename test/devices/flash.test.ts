@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { READ, WRITE } from '../../src/shared/block/types'
 import { greedyVictimValidFraction } from '../../src/shared/devices/flash'
-import { presetDriver, random, sequential } from './driver'
+import { presetDriver, random, sequential, type Io } from './driver'
 
 describe('flash parallelism', () => {
   it.each(['ssd-sata-mlc', 'nvme-tlc'])('%s: QD32 random 4 KiB reads ≫ QD1', (preset) => {
@@ -87,5 +87,52 @@ describe('flash writes', () => {
     const early = (256 * 128 * 1024) / span(0, 256) / 1e6
     const late = (256 * 128 * 1024) / span(1790, 2046) / 1e6
     expect(early).toBeGreaterThan(2 * late)
+  })
+})
+
+describe('flash: the host link, and reads against buffered writes', () => {
+  // Two units, 16 KiB pages and mapping, 1 ms programs, a 1 MiB buffer: small enough to fill.
+  const base = {
+    channels: 2,
+    diesPerChannel: 1,
+    pageKiB: 16,
+    mapUnitKiB: 16,
+    programUs: 1000,
+    programSpreadPct: 0,
+    slcCacheMiB: 0,
+    gc: false,
+    writeBufferKiB: 1024,
+    readSensing: 'uniform',
+    senseUs: 0,
+    commandJitterUs: 0,
+    readRetryPct: 0,
+    hostMBps: 100,
+    queueDepth: 1024,
+    fullDuplex: false,
+    readsFirst: false,
+  }
+  const write = (i: number): Io => ({ sector: i * 32, nsect: 32, op: WRITE })
+
+  /** Start `writes` 16 KiB writes, then one 4 KiB read, all at once: the read's latency, ms. */
+  function readBehind(over: Record<string, unknown>, writes: number): number {
+    const ios: Io[] = [
+      ...Array.from({ length: writes }, (_, i) => write(i)),
+      { sector: 1 << 20, nsect: 8, op: READ },
+    ]
+    const r = presetDriver('ssd-sata-mlc', { ...base, ...over }).run((i) => ios[i], ios.length, ios.length)
+    return r.completed.find((x) => x.op === READ)!.latencyMs
+  }
+
+  it('full duplex: a read does not wait for writes’ data coming in on the other lanes', () => {
+    // 40 writes × 16 KiB at 100 MB/s hold the link 6.5 ms; the read alone takes ~0.1 ms
+    expect(readBehind({ readsFirst: true }, 40)).toBeGreaterThan(6)
+    expect(readBehind({ readsFirst: true, fullDuplex: true }, 40)).toBeLessThan(0.5)
+  })
+
+  it('reads first: a read waits for the program in progress, not for the buffered backlog', () => {
+    // 64 buffered writes = 1 MiB = 32 programs on each of the 2 units: 32 ms of backlog
+    const fast = { hostMBps: 100_000, fullDuplex: true }
+    expect(readBehind(fast, 64)).toBeGreaterThan(20)
+    expect(readBehind({ ...fast, readsFirst: true }, 64)).toBeLessThan(1.2) // ≤ one program, then the read
   })
 })

@@ -18,13 +18,14 @@ describe('the gallery', () => {
       'textbook-disk-scheduling',
       'contest-mem-load-2003',
       'fsync-journal-idling-2019',
+      'bfq-startup-nvme-2020',
     ])
     for (const n of names) expect(loadGalleryEntry(n).page).toMatch(/^# /)
   })
 
   it('refuses an unknown entry with the list of known ones', () => {
     expect(() => loadGalleryEntry('nope')).toThrow(
-      /no gallery entry "nope"; known: contest-mem-load-2003, dd-under-cpu-load-1997, fsync-journal-idling-2019, interactive-latency/,
+      /no gallery entry "nope"; known: bfq-startup-nvme-2020, contest-mem-load-2003, dd-under-cpu-load-1997, fsync-journal-idling-2019, interactive-latency/,
     )
   })
 })
@@ -68,9 +69,12 @@ describe.each([
   'streaming-read-under-write-2003',
   'row-vs-cfq-emmc-2012',
   'dd-under-cpu-load-1997',
+  'nvme-randread-under-write-flood',
+  'interactive-latency',
   'textbook-disk-scheduling',
   'contest-mem-load-2003',
   'fsync-journal-idling-2019',
+  'bfq-startup-nvme-2020',
 ])('reproducing %s', (name) => {
   it('meets every claim of the published measurement', async () => {
     const r = await reproduce(loadGalleryEntry(name), {}, { jobs: 0 })

@@ -70,6 +70,16 @@ export const FLASH_PARAMS: readonly ParamSpec[] = [
     min: 0.001,
   },
   {
+    name: 'fullDuplex',
+    kind: 'bool',
+    default: false,
+    unit: '',
+    meaning:
+      "Reads' and writes' data cross the host link at once, each way at hostMBps (PCIe), instead of in turn (SATA, MMC, parallel ATA)",
+    source:
+      'PCI Express Base Specification: a lane is a pair of differential pairs, one per direction (dual simplex); SATA moves one frame at a time in either direction; MMC and ATA share one data bus',
+  },
+  {
     name: 'commandOverheadUs',
     kind: 'number',
     default: 20,
@@ -144,6 +154,16 @@ export const FLASH_PARAMS: readonly ParamSpec[] = [
     meaning:
       'DRAM write buffer (volatile write cache): writes complete once buffered and are programmed behind; 0 = none',
     min: 0,
+  },
+  {
+    name: 'readsFirst',
+    kind: 'bool',
+    default: false,
+    unit: '',
+    meaning:
+      "With a write buffer: a read waits for the program in progress on its die, not for the buffered data's programs queued behind it (the controller schedules reads first); off = one queue per die in arrival order",
+    source:
+      'Wu and He, "Reducing SSD Read Latency via NAND Flash Program and Erase Suspension", FAST 2012: the baseline they improve on, read-priority scheduling, serves a chip\'s queued reads ahead of its queued programs, a read still waiting for the program or erase in progress (what suspension then removes)',
   },
   {
     name: 'slcCacheMiB',
@@ -253,6 +273,7 @@ export function flashConfig(v: ParamValues, name: string): FlashConfig {
     eraseUs: v.eraseUs as number,
     channelMBps: v.channelMBps as number,
     hostMBps: v.hostMBps as number,
+    fullDuplex: v.fullDuplex as boolean,
     commandOverheadUs: v.commandOverheadUs as number,
     linkCommandUs: v.linkCommandUs as number,
     mapUnitKiB: v.mapUnitKiB as number,
@@ -263,6 +284,7 @@ export function flashConfig(v: ParamValues, name: string): FlashConfig {
     initialFreePct: v.initialFreePct as number,
     writeBufferKiB: v.writeBufferKiB as number,
     slcCacheMiB: v.slcCacheMiB as number,
+    readsFirst: v.readsFirst as boolean,
     slcProgramUs: v.slcProgramUs as number,
     queueDepth: v.queueDepth as number,
     maxTransferKiB: v.maxTransferKiB as number,

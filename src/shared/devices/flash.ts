@@ -15,6 +15,8 @@ import { FlashVariability, type FlashVariabilityConfig } from './flash-variabili
  *
  * Reads: pages live where LBA striping puts them (page p on unit p mod units); a unit reads its
  * pages back to back (the first takes tR, then cache-read overlaps the channel transfer).
+ * The host link carries reads' and writes' data in turn (SATA, MMC, ATA) or, full duplex (PCIe),
+ * each on its own lanes.
  * Writes: the data streams in over the host link; the FTL writes out of place, so pages go to
  * units in round-robin order. A write that covers its FTL mapping unit only partly is a
  * read-modify-write of that unit (read the old pages, program the whole unit, and for a
@@ -24,7 +26,9 @@ import { FlashVariability, type FlashVariabilityConfig } from './flash-variabili
  * falls below the threshold; its cost follows the greedy-GC approximation from the
  * over-provisioning, discounted for sequential writes (whose victim blocks hold little valid data).
  * Optional: a DRAM write buffer (a write completes once buffered; programs go on behind it) and an
- * SLC-mode cache (fast programs until full, folded back while idle).
+ * SLC-mode cache (fast programs until full, folded back while idle). With the buffer, the
+ * controller may schedule reads first (`readsFirst`): a read waits for the background program in
+ * progress on its die, not for the backlog of buffered data behind it.
  *
  * Variability (flash-variability.ts, each part off unless configured): page reads and programs
  * take different times by page type (LSB/CSB/MSB), some page reads need read-retry steps, and
@@ -45,8 +49,12 @@ export interface FlashConfig extends FlashVariabilityConfig {
   readonly eraseUs: number
   /** Per-channel data rate between controller and dies (effective, incl. ECC), MB/s. */
   readonly channelMBps: number
-  /** Host interface rate, MB/s. */
+  /** Host interface rate, MB/s (each way when full duplex). */
   readonly hostMBps: number
+  /** Reads' and writes' data cross the host link on separate lanes (PCIe), not in turn (SATA, MMC). */
+  readonly fullDuplex: boolean
+  /** With a write buffer: reads go ahead of buffered writes' programs that have not begun. */
+  readonly readsFirst: boolean
   /** Controller/protocol latency per command, µs. */
   readonly commandOverheadUs: number
   /** Host link occupancy per command beyond its data (command/status frames), µs. */
@@ -91,7 +99,11 @@ export class Flash implements Device, Handler {
   private readonly pagesPerBlock: number
   /** Channel time for one full page. */
   private readonly tXPage: number
+  /** The host link is busy until then: for reads' data, and for writes' too unless full duplex. */
   private hostFree: SimTime = 0
+  /** Full duplex (PCIe): writes' data comes in on its own lanes, busy until then. */
+  private hostFreeIn: SimTime = 0
+  private readonly duplex: boolean
   /** Round-robin write frontier (unit of the next programmed page). */
   private writeUnit = 0
 
@@ -127,6 +139,17 @@ export class Flash implements Device, Handler {
   private readonly varyPrograms: boolean
   /** Each unit's write frontier, in pages programmed (page types cycle along it). */
   private readonly frontier: Float64Array
+  // Reads first: with a write buffer, buffered writes' programs are background work that reads
+  // overtake (see readFirst).
+  private readonly readsFirst: boolean
+  /** End of the reads on each unit. */
+  private readonly fgFree: Float64Array
+  /** Start of the background program in progress on each unit (programs run back to back from it). */
+  private readonly bgPhase: Float64Array
+  /** Duration of one background page program on each unit (the latest). */
+  private readonly bgOp: Float64Array
+  /** End of the reads' transfers on each channel. */
+  private readonly chanFg: Float64Array
   /** Native (not SLC-mode) program time of the write being placed, without GC work; 0 in SLC mode. */
   private nativeProg = 0
 
@@ -174,6 +197,13 @@ export class Flash implements Device, Handler {
     }
     this.pagesPerBlock = cfg.pagesPerBlock
     this.tXPage = spp * SECTOR * this.chNsPerByte
+    this.duplex = cfg.fullDuplex
+    this.readsFirst = cfg.readsFirst && this.bufCap > 0
+    const n = this.readsFirst ? this.units : 0
+    this.fgFree = new Float64Array(n)
+    this.bgPhase = new Float64Array(n)
+    this.bgOp = new Float64Array(n)
+    this.chanFg = new Float64Array(this.readsFirst ? this.channels : 0)
     this.vary = new FlashVariability(cfg, rng)
     this.varyReads = this.vary.typedReads || this.vary.retries
     this.varyPrograms = this.vary.typedPrograms
@@ -231,6 +261,7 @@ export class Flash implements Device, Handler {
   /** Unit u reads k pages from time t; returns when its last page has crossed the channel. */
   private readOn(u: number, k: number, t: SimTime, tX: number): number {
     const c = u % this.channels
+    if (this.readsFirst) return this.readFirst(u, c, t, tX, k, this.tR, k * this.tR, 0, 0)
     const s = Math.max(t, this.unitFree[u])
     const xs = Math.max(s + this.tR, this.chanFree[c])
     this.chanFree[c] = xs + k * tX
@@ -247,7 +278,6 @@ export class Flash implements Device, Handler {
   private readOnVaried(u: number, k: number, t: SimTime, tX: number, page: number): number {
     const v = this.vary
     const c = u % this.channels
-    const s = Math.max(t, this.unitFree[u])
     let first = this.tR
     let sensed = 0
     let again = 0
@@ -262,10 +292,52 @@ export class Flash implements Device, Handler {
         againX += n * tX
       }
     }
+    if (this.readsFirst) return this.readFirst(u, c, t, tX, k, first, sensed, again, againX)
+    const s = Math.max(t, this.unitFree[u])
     const xs = Math.max(s + first, this.chanFree[c])
     this.chanFree[c] = xs + k * tX + againX
     const end = Math.max(xs + k * tX, s + sensed + tX) + again
     this.unitFree[u] = end
+    return end
+  }
+
+  /**
+   * A read on a unit whose buffered writes' programs are background work: it waits for the reads
+   * before it and for the background program in progress (not for the backlog behind it), takes
+   * the die, and the backlog resumes after it. Background page transfers on the channel are taken
+   * to interleave with reads' transfers (reads keep their own channel reservation).
+   */
+  private readFirst(
+    u: number,
+    c: number,
+    t: SimTime,
+    tX: number,
+    k: number,
+    first: number,
+    sensed: number,
+    again: number,
+    againX: number,
+  ): number {
+    const s0 = Math.max(t, this.fgFree[u])
+    const backlogEnd = this.unitFree[u]
+    const phase = this.bgPhase[u]
+    let s = s0
+    if (backlogEnd > s0 && s0 >= phase) {
+      // background programs run back to back from `phase`: the one in progress ends at a multiple
+      const op = this.bgOp[u]
+      s = Math.min(backlogEnd, op > 0 ? phase + Math.ceil((s0 - phase) / op) * op : backlogEnd)
+    }
+    const xs = Math.max(s + first, this.chanFg[c])
+    this.chanFg[c] = xs + k * tX + againX
+    const end = Math.max(xs + k * tX, s + sensed + tX) + again
+    this.fgFree[u] = end
+    if (backlogEnd > s) {
+      // the backlog not yet begun moves back by the time the read holds the die
+      const resume = Math.max(phase, s)
+      const shift = Math.max(0, end - resume)
+      this.unitFree[u] = backlogEnd + shift
+      this.bgPhase[u] = resume + shift
+    } else this.unitFree[u] = Math.max(backlogEnd, end)
     return end
   }
 
@@ -285,10 +357,12 @@ export class Flash implements Device, Handler {
     const tProg = this.programTime(np, s, e)
     // The data streams in over the host link; page i is in the controller at hs + (i+1)·hostPage.
     const xfer = rq.nsect * SECTOR * this.hostNsPerByte + this.linkCmd
-    const hs = Math.max(this.hostFree, t)
-    this.hostFree = hs + xfer
+    const hs = Math.max(this.duplex ? this.hostFreeIn : this.hostFree, t)
+    const dataIn = hs + xfer
+    if (this.duplex) this.hostFreeIn = dataIn
+    else this.hostFree = dataIn
     const first = this.writeUnit
-    let last = this.hostFree
+    let last = dataIn
     if (np <= U) {
       const n = Math.ceil(np)
       const k = np / n
@@ -316,7 +390,7 @@ export class Flash implements Device, Handler {
       }
       this.writeUnit = (first + extra + (frac > 0 ? 1 : 0)) % U
     }
-    return this.bufCap > 0 && np <= this.bufCap ? this.buffered(t, this.hostFree, last, np) : last
+    return this.bufCap > 0 && np <= this.bufCap ? this.buffered(t, dataIn, last, np) : last
   }
 
   /**
@@ -367,7 +441,13 @@ export class Flash implements Device, Handler {
       tProg += this.nativeProg * (this.vary.programFactor(this.frontier[u], k) - 1)
       this.frontier[u] += k
     }
-    const s = Math.max(ready, this.unitFree[u]) + rb * this.tR
+    let s0 = Math.max(ready, this.unitFree[u])
+    if (this.readsFirst) {
+      s0 = Math.max(s0, this.fgFree[u])
+      if (s0 > this.unitFree[u]) this.bgPhase[u] = s0 // the unit was idle: a new busy period
+      this.bgOp[u] = tProg + (rb * this.tR + er * this.tErase) / Math.max(1, k)
+    }
+    const s = s0 + rb * this.tR
     const xs = Math.max(s, this.chanFree[c])
     this.chanFree[c] = xs + k * tX
     const end = xs + tX + (k - 1) * Math.max(tProg, tX, gap) + tProg + er * this.tErase

@@ -24,6 +24,7 @@ export const SSD_SATA_MLC: DevicePreset = {
     gcThresholdPct: 5,
     initialFreePct: 6.5,
     writeBufferKiB: 32768,
+    readsFirst: true,
     slcCacheMiB: 0,
     queueDepth: 32,
     maxTransferKiB: 512,
@@ -51,6 +52,8 @@ export const SSD_SATA_MLC: DevicePreset = {
     gcThresholdPct: 'reference §10: GC at 5 % free (MQSim default)',
     initialFreePct: '[inferred] a used, full drive: free space ≈ over-provisioning',
     writeBufferKiB: '[inferred] part of the DRAM used as a volatile write cache (ATA write cache on)',
+    readsFirst:
+      "Wu and He, FAST 2012: controllers serve reads ahead of queued programs; [inferred] this drive's firmware does so for its buffered writes",
     slcCacheMiB: 'none',
     queueDepth: 'SATA NCQ: 32',
     maxTransferKiB: '[inferred] Linux max_sectors_kb default 512',
