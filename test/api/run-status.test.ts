@@ -43,6 +43,38 @@ describe('the run ledger', () => {
     expect(l.status('nope')).toEqual({ runId: 'nope', state: 'unknown', started: null, events: [] })
   })
 
+  it('keeps a validation’s latest progress, then its outcome: done, or cancelled', () => {
+    const l = new RunLedger()
+    const at = (stage: string, k: number, fraction: number | null) =>
+      ({
+        type: 'validate:progress',
+        runId: 'v',
+        stage,
+        k,
+        n: 3,
+        run: { label: 'none', repetition: 0 },
+        fraction,
+        etaSeconds: null,
+      }) as const
+    l.begin('v', null)
+    l.record(at('fingerprint', 1, 0.5))
+    l.record({ type: 'run:notice', runId: 'v', message: 'detached /dev/loop9' })
+    l.record(at('randread-qd1', 2, 0.25))
+    const running = l.status('v')
+    expect(running.state).toBe('running')
+    expect(running.events).toEqual([
+      at('randread-qd1', 2, 0.25),
+      expect.objectContaining({ type: 'run:notice' }),
+    ])
+    const report = { schema: 'iosched-lab/validate@1' } as never
+    l.record({ type: 'validate:done', runId: 'v', report })
+    expect(l.status('v').state).toBe('done')
+    expect(l.status('v').events.at(-1)).toEqual({ type: 'validate:done', runId: 'v', report })
+    l.begin('w', null)
+    l.record({ type: 'validate:failed', runId: 'w', cancelled: true, message: 'cancelled' })
+    expect(l.status('w').state).toBe('cancelled')
+  })
+
   it('forgets the oldest finished runs', () => {
     const l = new RunLedger(2)
     for (const id of ['a', 'b', 'c']) {

@@ -219,6 +219,35 @@ describeReal('the privileged helper on a real device (root, fio)', () => {
     expect(readJournals(state())).toEqual([])
   }, 90_000)
 
+  it('validates with the events of its stages and runs, then the report as the result', async () => {
+    const h = helper()
+    const preset = join(dir, 'fp.json')
+    writeFileSync(
+      preset,
+      JSON.stringify({
+        schema: 'iosched-lab/device-preset@1',
+        name: 'helper-fp',
+        model: 'virtual',
+        basePreset: 'loop-dio-virtio',
+        measured: { target: { name: disk.name, description: 'the test’s loop device' }, points: [] },
+        specDevice: { preset: 'loop-dio-virtio', overrides: {} },
+      }),
+    )
+    const o = { ...onDisk(), presetFile: preset, only: ['randread-qd1'], seconds: 1, quick: true }
+    h.send({ id: 5, method: 'validate', params: ['v1', o] })
+    const result = await h.next(answer(5), 120_000)
+    expect(result.type, JSON.stringify(result)).toBe('result')
+    const report = (
+      result as { value: { schema: string; preset: { from: string }; workloads: { id: string }[] } }
+    ).value
+    expect(report).toMatchObject({ schema: 'iosched-lab/validate@1', preset: { from: preset } })
+    expect(report.workloads.map((w) => w.id)).toEqual(['randread-qd1'])
+    const events = h.messages.filter((m) => m.type === 'event' && m.id === 5)
+    expect(events[0]).toMatchObject({ name: 'stage', args: ['randread-qd1', 1, 1] })
+    expect(events.some((e) => e.type === 'event' && e.name === 'runStarted')).toBe(true)
+    expect(activeScheduler(disk.name)).toBe('mq-deadline')
+  }, 150_000)
+
   it('serves the LabApi’s real runs through HelperBackend, started once for the session', async () => {
     let starts = 0
     let proc: ChildProcess | null = null

@@ -187,6 +187,41 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       ).resolves.toBeGreaterThan(0)
     }, 120_000)
 
+    it('validates the simulation on the scratch device, reusing that fingerprint: verdicts, cells, pairs', async () => {
+      await page.getByRole('button', { name: 'Devices' }).click()
+      const panel = page.getByTestId('validate-panel')
+      await expect(panel.getByLabel('Quick matrix').isChecked()).resolves.toBe(true)
+      // the fingerprint just made is offered for reuse
+      await panel.getByLabel('Fingerprint to reuse').selectOption('e2e-scratch')
+      for (const w of ['randread-qd32', 'reader-vs-direct-writer', 'reader-vs-buffered-writer'])
+        await panel.getByLabel(`Workload ${w}`).uncheck()
+      await expect(panel.getByLabel('Workload randread-qd1').isChecked()).resolves.toBe(true)
+      await panel.getByLabel('Seconds per validation run').fill('1')
+      await panel.getByTestId('validate-start').click()
+      await panel.getByTestId('validate-progress').filter({ hasText: 'stage 1 of 1: randread-qd1' }).waitFor()
+      const report = panel.getByTestId('validate-report')
+      await report.waitFor({ timeout: 180_000 })
+      await expect(report.locator('[data-verdict]').count()).resolves.toBe(3)
+      await expect(report.locator('[data-verdict="fingerprintResidual"]').textContent()).resolves.toMatch(
+        /target ≤ 10 %/,
+      )
+      await expect(report.textContent()).resolves.toContain('preset e2e-scratch')
+      // one row per scheduler the loop device offers (all four of the kernel's here)
+      const cells = await report
+        .locator('[data-workload="randread-qd1"] tbody tr')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')))
+      expect(cells.sort()).toEqual(['bfq/reader', 'kyber/reader', 'mq-deadline/reader', 'none/reader'])
+      await expect(report.locator('[data-workload="randread-qd1"] .ranking').textContent()).resolves.toMatch(
+        /real: .+ > .+; simulated: .+ > .+/,
+      )
+      const pairs = await report.locator('[data-pair]').count()
+      const none = await report.getByTestId('no-separable-pairs').count()
+      expect(pairs > 0 || none === 1).toBe(true)
+      expect(loopsUnder(dir)).toEqual([disk.device])
+      await shot('9-validate')
+      await panel.screenshot({ path: join(RESULTS, '9-validate-panel.png') })
+    }, 240_000)
+
     it('without root: says real tests need root and how, refuses to run them, and still simulates', async () => {
       const uid = vi.spyOn(process, 'getuid').mockReturnValue(1000)
       try {

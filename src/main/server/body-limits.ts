@@ -54,6 +54,8 @@ export const METHOD_BODY = {
   startRealRun: 'spec',
   doctor: 'small',
   startFingerprint: 'small',
+  fingerprintPresets: 'small',
+  startValidation: 'small',
   startupRepairs: 'small',
   runStatus: 'small',
   librarySearch: 'small',

@@ -19,11 +19,13 @@ import type {
   DevicesReport,
   DoctorReport,
   FingerprintInput,
+  FingerprintPresets,
   RealAccess,
   RealPreview,
   RealRunInput,
   RealRunStart,
   StartupRepair,
+  ValidationInput,
 } from '../../shared/api/real-contract'
 import type { RunStatusReport } from '../../shared/api/run-status'
 import { validateSpec } from '../../shared/experiment/validate'
@@ -199,13 +201,16 @@ export class LabService implements LabApi {
     return this.libraryService.exportReport(input)
   }
 
-  // Real devices (lab-real/): the same services as the CLI's devices, doctor, run --real, fingerprint.
+  // Real devices (lab-real/): the same services as the CLI's devices, doctor, run --real, fingerprint,
+  // validate.
   realAccess = (): Promise<RealAccess> => this.real.access()
   devices = (): Promise<DevicesReport> => this.real.devices()
   previewRealRun = (input: RealRunInput): Promise<RealPreview> => this.real.preview(input)
   startRealRun = (input: RealRunInput): Promise<RealRunStart> => this.real.startRun(input)
   doctor = (): Promise<DoctorReport> => this.real.doctor()
   startFingerprint = (input: FingerprintInput) => this.real.startFingerprint(input)
+  fingerprintPresets = (): Promise<FingerprintPresets> => this.real.fingerprintPresets()
+  startValidation = (input: ValidationInput) => this.real.startValidation(input)
   startupRepairs = (): Promise<StartupRepair> => this.real.startupRepairs()
 
   /** A run's state and its events so far, for a client that lost them (a dropped WebSocket). */

@@ -23,7 +23,7 @@ export class RunLedger {
   /** How many finished runs to remember (their results can be large). */
   constructor(private readonly keepFinished = 4) {}
 
-  /** A run (or a fingerprint, with `started` null) has begun. */
+  /** A run (or a fingerprint or a validation, with `started` null) has begun. */
   begin(runId: string, started: RunStarted | null): void {
     this.runs.set(runId, { started, state: 'running', events: [], progressAt: new Map() })
   }
@@ -32,8 +32,8 @@ export class RunLedger {
   record(e: LabEvent): void {
     const r = this.runs.get(e.runId)
     if (!r) return
-    if (e.type === 'run:progress' || e.type === 'fingerprint:progress') {
-      const key = e.type === 'run:progress' ? jobKey(e) : 'fingerprint'
+    if (e.type === 'run:progress' || e.type === 'fingerprint:progress' || e.type === 'validate:progress') {
+      const key = e.type === 'run:progress' ? jobKey(e) : e.type
       const at = r.progressAt.get(key)
       if (at !== undefined) r.events[at] = e
       else {
@@ -42,12 +42,12 @@ export class RunLedger {
       }
       return
     }
-    if (e.type === 'run:done' || e.type === 'fingerprint:done') {
+    if (e.type === 'run:done' || e.type === 'fingerprint:done' || e.type === 'validate:done') {
       r.state = 'done'
       // progress is over; the per-job results stay: run:done only names them (run-outcome.ts)
       r.events = r.events.filter((x) => x.type !== 'run:progress')
       r.progressAt.clear()
-    } else if (e.type === 'run:failed' || e.type === 'fingerprint:failed')
+    } else if (e.type === 'run:failed' || e.type === 'fingerprint:failed' || e.type === 'validate:failed')
       r.state = e.cancelled ? 'cancelled' : 'failed'
     r.events.push(e)
     if (r.state !== 'running') this.forgetOld()

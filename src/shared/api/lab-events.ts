@@ -90,6 +90,9 @@ export const LAB_EVENT_TYPES = [
   'fingerprint:progress',
   'fingerprint:done',
   'fingerprint:failed',
+  'validate:progress',
+  'validate:done',
+  'validate:failed',
 ] as const satisfies readonly LabEventType[]
 
 type Missing = Exclude<LabEventType, (typeof LAB_EVENT_TYPES)[number]>

@@ -2,6 +2,7 @@
 // runs through fio (beside simulated ones), `doctor`, fingerprinting, and the journals repaired at
 // start. The same facts the CLI prints (`devices`, `doctor`, `run --real`, `fingerprint`), as data.
 import type { ParamIssue, ParamValues } from '../util/params'
+import type { ValidateReport } from '../validate/report'
 import type { RunStarted } from './contract'
 import type { RunStatusReport } from './run-status'
 
@@ -148,6 +149,44 @@ export interface FingerprintOutcome {
   specDevice: { preset: string; overrides: ParamValues }
 }
 
+/**
+ * Validating the simulation against the kernel on a device (`iosched-lab validate`): a fixed
+ * matrix of workloads × the kernel's schedulers, run for real and simulated on the device's
+ * fitted preset, judged. Writes to the target, like a fingerprint.
+ */
+export interface ValidationInput {
+  target: RealTargetInput
+  /** The quick matrix, shorter runs, fewer repetitions (a first look, CI). */
+  quick?: boolean
+  /** A fingerprinted user preset to reuse (one of fingerprintPresets); default: fingerprint the target first. */
+  presetName?: string
+  /** Seconds per run (default 4; quick 2). */
+  seconds?: number
+  /** Only these workloads of the matrix, by id (default: the quick or the whole matrix). */
+  only?: string[]
+}
+
+/** A user preset that holds its fingerprint (the measured sweep): one a validation can reuse. */
+export interface FingerprintPreset {
+  name: string
+  model: 'flash' | 'hdd' | 'virtual'
+  /** Its file in the user's preset folder. */
+  path: string
+  /** The device it was measured on. */
+  target: string
+  description: string
+  /** The largest |simulated ÷ measured − 1| of a rate or a median over its sweep; null when not recorded. */
+  worstResidual: number | null
+}
+
+export interface FingerprintPresets {
+  presets: FingerprintPreset[]
+  /** Files of the preset folder that could not be read, with why. */
+  problems: string[]
+}
+
+export type { ValidateReport }
+
 /** What the lab did at start with the journals of lab processes that crashed. */
 export interface StartupRepair {
   root: boolean
@@ -172,9 +211,13 @@ export interface RealLabApi {
   doctor(): Promise<DoctorReport>
   /** Measure a device, fit a model, save it as a user preset; fingerprint events report on it. */
   startFingerprint(input: FingerprintInput): Promise<{ runId: string } | { problems: string[] }>
+  /** The user's presets that hold a fingerprint: those a validation can reuse. */
+  fingerprintPresets(): Promise<FingerprintPresets>
+  /** Validate the simulation against the kernel on a device; validate events report on it, cancelRun stops it. */
+  startValidation(input: ValidationInput): Promise<{ runId: string } | { problems: string[] }>
   /** What was repaired when the lab started. */
   startupRepairs(): Promise<StartupRepair>
-  /** The state of a run (simulated, real or fingerprint) for a client that lost its events. */
+  /** The state of a run (simulated, real, fingerprint or validation) for a client that lost its events. */
   runStatus(input: { runId: string }): Promise<RunStatusReport>
 }
 
@@ -186,6 +229,8 @@ export const REAL_METHODS = {
   startRealRun: true,
   doctor: true,
   startFingerprint: true,
+  fingerprintPresets: true,
+  startValidation: true,
   startupRepairs: true,
   runStatus: true,
 } as const satisfies Record<keyof RealLabApi, true>

@@ -1,6 +1,7 @@
 // Inputs of the real-device methods (real-contract.ts) as zod schemas; schemas.ts merges them into
 // LAB_INPUTS. Device names are kernel names (sdb, nvme0n1, loop3), never paths to elsewhere.
 import { z } from 'zod'
+import { VALIDATE_MATRIX } from '../validate/matrix'
 import type { RealLabApi } from './real-contract'
 
 const none = z.undefined()
@@ -35,6 +36,16 @@ const realRun = z.strictObject({
   allowLarge: z.boolean().optional(),
 })
 
+const presetName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/, 'letters, digits, dots, dashes and underscores')
+
+const workloadId = z.string().refine((id) => VALIDATE_MATRIX.some((w) => w.id === id), {
+  error: (iss) =>
+    `no workload ${JSON.stringify(iss.input)} in the matrix; it has ${VALIDATE_MATRIX.map((w) => w.id).join(', ')}`,
+})
+
 type Inputs = { [M in keyof RealLabApi]: z.ZodType<Parameters<RealLabApi[M]>[0]> }
 
 export const REAL_INPUTS: Inputs = {
@@ -46,11 +57,15 @@ export const REAL_INPUTS: Inputs = {
   startFingerprint: z.strictObject({
     target,
     seconds: z.number().positive().max(600).optional(),
-    name: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/, 'letters, digits, dots, dashes and underscores')
-      .optional(),
+    name: presetName.optional(),
+  }),
+  fingerprintPresets: none,
+  startValidation: z.strictObject({
+    target,
+    quick: z.boolean().optional(),
+    presetName: presetName.optional(),
+    seconds: z.number().min(0.5).max(600).optional(),
+    only: z.array(workloadId).min(1).max(VALIDATE_MATRIX.length).optional(),
   }),
   startupRepairs: none,
   runStatus: z.strictObject({ runId: z.string().min(1).max(100) }),

@@ -5,9 +5,11 @@ import type { Diagnosis, DoctorCheck } from './doctor'
 import type { PresetDocument } from './fingerprint'
 import type { HelperMessage, HelperMethod, HelperRequest } from './helper-protocol'
 import { HELPER_PROTOCOL, HelperCallError } from './helper-protocol'
-import type { FingerprintRunOptions, RealBackend, RealRunOptions } from './real-backend'
+import type { FingerprintRunOptions, RealBackend, RealRunOptions, ValidationRunOptions } from './real-backend'
 import type { RealExperimentEvents } from './real-experiment'
 import type { RealExperimentResult } from './real-result'
+import type { ValidateEvents } from './validate'
+import type { ValidateReport } from '../../../shared/validate/report'
 
 /** Start the helper: `pkexec … real-helper` in the app; the plain command in tests (already root). */
 export type HelperSpawn = () => ChildProcess
@@ -15,7 +17,7 @@ export type HelperSpawn = () => ChildProcess
 interface Pending {
   resolve(v: unknown): void
   reject(e: Error): void
-  events?: RealExperimentEvents
+  events?: ValidateEvents
 }
 
 export interface HelperHello {
@@ -92,6 +94,10 @@ export class HelperBackend implements RealBackend {
 
   fingerprint(key: string, o: FingerprintRunOptions, ev: RealExperimentEvents): Promise<PresetDocument> {
     return this.call('fingerprint', [key, o], ev) as Promise<PresetDocument>
+  }
+
+  validate(key: string, o: ValidationRunOptions, ev: ValidateEvents): Promise<ValidateReport> {
+    return this.call('validate', [key, o], ev) as Promise<ValidateReport>
   }
 
   async cancel(key: string): Promise<boolean> {
@@ -189,11 +195,7 @@ export class HelperBackend implements RealBackend {
     else p.reject(new HelperCallError(m.error))
   }
 
-  private async call(
-    method: HelperMethod,
-    params: unknown[],
-    events?: RealExperimentEvents,
-  ): Promise<unknown> {
+  private async call(method: HelperMethod, params: unknown[], events?: ValidateEvents): Promise<unknown> {
     await this.connect()
     const proc = this.proc
     if (!proc?.stdin) throw new Error('the privileged helper is not running')

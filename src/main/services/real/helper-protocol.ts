@@ -7,7 +7,7 @@ import type { RealBackend } from './real-backend'
 export const HELPER_PROTOCOL = 1
 
 /** The methods a helper serves: RealBackend's, plus `shutdown`. */
-export type HelperMethod = 'checks' | 'doctor' | 'run' | 'fingerprint' | 'cancel' | 'shutdown'
+export type HelperMethod = 'checks' | 'doctor' | 'run' | 'fingerprint' | 'validate' | 'cancel' | 'shutdown'
 
 /** App → helper. `params` is the method's arguments after the events object, as an array. */
 export interface HelperRequest {
@@ -20,7 +20,7 @@ export interface HelperRequest {
 export type HelperMessage =
   /** First line, once the helper is ready: who it runs as. */
   | { type: 'hello'; protocol: number; pid: number; root: boolean; stateDir: string }
-  /** An event of a running call (a RealExperimentEvents callback and its arguments). */
+  /** An event of a running call (a RealExperimentEvents or ValidateEvents callback and its arguments). */
   | { type: 'event'; id: number; name: EventName; args: unknown[] }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: HelperError }
@@ -32,7 +32,15 @@ export interface HelperError {
   problems?: string[]
 }
 
-export type EventName = 'notice' | 'targetReady' | 'runStarted' | 'progress' | 'runDone' | 'failed'
+export type EventName =
+  | 'notice'
+  | 'targetReady'
+  | 'runStarted'
+  | 'progress'
+  | 'runDone'
+  | 'failed'
+  /** A validation's stage began (ValidateEvents). */
+  | 'stage'
 
 export const EVENT_NAMES: readonly EventName[] = [
   'notice',
@@ -41,10 +49,11 @@ export const EVENT_NAMES: readonly EventName[] = [
   'progress',
   'runDone',
   'failed',
+  'stage',
 ]
 
 /** Methods whose calls report events. */
-export const WITH_EVENTS: ReadonlySet<HelperMethod> = new Set(['run', 'fingerprint'])
+export const WITH_EVENTS: ReadonlySet<HelperMethod> = new Set(['run', 'fingerprint', 'validate'])
 
 /** Checks that the helper's method list matches RealBackend's (compile time). */
 export type BackendMethod = Exclude<HelperMethod, 'shutdown'>

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
-import type { RealExperimentEvents } from './real-experiment'
-import type { FingerprintRunOptions, RealRunOptions } from './real-backend'
+import type { ValidateEvents } from './validate'
+import type { FingerprintRunOptions, RealRunOptions, ValidationRunOptions } from './real-backend'
 import { LocalRealBackend } from './real-backend'
 import { isRoot } from './prerequisites'
 import type { EventName, HelperMessage, HelperRequest } from './helper-protocol'
@@ -32,13 +32,13 @@ export async function serveRealHelper(o: HelperServerOptions): Promise<number> {
   const calls = new Set<Promise<void>>()
   let stopping = false
 
-  const eventsFor = (id: number): RealExperimentEvents =>
+  const eventsFor = (id: number): ValidateEvents =>
     Object.fromEntries(
       EVENT_NAMES.map((name: EventName) => [
         name,
         (...args: unknown[]) => send({ type: 'event', id, name, args }),
       ]),
-    ) as RealExperimentEvents
+    ) as ValidateEvents
 
   const handle = async (r: HelperRequest): Promise<void> => {
     try {
@@ -65,6 +65,9 @@ export async function serveRealHelper(o: HelperServerOptions): Promise<number> {
             (p[1] ?? {}) as FingerprintRunOptions,
             eventsFor(r.id),
           )
+          break
+        case 'validate':
+          value = await backend.validate(String(p[0]), (p[1] ?? {}) as ValidationRunOptions, eventsFor(r.id))
           break
         case 'cancel':
           value = await backend.cancel(String(p[0]))

@@ -10,6 +10,9 @@ import { RealExperimentRunner } from './real-experiment'
 import type { RealExperimentResult } from './real-result'
 import { labStateDir } from './state-dir'
 import type { TargetRequest } from './target'
+import type { ValidateEvents } from './validate'
+import { validateDevice } from './validate'
+import type { ValidateReport } from '../../../shared/validate/report'
 
 /** A real run's options as plain data (they cross a process boundary to the privileged helper). */
 export interface RealRunOptions {
@@ -27,6 +30,16 @@ export interface FingerprintRunOptions {
   seconds?: number
   regionBytes?: number
   name?: string
+}
+
+/** A validation's options as plain data (validate.ts's, without the runner and the state folder). */
+export interface ValidationRunOptions {
+  target?: TargetRequest
+  /** A fingerprint preset file to reuse (default: fingerprint the device first). */
+  presetFile?: string
+  quick?: boolean
+  seconds?: number
+  only?: string[]
 }
 
 /**
@@ -50,6 +63,7 @@ export interface RealBackend {
     ev: RealExperimentEvents,
   ): Promise<RealExperimentResult>
   fingerprint(key: string, o: FingerprintRunOptions, ev: RealExperimentEvents): Promise<PresetDocument>
+  validate(key: string, o: ValidationRunOptions, ev: ValidateEvents): Promise<ValidateReport>
   /** Stop a run: resolves once its device is restored and released; false when no such run. */
   cancel(key: string): Promise<boolean>
   /** Cancel everything and let go (the helper exits). */
@@ -89,6 +103,10 @@ export class LocalRealBackend implements RealBackend {
 
   fingerprint(key: string, o: FingerprintRunOptions, ev: RealExperimentEvents): Promise<PresetDocument> {
     return this.track(key, (runner) => fingerprintDevice({ ...o, stateDir: this.stateDir, runner }, ev))
+  }
+
+  validate(key: string, o: ValidationRunOptions, ev: ValidateEvents): Promise<ValidateReport> {
+    return this.track(key, (runner) => validateDevice({ ...o, stateDir: this.stateDir, runner }, ev))
   }
 
   async cancel(key: string): Promise<boolean> {

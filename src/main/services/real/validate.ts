@@ -11,6 +11,7 @@ import type { PresetDocument } from './fingerprint'
 import { fingerprintDevice } from './fingerprint'
 import { captureHost } from './host-capture'
 import type { RealExperimentEvents } from './real-experiment'
+import type { RealTargetInfo } from './real-result'
 import { RealExperimentRunner } from './real-experiment'
 import type { TargetRequest } from './target'
 
@@ -80,6 +81,8 @@ export async function validateDevice(
   const capture = doc.host ?? captureHost()
   const host = { preset: capture.preset, overrides: capture.overrides }
   const workloads: ValidateReport['workloads'] = []
+  // the device validated (a reused preset may have been measured on another)
+  let validated: RealTargetInfo | null = null
   for (const [i, w] of matrix.entries()) {
     ev.stage?.(w.id, i + 1 + (o.presetFile ? 0 : 1), stages)
     const spec = resolveSpec(
@@ -100,6 +103,7 @@ export async function validateDevice(
       { target: o.target, stateDir: o.stateDir },
       {
         ...ev,
+        targetReady: (t) => ((validated ??= t), ev.targetReady?.(t)),
         failed: (label, rep, m) => (
           failed.push({ scheduler: label, message: m }),
           ev.failed?.(label, rep, m)
@@ -134,7 +138,7 @@ export async function validateDevice(
     worst = Math.max(worst, Math.abs(r.iops), Math.abs(r.p50))
   }
   const s = summarizeJudgements(workloads)
-  const t = doc.measured.target
+  const t = validated ?? doc.measured.target
   return {
     schema: 'iosched-lab/validate@1',
     createdAt: new Date().toISOString(),

@@ -1,0 +1,118 @@
+// Validating the simulation against the kernel from the app (`iosched-lab validate`): the matrix
+// runs through the backend (root), on a fingerprint made now or a fingerprinted user preset; its
+// stages, fio's progress, the report and failures are validate events. The same refusals as a
+// fingerprint: the validation writes to the target.
+import { randomUUID } from 'node:crypto'
+import type { LabListener } from '../../../shared/api/lab-events'
+import type { ValidationInput } from '../../../shared/api/real-contract'
+import type { ValidateProgressEvent } from '../../../shared/api/real-events'
+import { resolveSpec } from '../../../shared/experiment/validate'
+import { sweepSpec } from '../real/fingerprint'
+import type { RealBackend } from '../real/real-backend'
+import { fingerprintPresets } from './fingerprint-presets'
+import { checkTarget, targetRequest } from './preview'
+
+export class Validations {
+  private readonly active = new Set<string>()
+
+  constructor(
+    private readonly backend: RealBackend,
+    private readonly presetDir: () => string,
+    private readonly emit: LabListener,
+    private readonly begun: (runId: string) => void,
+    private readonly blockers: () => Promise<string[]>,
+  ) {}
+
+  async start(input: ValidationInput): Promise<{ runId: string } | { problems: string[] }> {
+    const problems = await this.blockers()
+    if (problems.length > 0) return { problems }
+    let presetFile: string | undefined
+    if (input.presetName !== undefined) {
+      const { presets } = fingerprintPresets(this.presetDir())
+      presetFile = presets.find((p) => p.name === input.presetName)?.path
+      if (!presetFile)
+        return {
+          problems: [
+            `no fingerprinted preset named "${input.presetName}" in ${this.presetDir()}` +
+              (presets.length
+                ? `; there are ${presets.map((p) => p.name).join(', ')}`
+                : '; fingerprint the device first'),
+          ],
+        }
+    }
+    // the matrix writes, as the fingerprint's sweep does: the same refusals
+    const t = await checkTarget(
+      input.target,
+      false,
+      resolveSpec(sweepSpec(1, 1 << 20, { preset: 'ssd-sata-mlc' })),
+    )
+    if (!t.ok) return { problems: [t.reason] }
+    try {
+      await this.backend.start()
+    } catch (e) {
+      return { problems: [(e as Error).message] }
+    }
+    const runId = randomUUID()
+    this.active.add(runId)
+    this.begun(runId)
+    void this.execute(runId, input, presetFile)
+    return { runId }
+  }
+
+  async cancel(runId: string): Promise<boolean> {
+    if (!this.active.has(runId)) return false
+    return this.backend.cancel(runId)
+  }
+
+  private async execute(
+    runId: string,
+    input: ValidationInput,
+    presetFile: string | undefined,
+  ): Promise<void> {
+    // what the progress event says: the stage, and the real run going now with fio's progress
+    let at: Omit<ValidateProgressEvent, 'type' | 'runId'> = {
+      stage: '',
+      k: 0,
+      n: 0,
+      run: null,
+      fraction: null,
+      etaSeconds: null,
+    }
+    const progress = (change: Partial<typeof at>): void => {
+      at = { ...at, ...change }
+      this.emit({ type: 'validate:progress', runId, ...at })
+    }
+    try {
+      const report = await this.backend.validate(
+        runId,
+        {
+          target: targetRequest(input.target),
+          presetFile,
+          quick: input.quick,
+          seconds: input.seconds,
+          only: input.only,
+        },
+        {
+          stage: (stage, k, n) => progress({ stage, k, n, run: null, fraction: null, etaSeconds: null }),
+          runStarted: (label, repetition) =>
+            progress({ run: { label, repetition }, fraction: null, etaSeconds: null }),
+          progress: (_l, _r, fraction, etaSeconds) => progress({ fraction, etaSeconds }),
+          notice: (message) => this.emit({ type: 'run:notice', runId, message }),
+          failed: (label, rep, message) =>
+            this.emit({ type: 'run:notice', runId, message: `${label} #${rep + 1} failed: ${message}` }),
+        },
+      )
+      this.emit({ type: 'validate:done', runId, report })
+    } catch (e) {
+      const cancelled = (e as Error).name === 'CancelledError'
+      this.emit({
+        type: 'validate:failed',
+        runId,
+        cancelled,
+        message: cancelled ? 'cancelled' : (e as Error).message,
+      })
+    } finally {
+      this.active.delete(runId)
+    }
+  }
+}

@@ -1,0 +1,120 @@
+// `iosched-lab validate --quick` on the command line, as CI runs it (root): a fingerprint of a
+// scratch loop device, two workloads of the matrix under each of the kernel's schedulers, real
+// and simulated, judged — the JSON report's shape and facts, and nothing left behind.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { spawn } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { readJournals } from '../../src/main/services/real/journal'
+import { KERNEL_SCHEDULERS } from '../../src/main/services/real/validate'
+import { METRICS } from '../../src/shared/validate/judge'
+import type { ValidateReport } from '../../src/shared/validate/report'
+import {
+  cleanupDir,
+  cliPath,
+  createLoop,
+  describeReal,
+  loopsUnder,
+  readScheduler,
+  root,
+  tempDir,
+} from './real-env'
+
+const WORKLOADS = ['randread-qd1', 'reader-vs-direct-writer']
+const PROCESSES: Record<string, string[]> = {
+  'randread-qd1': ['reader'],
+  'reader-vs-direct-writer': ['reader', 'writer'],
+}
+
+describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)', () => {
+  let dir = ''
+  /** A loop device of the test's own: what any loop device offers, and one that must stay as it is. */
+  let mine = { device: '', name: '', file: '' }
+  let run: { code: number | null; out: string; err: string } = { code: null, out: '', err: '' }
+
+  beforeAll(async () => {
+    dir = tempDir('iosched-validate-')
+    mine = createLoop(dir, 16, 'mine.img')
+    const args = [cliPath, 'validate', '--quick', '--only', WORKLOADS.join(','), '--seconds', '1', '--json']
+    const env = { ...process.env, IOSCHED_LAB_STATE_DIR: join(dir, 'state'), IOSCHED_LAB_SCRATCH_DIR: dir }
+    run = await new Promise((resolve, reject) => {
+      const c = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      let err = ''
+      c.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+      c.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
+      c.on('error', reject)
+      c.on('close', (code) => resolve({ code, out, err }))
+    })
+  }, 400_000)
+  afterAll(() => cleanupDir(dir))
+
+  it('prints a validate@1 report: every offered kernel scheduler ran for real and simulated, every figure finite', () => {
+    expect(run.code, run.err).toBe(0)
+    const r = JSON.parse(run.out) as ValidateReport
+    expect(r).toMatchObject({
+      schema: 'iosched-lab/validate@1',
+      quick: true,
+      preset: { from: 'fingerprint' },
+    })
+    expect(r.target.name).toMatch(/^loop\d+$/)
+    expect(r.target.description).toContain('scratch loop device')
+    expect(r.options.seconds).toBe(1)
+    const offered = readScheduler(mine.name).replace(/[[\]]/g, '').split(/\s+/)
+    const judged = KERNEL_SCHEDULERS.filter((s) => offered.includes(s))
+    expect(judged.length).toBeGreaterThanOrEqual(2)
+    expect(r.workloads.map((w) => w.id)).toEqual(WORKLOADS)
+    const finite = (x: number, what: string) => expect(Number.isFinite(x), `${what}: ${x}`).toBe(true)
+    for (const w of r.workloads) {
+      const processes = PROCESSES[w.id]
+      expect(w.failed, w.id).toEqual([])
+      for (const s of judged) {
+        expect(w.runs[s]?.real, `${w.id} ${s} real runs`).toBeGreaterThanOrEqual(2)
+        expect(w.runs[s]?.simulated, `${w.id} ${s} simulated runs`).toBeGreaterThanOrEqual(2)
+      }
+      // a cell per scheduler × process × metric, a pair per two schedulers × process × metric, a CDF per scheduler × process
+      expect(w.cells).toHaveLength(judged.length * processes.length * METRICS.length)
+      for (const c of w.cells) {
+        const at = `${w.id} ${c.scheduler}/${c.process} ${c.metric}`
+        for (const [k, x] of Object.entries({
+          real: c.real.mean,
+          ci: c.real.ci95,
+          sim: c.simulated.mean,
+          ratio: c.ratio,
+        }))
+          finite(x, `${at} ${k}`)
+        expect(c.real.values).toHaveLength(c.real.n)
+      }
+      expect(w.pairs).toHaveLength(
+        ((judged.length * (judged.length - 1)) / 2) * processes.length * METRICS.length,
+      )
+      for (const p of w.pairs) {
+        for (const x of [p.realDifference, p.p, p.simulatedDifference]) finite(x, `${w.id} ${p.a}/${p.b}`)
+        expect(p.realDifference).toBeGreaterThanOrEqual(0)
+      }
+      expect(w.cdf).toHaveLength(judged.length * processes.length)
+      for (const c of w.cdf) for (const x of [c.ms, c.relative]) finite(x, `${w.id} ${c.scheduler} CDF`)
+      expect([...w.ranking.real].sort()).toEqual([...judged].sort())
+      expect([...w.ranking.simulated].sort()).toEqual([...judged].sort())
+    }
+    const s = r.summary
+    for (const x of [
+      s.pairs,
+      s.separablePairs,
+      s.orderedSame,
+      s.orderedShare,
+      s.medianCdfRelative,
+      s.fingerprintWorstResidual,
+    ])
+      finite(x, 'summary')
+    expect(s.cells).toBe(r.workloads.reduce((n, w) => n + w.cdf.length, 0))
+    expect(s.met.orderedShare).toBe(s.orderedShare >= s.targets.orderedShare)
+  })
+
+  it('leaves nothing behind: the scratch devices and their files gone, no scheduler waiting to be restored', () => {
+    expect(run.code, run.err).toBe(0)
+    expect(loopsUnder(dir)).toEqual([mine.device])
+    expect(readdirSync(dir).sort()).toEqual(['mine.img', 'state'])
+    expect(readJournals(join(dir, 'state'))).toEqual([])
+  })
+})
