@@ -29,6 +29,9 @@ describe('the LabApi contract', () => {
       'fingerprint:progress',
       'fingerprint:done',
       'fingerprint:failed',
+      'validate:progress',
+      'validate:done',
+      'validate:failed',
     ])
   })
 
