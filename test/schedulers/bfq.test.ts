@@ -328,7 +328,7 @@ describe('bfq: weight raising (low_latency)', () => {
     // a dependent random reader next to a streaming sync writer (the device queues commands, so
     // BFQ does not idle for the seeky reader): each read finds the reader's queue empty and expired,
     // so it soon looks soft real-time (×30 × 100) — until 32 seeky reads in a row show it is not.
-    // bfq_update_io_seektime (5.2 on) then gives it back the interactive raising (×30) that still
+    // bfq_update_io_seektime (since the 2019 fix) then gives it back the interactive raising (×30) that still
     // has its 3 s to run; before, the raising ended and the reader lost its share to the writer.
     const r = makeRig(bfq, {}, { queueDepth: 8, completionUs: 100 })
     new Proc(r, pctx(10), { count: 1e9, depth: 4, op: WRITE, sync: true, nsect: 256, sector: (i) => i * 256 })

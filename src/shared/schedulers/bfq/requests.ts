@@ -47,8 +47,8 @@ export function insertRequest(
 /**
  * bfq_update_io_seektime: a totally seeky queue is no soft real-time application, so its soft
  * real-time raising stops — back to the interactive raising it had, if that period is still
- * running (commit "block, bfq: fix switch back from soft-rt weight-raising", Linux 5.2; in 6.x),
- * ended otherwise. (Before 5.2 it ended outright: a seeky interactive reader then lost its
+ * running (commit "block, bfq: fix switch back from soft-rt weight-raising", 2019; so in the 6.x
+ * block/bfq-iosched.c read, blob 0f9362b2), ended otherwise. (Before that commit it ended outright: a seeky interactive reader then lost its
  * raising after 32 requests.)
  */
 function endSoftRtOfSeeky(bfqd: BfqData, q: BfqQueue, now: SimTime): void {
