@@ -9,9 +9,8 @@ import type { FingerprintInput, FingerprintOutcome } from '../../../shared/api/r
 import type { PresetDocument } from '../real/fingerprint'
 import type { RealBackend } from '../real/real-backend'
 import { loadUserPresets } from '../user-presets'
-import { checkTarget, targetRequest } from './preview'
-import { resolveSpec } from '../../../shared/experiment/validate'
-import { sweepSpec } from '../real/fingerprint'
+import { targetRequest } from './preview'
+import { admitWritingSweep } from './admit-sweep'
 
 export function outcomeOf(doc: PresetDocument, path: string): FingerprintOutcome {
   return {
@@ -44,20 +43,8 @@ export class Fingerprints {
   ) {}
 
   async start(input: FingerprintInput): Promise<{ runId: string } | { problems: string[] }> {
-    const problems = await this.blockers()
+    const problems = await admitWritingSweep(input.target, this.backend, this.blockers)
     if (problems.length > 0) return { problems }
-    // the sweep writes: the same refusals as a written workload
-    const t = await checkTarget(
-      input.target,
-      false,
-      resolveSpec(sweepSpec(1, 1 << 20, { preset: 'ssd-sata-mlc' })),
-    )
-    if (!t.ok) return { problems: [t.reason] }
-    try {
-      await this.backend.start()
-    } catch (e) {
-      return { problems: [(e as Error).message] }
-    }
     const runId = randomUUID()
     this.active.add(runId)
     this.begun(runId)

@@ -6,11 +6,10 @@ import { randomUUID } from 'node:crypto'
 import type { LabListener } from '../../../shared/api/lab-events'
 import type { ValidationInput } from '../../../shared/api/real-contract'
 import type { ValidateProgressEvent } from '../../../shared/api/real-events'
-import { resolveSpec } from '../../../shared/experiment/validate'
-import { sweepSpec } from '../real/fingerprint'
 import type { RealBackend } from '../real/real-backend'
 import { fingerprintPresets } from './fingerprint-presets'
-import { checkTarget, targetRequest } from './preview'
+import { targetRequest } from './preview'
+import { admitWritingSweep } from './admit-sweep'
 
 export class Validations {
   private readonly active = new Set<string>()
@@ -24,8 +23,6 @@ export class Validations {
   ) {}
 
   async start(input: ValidationInput): Promise<{ runId: string } | { problems: string[] }> {
-    const problems = await this.blockers()
-    if (problems.length > 0) return { problems }
     let presetFile: string | undefined
     if (input.presetName !== undefined) {
       const { presets } = fingerprintPresets(this.presetDir())
@@ -41,17 +38,8 @@ export class Validations {
         }
     }
     // the matrix writes, as the fingerprint's sweep does: the same refusals
-    const t = await checkTarget(
-      input.target,
-      false,
-      resolveSpec(sweepSpec(1, 1 << 20, { preset: 'ssd-sata-mlc' })),
-    )
-    if (!t.ok) return { problems: [t.reason] }
-    try {
-      await this.backend.start()
-    } catch (e) {
-      return { problems: [(e as Error).message] }
-    }
+    const problems = await admitWritingSweep(input.target, this.backend, this.blockers)
+    if (problems.length > 0) return { problems }
     const runId = randomUUID()
     this.active.add(runId)
     this.begun(runId)
