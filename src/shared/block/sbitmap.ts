@@ -60,10 +60,11 @@ export function shallowSlots(depth: number, shallow: number, rule: ShallowRule):
   return shallowShares(depth, sbitmapShift(depth), shallow, rule).reduce((a, b) => a + b, 0)
 }
 
-/** A token's state: free, held, or freed but still set in its word (a deferred clear). */
-const FREE = 0
-const HELD = 1
-const CLEARED = 2
+/** The least significant set bit's index in a non-zero 32-bit word. */
+const lowestBit = (x: number): number => 31 - Math.clz32(x & -x)
+
+/** Bits lo…hi−1 of a 32-bit chunk (0 ≤ lo < hi ≤ 32). */
+const rangeMask = (lo: number, hi: number): number => (hi === 32 ? -1 : (1 << hi) - 1) & ~((1 << lo) - 1)
 
 /**
  * An sbitmap_queue used as a pool of tokens, as kyber's domain tokens (sbitmap_queue_init_node with
@@ -84,7 +85,14 @@ const CLEARED = 2
  */
 export class TokenBitmap {
   readonly shift: number
-  private readonly bits: Uint8Array
+  /**
+   * The words as 32-bit chunks (a word of 2^shift ≤ 64 bits is one or two chunks, or part of one):
+   * `set` has a bit for each token held or freed-but-not-yet-cleared (the kernel's word), `cleared`
+   * for each of the latter (its `cleared` mask). A free token: set 0; held: set 1, cleared 0.
+   */
+  private readonly set: Int32Array
+  private readonly cleared: Int32Array
+  private readonly maxDepth: number
   private curDepth: number
   private hint: number
   private nHeld = 0
@@ -94,7 +102,9 @@ export class TokenBitmap {
     private readonly rng: Rng,
   ) {
     this.shift = sbitmapShift(maxDepth)
-    this.bits = new Uint8Array(maxDepth)
+    this.maxDepth = maxDepth
+    this.set = new Int32Array(Math.ceil(maxDepth / 32))
+    this.cleared = new Int32Array(this.set.length)
     this.curDepth = maxDepth
     this.hint = rng.int(maxDepth) // init_alloc_hint: a random bit per CPU
   }
@@ -111,12 +121,17 @@ export class TokenBitmap {
   /** Tokens held at or past the current depth: left over from before a cut. */
   heldAbove(): number {
     let n = 0
-    for (let i = this.curDepth; i < this.bits.length; i++) if (this.bits[i] === HELD) n++
+    for (let i = this.curDepth; i < this.maxDepth; i++) if (this.isHeld(i)) n++
     return n
   }
 
+  private isHeld(i: number): boolean {
+    const bit = 1 << (i & 31)
+    return (this.set[i >> 5] & bit) !== 0 && (this.cleared[i >> 5] & bit) === 0
+  }
+
   resize(depth: number): void {
-    this.curDepth = Math.min(Math.max(depth, 1), this.bits.length)
+    this.curDepth = Math.min(Math.max(depth, 1), this.maxDepth)
   }
 
   /** A free token, or -1 when every bit below the depth is held. */
@@ -141,13 +156,13 @@ export class TokenBitmap {
       return -1
     }
     if (nr === hint) this.hint = nr + 1 >= depth - 1 ? 0 : nr + 1
-    this.bits[nr] = HELD
+    this.set[nr >> 5] |= 1 << (nr & 31)
     this.nHeld++
     return nr
   }
 
   clear(nr: number): void {
-    this.bits[nr] = CLEARED
+    this.cleared[nr >> 5] |= 1 << (nr & 31)
     this.nHeld--
     if (nr < this.curDepth) this.hint = nr
   }
@@ -161,20 +176,39 @@ export class TokenBitmap {
 
   /** __sbitmap_get_word with wrap: the first free bit at or after `offset`, else from the word's start. */
   private getWord(base: number, bitsHere: number, offset: number): number {
-    for (let b = offset; b < bitsHere; b++) if (this.bits[base + b] === FREE) return b
-    for (let b = 0; b < Math.min(offset, bitsHere); b++) if (this.bits[base + b] === FREE) return b
+    const at = this.firstFree(base + offset, base + bitsHere)
+    if (at >= 0) return at - base
+    const wrapped = this.firstFree(base, base + Math.min(offset, bitsHere))
+    return wrapped >= 0 ? wrapped - base : -1
+  }
+
+  /** The first free bit in [from, to), or −1: a chunk at a time. */
+  private firstFree(from: number, to: number): number {
+    let i = from
+    while (i < to) {
+      const c = i >> 5
+      const free = ~this.set[c] & rangeMask(i & 31, Math.min(32, to - (c << 5)))
+      if (free !== 0) return (c << 5) + lowestBit(free)
+      i = (c + 1) << 5
+    }
     return -1
   }
 
   /** sbitmap_deferred_clear: the word's cleared bits become free; false when it had none. */
   private deferredClear(base: number): boolean {
-    const end = Math.min(base + (1 << this.shift), this.bits.length)
+    const end = Math.min(base + (1 << this.shift), this.maxDepth)
     let moved = false
-    for (let i = base; i < end; i++)
-      if (this.bits[i] === CLEARED) {
-        this.bits[i] = FREE
+    for (let i = base; i < end;) {
+      const c = i >> 5
+      const hi = Math.min(32, end - (c << 5))
+      const mask = this.cleared[c] & rangeMask(i & 31, hi)
+      if (mask !== 0) {
+        this.set[c] &= ~mask
+        this.cleared[c] &= ~mask
         moved = true
       }
+      i = (c << 5) + hi
+    }
     return moved
   }
 }
