@@ -8,7 +8,12 @@ import { SCHEDULER_CPU_COST } from '../../src/shared/schedulers/cpu-cost'
 // few CPUs it bounds the IOPS, in proportion to the CPU each I/O takes.
 
 /** 16 processes of 4 KiB random reads at QD1 (psync, direct) on a 2 µs device, `cpus` CPUs, for 50 ms. */
-function run(scheduler: string, cpus: number, scale = 1) {
+function run(
+  scheduler: string,
+  cpus: number,
+  scale = 1,
+  engine: { ioengine?: string; iodepth?: number } = {},
+) {
   const spec = resolveSpec({
     device: { preset: 'nullblk', overrides: { completionUs: 2, queueDepth: 256 } },
     host: { preset: 'linux-modern', overrides: { cpus, schedCpuScale: scale } },
@@ -25,6 +30,7 @@ function run(scheduler: string, cpus: number, scale = 1) {
             time_based: true,
             runtime: 0.05,
             numjobs: 16,
+            ...engine,
           },
         },
       ],
@@ -77,5 +83,17 @@ describe('scheduler CPU cost', () => {
     const bfq16 = run('bfq', 16)
     expect(bfq16.ops / none16.ops).toBeGreaterThan(bfq1.ops / none1.ops)
     expect(none16.ops).toBeGreaterThan(1.5 * none1.ops)
+  })
+
+  it('charges asynchronous submitters too, with their next system call (libaio at QD8)', () => {
+    const aio = { ioengine: 'libaio', iodepth: 8 }
+    for (const scheduler of ['kyber', 'bfq'] as const) {
+      const charged = run(scheduler, 1, 1, aio)
+      const free = run(scheduler, 1, 0, aio)
+      const perRequest = (charged.cpu - (free.cpu / free.requests) * charged.requests) / charged.requests
+      expect(perRequest * 1e6).toBeCloseTo(SCHEDULER_CPU_COST[scheduler].default as number, 1)
+      // the CPU is the bottleneck: the cost shows in the IOPS
+      expect(charged.ops).toBeLessThan(free.ops)
+    }
   })
 })

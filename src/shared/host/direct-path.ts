@@ -76,7 +76,7 @@ export function aioIssue(t: Task): void {
   }
   t.aioInFlight++
   if (slot.remaining === 0) aioComplete(t, slot)
-  if (!t.submitAll(K_STEP)) return
+  if (!t.submitAll(K_STEP, true)) return
   t.k = K_STEP
   t.program.step(t)
 }
