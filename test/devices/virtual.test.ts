@@ -174,6 +174,48 @@ describe('the virtual device', () => {
     expect(iops(0)).toBeGreaterThan(3 * iops(100))
   })
 
+  it("the scheduler's per-request work lies on a serial path: it lowers the IOPS the path allows", () => {
+    const run = (scheduler: string, pathThreads: number) => {
+      const spec = resolveSpec({
+        device: {
+          preset: 'loop-dio-virtio',
+          overrides: { readServiceUs: '0:20, 100:20', readParallel: 64, pathUs: 10, pathThreads },
+        },
+        // a scale that makes bfq's cost (1.78 µs) 10 µs a request: the path's time doubles
+        host: { preset: 'linux-modern', overrides: { cpus: 4, schedCpuScale: 10 / 1.78 } },
+        workload: {
+          processes: [
+            {
+              name: 'r',
+              type: 'fio',
+              params: {
+                rw: 'randread',
+                bs: '4k',
+                iodepth: 32,
+                ioengine: 'libaio',
+                direct: true,
+                filename: '/dev',
+                size: '256M',
+                time_based: true,
+                runtime: 0.5,
+              },
+            },
+          ],
+        },
+        schedulers: [scheduler],
+      })
+      const p = simulate(spec, 0).processes[0]
+      return p.ops / p.seconds
+    }
+    // one worker of 10 µs a request: 100 000 IOPS; with bfq's 10 µs on it, 50 000
+    expect(run('none', 1)).toBeGreaterThan(90_000)
+    expect(run('bfq', 1) / run('none', 1)).toBeGreaterThan(0.45)
+    expect(run('bfq', 1) / run('none', 1)).toBeLessThan(0.55)
+    // no serial path (a device on its own): the scheduler's work is only the submitter's CPU,
+    // ~11 µs an I/O for fio's one thread (~90 000 IOPS), not also the path's
+    expect(run('bfq', 0)).toBeGreaterThan(1.6 * run('bfq', 1))
+  })
+
   it('reports the rotational flag it was given (the kernel says 1 for a loop device)', () => {
     expect(presetDriver('loop-dio-virtio').device.info.rotational).toBe(true)
     expect(presetDriver('loop-dio-virtio', { rotational: false }).device.info.rotational).toBe(false)

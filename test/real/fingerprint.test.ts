@@ -121,6 +121,15 @@ describeReal('fingerprinting a scratch device (root)', () => {
     // a scratch loop device is a virtual device: fitted as one, saying what it is
     expect(doc.model).toBe('virtual')
     expect(saved.specDevice.overrides?.kind).toBe('loop')
+    // the QD32 reads again under the kernel's other schedulers: their CPU on this machine
+    expect(doc.schedulerPoints?.map((p) => p.scheduler)).toEqual(['mq-deadline', 'kyber', 'bfq'])
+    for (const p of doc.schedulerPoints!) {
+      expect(p.measured.iops).toBeGreaterThan(0)
+      expect(p.simulated.iops).toBeGreaterThan(0)
+      expect(doc.residuals?.[`qd32-randread@${p.scheduler}`]).toBeDefined()
+    }
+    expect(doc.host?.overrides.schedCpuScale).toBeGreaterThanOrEqual(0)
+    expect(doc.host?.sources.schedCpuScale).toMatch(/fio's own CPU per I\/O at QD32/)
     expect(saved.schema).toBe('iosched-lab/device-preset@1')
     expect(saved.name).toBe('mine')
     expect(() => resolveSpec({ ...sweepSpec(1, 2 ** 26, saved.specDevice) })).not.toThrow()

@@ -92,17 +92,28 @@ export const fingerprintCommand: CliCommand = {
     }
     io.out(`${doc.name}: ${doc.description}`)
     io.out('')
-    const rows = doc.measured.points.map((m) => {
-      const s = doc.simulated.points.find((x) => x.name === m.name)
-      const f = doc.fit[m.name]
+    const pairs = [
+      ...doc.measured.points.map((m) => ({
+        name: m.name as string,
+        m,
+        s: doc.simulated.points.find((x) => x.name === m.name),
+      })),
+      ...(doc.schedulerPoints ?? []).map((x) => ({
+        name: `qd32-randread@${x.scheduler}`,
+        m: x.measured,
+        s: x.simulated,
+      })),
+    ]
+    const rows = pairs.map(({ name, m, s }) => {
+      const f = doc.fit[name]
       return [
-        m.name,
+        name,
         num(m.iops),
         num(m.MBps),
         `${num(m.p50Ms)}/${num(m.p99Ms)}`,
         s ? `${num(s.p50Ms)}/${num(s.p99Ms)}` : '-',
         f ? `${num(f.ms)} ms (${num(f.relative * 100, 2)} %)` : '-',
-        residual(doc.residuals?.[m.name]),
+        residual(doc.residuals?.[name]),
       ]
     })
     io.out(

@@ -88,6 +88,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.dev = dev
     this.deviceInfo = dev.info
     this.maxSectors = dev.info.maxTransferSectors
+    dev.schedulerWork?.(this.params.cpuPerRequest ?? 0)
   }
 
   /** Connect the scheduler (built with this queue as its context). */

@@ -29,6 +29,11 @@ export interface Device {
    * loop device's worker thread, a virtio disk's kicks and interrupts).
    */
   attachCpu?(cpu: HostCpu): void
+  /**
+   * The I/O scheduler's CPU per request (its insert, dispatch and completion work), given once
+   * the queue knows its scheduler, to a device whose own host path is serialized with that work.
+   */
+  schedulerWork?(ns: SimTime): void
 }
 
 /** A thread as the host's CPU scheduler sees it (host/cpu.ts CpuTask). */

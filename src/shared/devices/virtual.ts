@@ -31,6 +31,8 @@ export class VirtualDevice implements Device, Handler {
   private readonly threads: PathThread[] = []
   private nextThread = 0
   private cpu: HostCpu | null = null
+  /** The I/O scheduler's work per request, done on the device's path (see `schedulerWork`). */
+  private schedNs: SimTime = 0
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -58,12 +60,25 @@ export class VirtualDevice implements Device, Handler {
     this.cpu = cpu
   }
 
+  /**
+   * The scheduler's per-request work lies on the device's serial path: one hardware queue (a loop
+   * device has one), its dispatch and the completions under the scheduler's lock, in step with the
+   * path that feeds the device. Measured on a file-backed loop device (Linux 6.18, 2 vCPUs, fio
+   * 4 KiB randread QD32 libaio direct, queue kept full): the mean latency rose from 528 µs (none)
+   * to 610 (mq-deadline), 628 (kyber), 841 µs (bfq) — per request at the bottleneck 16.5, 19.1,
+   * 19.7, 26.3 µs — while fio's own CPU per I/O rose by 3.4, 4.5 and 8.3 µs: the bottleneck's
+   * time grew by about the schedulers' CPU. (`pathThreads` 0: no serial path, no effect.)
+   */
+  schedulerWork(ns: SimTime): void {
+    this.schedNs = this.threads.length > 0 ? ns : 0
+  }
+
   start(rq: Request, now: SimTime): void {
     if (this.inFlight >= this.info.queueDepth) throw new Error(`${this.info.name}: queue depth exceeded`)
     if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
       throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
     this.inFlight++
-    const ns = this.cfg.pathNs
+    const ns = this.cfg.pathNs + this.schedNs
     if (ns > 0 && this.threads.length > 0 && this.cpu !== null) {
       const t = this.threads[this.nextThread]
       this.nextThread = (this.nextThread + 1) % this.threads.length

@@ -7,10 +7,13 @@ import { join } from 'node:path'
 import type { LabListener } from '../../../shared/api/lab-events'
 import type { FingerprintInput, FingerprintOutcome } from '../../../shared/api/real-contract'
 import type { PresetDocument } from '../real/fingerprint'
+import type { SweepPoint } from '../real/fingerprint-fit'
 import type { RealBackend } from '../real/real-backend'
 import { loadUserPresets } from '../user-presets'
 import { targetRequest } from './preview'
 import { admitWritingSweep } from './admit-sweep'
+
+const pick = (p: SweepPoint) => ({ iops: p.iops, MBps: p.MBps, p50Ms: p.p50Ms, p99Ms: p.p99Ms })
 
 export function outcomeOf(doc: PresetDocument, path: string): FingerprintOutcome {
   return {
@@ -22,11 +25,22 @@ export function outcomeOf(doc: PresetDocument, path: string): FingerprintOutcome
     target: doc.measured.target.description,
     values: doc.values,
     sources: doc.sources,
-    points: doc.measured.points.map((m) => {
-      const s = doc.simulated.points.find((x) => x.name === m.name)
-      const pick = (p: typeof m) => ({ iops: p.iops, MBps: p.MBps, p50Ms: p.p50Ms, p99Ms: p.p99Ms })
-      return { name: m.name, measured: pick(m), simulated: s ? pick(s) : null, fit: doc.fit[m.name] ?? null }
-    }),
+    points: [
+      ...doc.measured.points.map((m) => {
+        const s = doc.simulated.points.find((x) => x.name === m.name)
+        return {
+          name: m.name,
+          measured: pick(m),
+          simulated: s ? pick(s) : null,
+          fit: doc.fit[m.name] ?? null,
+        }
+      }),
+      // the QD32 reads under the other schedulers (virtual devices)
+      ...(doc.schedulerPoints ?? []).map((x) => {
+        const name = `qd32-randread@${x.scheduler}`
+        return { name, measured: pick(x.measured), simulated: pick(x.simulated), fit: doc.fit[name] ?? null }
+      }),
+    ],
     specDevice: doc.specDevice,
   }
 }

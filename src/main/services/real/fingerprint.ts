@@ -10,6 +10,8 @@ import type { DeviceFacts, SweepName, SweepPoint } from './fingerprint-fit'
 import { fitModel } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
 import { initialVirtual, refineVirtual } from './fit-virtual'
+import type { CostScheduler } from './fit-scheduler-cost'
+import { COST_SCHEDULERS, fitSchedulerCost, schedulerSweepSpec } from './fit-scheduler-cost'
 import type { HostCapture } from './host-capture'
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
@@ -105,6 +107,15 @@ export interface PresetDocument {
   residuals?: Record<string, PointResidual>
   /** Points off by more than their noise, said in words (nothing saved when `refused`). */
   warnings?: string[]
+  /**
+   * The sweep's QD32 random reads again under each of the kernel's schedulers (virtual devices):
+   * what fits the schedulers' CPU on this machine, measured and re-simulated.
+   */
+  schedulerPoints?: {
+    scheduler: CostScheduler
+    measured: SweepPoint & { fioCpuUs: number | null }
+    simulated: SweepPoint & { fioCpuUs: number | null }
+  }[]
   /** The queue attributes read from sysfs. */
   queue?: QueueFacts
   /** This machine as a host preset: the simulated companion of a real run uses it. */
@@ -127,6 +138,8 @@ export interface FingerprintOptions {
   out?: string
   /** Pass one to be able to cancel (its `cancel()` restores the device). */
   runner?: RealExperimentRunner
+  /** Run the scheduler points of a virtual device (default true). */
+  schedulerPoints?: boolean
 }
 
 /**
@@ -230,10 +243,12 @@ export async function fingerprintDevice(
   const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, passes))
   let target: RealTargetInfo | null = null
   let queue: QueueFacts | null = null
-  const r = await (o.runner ?? new RealExperimentRunner()).run(
+  const runner = o.runner ?? new RealExperimentRunner()
+  const targetReq: TargetRequest = req.kind === 'scratch' ? { ...req, sizeBytes: size } : req
+  const r = await runner.run(
     spec,
     {
-      target: req.kind === 'scratch' ? { ...req, sizeBytes: size } : req,
+      target: targetReq,
       stateDir: o.stateDir,
       sampleMs: 250,
     },
@@ -268,8 +283,38 @@ export async function fingerprintDevice(
   let sources: Record<string, string>
   let reason: string
   let simulated: FitPoint[]
-  if (q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper') {
-    const first = initialVirtual(measured, q, t.sizeBytes)
+  const virtual = q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper'
+  const schedMeasured: { scheduler: CostScheduler; point: FitPoint }[] = []
+  if (virtual && (o.schedulerPoints ?? true)) {
+    const sspec = resolveSpec(
+      schedulerSweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, COST_SCHEDULERS, passes),
+    )
+    const sr = await runner.run(sspec, { target: targetReq, stateDir: o.stateDir, sampleMs: 250 }, ev)
+    for (const sched of COST_SCHEDULERS) {
+      const ps = (sr.runs as RealRunResult[])
+        .filter((run) => run.label === sched && run.processes.length > 0)
+        .map((run) => fitPointOf(run.processes[0], busyDuring(run, run.processes[0])))
+      if (ps.length === 0) continue
+      const point = { ...mergePasses(ps), name: 'qd32-randread' as const }
+      schedMeasured.push({ scheduler: sched, point })
+      noise[`qd32-randread@${sched}`] = noiseOf(ps)
+    }
+  }
+  const costFit = fitSchedulerCost(
+    measured.find((m) => m.name === 'qd32-randread')!,
+    schedMeasured,
+  )
+  if (costFit.schedCpuScale !== null) {
+    host.overrides.schedCpuScale = costFit.schedCpuScale
+    host.sources.schedCpuScale = costFit.sources.schedCpuScale
+  }
+  if (virtual) {
+    const first = initialVirtual(
+      measured,
+      q,
+      t.sizeBytes,
+      costFit.pathUs !== null ? { us: costFit.pathUs, why: costFit.sources.pathUs } : undefined,
+    )
     const refined = refineVirtual(first.values, host.overrides, measured, (v, h) =>
       simulateSweep({ preset: VIRTUAL_BASE, overrides: v }, h),
     )
@@ -321,6 +366,43 @@ export async function fingerprintDevice(
         `${m.name}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
       )
   }
+  const schedulerPoints: NonNullable<PresetDocument['schedulerPoints']> = []
+  if (schedMeasured.length > 0) {
+    const sspec = resolveSpec(
+      schedulerSweepSpec(
+        seconds,
+        region,
+        { preset: basePreset, overrides: values },
+        { preset: host.preset, overrides: host.overrides },
+        schedMeasured.map((x) => x.scheduler),
+      ),
+    )
+    for (const [k, x] of schedMeasured.entries()) {
+      const sim = fitPointOf(simulate(sspec, k, 0).processes[0], null)
+      const key = `qd32-randread@${x.scheduler}`
+      const mp = sweepPointOf(x.point)
+      const sp = sweepPointOf(sim)
+      const res: PointResidual = {
+        iops: sp.iops / mp.iops - 1,
+        p50: sp.p50Ms / mp.p50Ms - 1,
+        p99: sp.p99Ms / mp.p99Ms - 1,
+        noise: noise[key],
+        ok: false,
+      }
+      res.ok = Math.abs(res.iops) <= Math.max(0.1, res.noise) && Math.abs(res.p50) <= Math.max(0.1, res.noise)
+      residuals[key] = res
+      fit[key] = rmsCdfDistance(x.point.latency, sim.latency)
+      if (!res.ok)
+        warnings.push(
+          `${key}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
+        )
+      schedulerPoints.push({
+        scheduler: x.scheduler,
+        measured: { ...mp, fioCpuUs: x.point.fioCpuUs },
+        simulated: { ...sp, fioCpuUs: sim.fioCpuUs },
+      })
+    }
+  }
   const name = o.name ?? `fingerprint-${t.name}-${new Date().toISOString().slice(0, 10)}`
   const doc: PresetDocument = {
     schema: 'iosched-lab/device-preset@1',
@@ -335,6 +417,7 @@ export async function fingerprintDevice(
     fit,
     residuals,
     warnings,
+    ...(schedulerPoints.length > 0 ? { schedulerPoints } : {}),
     queue: q,
     host,
     specDevice: { preset: basePreset, overrides: values },

@@ -94,6 +94,8 @@ export function initialVirtual(
   points: readonly FitPoint[],
   facts: QueueFacts,
   sizeBytes: number,
+  /** The path's time per request when the scheduler points determined it (fit-scheduler-cost.ts). */
+  pathFit?: { us: number; why: string },
 ): { values: ParamValues; sources: Record<string, string> } {
   const rr1 = point(points, 'qd1-randread')
   const rr32 = point(points, 'qd32-randread')
@@ -101,7 +103,7 @@ export function initialVirtual(
   const rw32 = point(points, 'qd32-randwrite')
   const sr = point(points, 'seq-read')
   const sw = point(points, 'seq-write')
-  const path = pathCpuUs(points)
+  const path = facts.kind === 'loop' && pathFit ? pathFit : pathCpuUs(points)
   const read = quantilesUs(rr1.latency).map((v) => v - path.us)
   const write = quantilesUs(rw1.latency).map((v) => v - path.us)
   const meanOf = (us: number[]): number => tableOf(us).mean() / 1e6

@@ -1,0 +1,60 @@
+// Fitting the schedulers' CPU on this machine from the fingerprint's scheduler points: points
+// simulated on known values (so the truth is known) are fitted back.
+import { describe, expect, it } from 'vitest'
+import { simulate } from '../../src/shared/experiment/runner'
+import { resolveSpec } from '../../src/shared/experiment/validate'
+import type { FitPoint } from '../../src/main/services/real/fit-virtual'
+import type { SchedulerPoint } from '../../src/main/services/real/fit-scheduler-cost'
+import {
+  COST_SCHEDULERS,
+  fitSchedulerCost,
+  schedulerSweepSpec,
+} from '../../src/main/services/real/fit-scheduler-cost'
+
+const DEVICE = { readServiceUs: '0:40, 50:60, 99:300, 100:900', readParallel: 24, pathUs: 15 }
+
+function points(scale: number): FitPoint[] {
+  const spec = resolveSpec(
+    schedulerSweepSpec(
+      1,
+      256 * 2 ** 20,
+      { preset: 'loop-dio-virtio', overrides: DEVICE },
+      { preset: 'linux-modern', overrides: { cpus: 2, schedCpuScale: scale } },
+      ['none', ...COST_SCHEDULERS],
+    ),
+  )
+  return spec.schedulers.map((_, k) => {
+    const p = simulate(spec, k, 0).processes[0]
+    return {
+      name: 'qd32-randread',
+      iops: p.ops / p.seconds,
+      MBps: p.MBps,
+      latency: p.latency,
+      fioCpuUs: (p.cpuSeconds * 1e6) / p.ops,
+      busyCpus: null,
+    }
+  })
+}
+
+describe("fitting the schedulers' CPU and the serial path", () => {
+  it('recovers the scale of the costs and the path’s own time per request', () => {
+    const [none, ...rest] = points(4)
+    const fit = fitSchedulerCost(
+      none,
+      rest.map((point, i): SchedulerPoint => ({ scheduler: COST_SCHEDULERS[i], point })),
+    )
+    expect(fit.schedCpuScale).toBeCloseTo(4, 1)
+    expect(fit.pathUs).toBeGreaterThan(15 * 0.9)
+    expect(fit.pathUs).toBeLessThan(15 * 1.15)
+    expect(fit.sources.schedCpuScale).toMatch(/bfq \+7\.\d+ µs/)
+    // the points under the schedulers are what the fit says: bfq slowest, none fastest
+    expect(rest[2].iops).toBeLessThan(rest[0].iops)
+    expect(rest[0].iops).toBeLessThan(none.iops)
+  })
+
+  it('leaves both undetermined without fio CPU figures or scheduler points', () => {
+    const [none] = points(1)
+    expect(fitSchedulerCost(none, [])).toMatchObject({ schedCpuScale: null, pathUs: null })
+    expect(fitSchedulerCost({ ...none, fioCpuUs: null }, [])).toMatchObject({ schedCpuScale: null })
+  })
+})
