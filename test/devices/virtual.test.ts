@@ -64,7 +64,7 @@ describe('the virtual device', () => {
     expect(run()).toEqual(a)
   })
 
-  it('serves `readParallel` reads at once; a fractional last lane at its fraction of the speed', () => {
+  it('serves `readParallel` reads at once; a fractional last lane its fraction of the work', () => {
     expect([...laneSpeeds(3)]).toEqual([1, 1, 1])
     expect([...laneSpeeds(2.5)]).toEqual([1, 1, 0.5])
     const qd = (p: number) =>
@@ -77,6 +77,20 @@ describe('the virtual device', () => {
     expect(qd(1).iops).toBeCloseTo(10_000, -2)
     expect(qd(4).iops).toBeCloseTo(40_000, -2)
     expect(qd(2.5).iops).toBeCloseTo(25_000, -3)
+  })
+
+  it('a small fractional lane does its share of the work, not a request at a twentieth of the speed', () => {
+    const r = presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: 2.05 }).run(
+      sequential(READ, 4),
+      20_000,
+      3,
+    )
+    // two full lanes and a twentieth of one: 20 500 IOPS
+    expect(r.iops).toBeGreaterThan(20_200)
+    expect(r.iops).toBeLessThan(20_800)
+    // each request takes its 100 µs on a lane, after waiting at most one service for a lane to
+    // free (a lane at a twentieth of the speed would take 2 ms)
+    expect(Math.max(...r.latenciesMs)).toBeLessThanOrEqual(0.2001)
   })
 
   it('a read waits behind the writes before it in one line; with separate lines it does not', () => {

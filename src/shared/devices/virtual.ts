@@ -11,7 +11,9 @@ import type { VirtualConfig } from './virtual-params'
  * (a loop device's worker runs the file I/O of each request in turn), competing with the
  * processes for the host's CPUs — then waits, in arrival order, for a lane of its direction: the
  * device serves `readParallel` reads and `writeParallel` writes at once (a fractional last lane
- * runs at that fraction of the speed). A lane is held for the request's service time, drawn
+ * serves a request at full speed, then rests, so that it does that fraction of a lane's work — a
+ * lane at a twentieth of the speed would instead hold a request twenty times as long, a latency
+ * the device never shows). A lane is held for the request's service time, drawn
  * from the measured distribution of its direction (a 4 KiB request's), and then for the transfer
  * of the rest of its data over the device's one link, shared by every lane. With `sharedLanes`, reads and writes queue in
  * one line, so a read waits behind the writes that came before it (a virtio ring, one backing
@@ -104,12 +106,21 @@ export class VirtualDevice implements Device, Handler {
       this.toLanes(rq, now)
       return
     }
-    // a lane is done with its request
+    if (kind === EV_LANE_FREE) {
+      const lane = data as RestingLane
+      this.busy[lane.op][lane.lane] = 0
+      this.free[lane.op]++
+      this.pump(this.lines[lane.op], now)
+      return
+    }
+    // a lane is done with its request (a fractional lane rests first: EV_LANE_FREE)
     const op = rq.op
-    this.busy[op][rq.devInt] = 0
-    this.free[op]++
     this.inFlight--
-    this.pump(this.lines[op], now)
+    if (rq.devInt >= 0) {
+      this.busy[op][rq.devInt] = 0
+      this.free[op]++
+      this.pump(this.lines[op], now)
+    }
     this.sink.deviceCompleted(rq, now)
   }
 
@@ -132,7 +143,13 @@ export class VirtualDevice implements Device, Handler {
     busy[lane] = 1
     this.free[op]--
     rq.devInt = lane
-    const service = (this.cfg.service[op].draw(this.rng.next()) * 1000) / speeds[lane]
+    const service = this.cfg.service[op].draw(this.rng.next()) * 1000
+    const speed = speeds[lane]
+    if (speed < 1) {
+      // the fractional lane: free again once it has rested (1/speed − 1) × the service
+      rq.devInt = -1
+      this.engine.at(Math.round(now + service / speed), this, EV_LANE_FREE, new RestingLane(op, lane))
+    }
     // beyond its first 4 KiB, a request's data follows over the device's one link
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     let done = now + service
@@ -151,6 +168,15 @@ export class VirtualDevice implements Device, Handler {
 
 const EV_DONE = 0
 const EV_PATHED = 1
+const EV_LANE_FREE = 2
+
+/** A fractional lane resting after a request. */
+class RestingLane {
+  constructor(
+    readonly op: number,
+    readonly lane: number,
+  ) {}
+}
 
 /** Lane speeds for a parallelism p: ⌊p⌋ lanes at full speed, and one at p − ⌊p⌋ if any. */
 export function laneSpeeds(p: number): Float64Array {
