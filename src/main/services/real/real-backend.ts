@@ -9,8 +9,10 @@ import type { RealExperimentEvents } from './real-experiment'
 import { RealExperimentRunner } from './real-experiment'
 import type { RealExperimentResult } from './real-result'
 import { labStateDir } from './state-dir'
+import { RunPool } from '../run-pool'
 import type { TargetRequest } from './target'
-import type { ValidateEvents } from './validate'
+import type { SimulationJob, ValidateEvents } from './validate'
+import type { RunResult } from '../../../shared/experiment/result'
 import { validateDevice } from './validate'
 import type { ValidateReport } from '../../../shared/validate/report'
 
@@ -75,6 +77,8 @@ export class LocalRealBackend implements RealBackend {
   readonly kind = 'in-process'
   readonly running = true
   private readonly runners = new Map<string, RealExperimentRunner>()
+  /** Simulations of a validation run in child processes: this process keeps answering meanwhile. */
+  private pool: RunPool | null = null
 
   constructor(readonly stateDir = labStateDir()) {}
 
@@ -106,7 +110,20 @@ export class LocalRealBackend implements RealBackend {
   }
 
   validate(key: string, o: ValidationRunOptions, ev: ValidateEvents): Promise<ValidateReport> {
-    return this.track(key, (runner) => validateDevice({ ...o, stateDir: this.stateDir, runner }, ev))
+    const simulateRuns = async (spec: ResolvedSpec, jobs: readonly SimulationJob[]): Promise<RunResult[]> => {
+      this.pool ??= new RunPool()
+      const failures: string[] = []
+      const results = await this.pool.runAll(spec, [...jobs], {
+        failed: (job, m) =>
+          failures.push(`${spec.schedulers[job.schedIndex].label} #${job.repetition + 1}: ${m}`),
+      })
+      if (failures.length > 0 || results.some((r) => r === undefined))
+        throw new Error(`a simulated run of ${spec.name} failed: ${failures.join('; ') || 'stopped'}`)
+      return results as RunResult[]
+    }
+    return this.track(key, (runner) =>
+      validateDevice({ ...o, stateDir: this.stateDir, runner, simulateRuns }, ev),
+    )
   }
 
   async cancel(key: string): Promise<boolean> {
@@ -118,6 +135,8 @@ export class LocalRealBackend implements RealBackend {
 
   async close(): Promise<void> {
     await Promise.all([...this.runners.keys()].map((k) => this.cancel(k)))
+    this.pool?.dispose()
+    this.pool = null
   }
 
   get active(): number {

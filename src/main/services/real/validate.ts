@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { release } from 'node:os'
+import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { RunResult } from '../../../shared/experiment/result'
 import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
@@ -18,10 +19,26 @@ import type { TargetRequest } from './target'
 /** The kernel's blk-mq schedulers, as the lab names them. */
 export const KERNEL_SCHEDULERS = ['none', 'mq-deadline', 'kyber', 'bfq']
 
+/** One simulated run of a validation's workload. */
+export interface SimulationJob {
+  schedIndex: number
+  repetition: number
+}
+
+/** In this thread, one after another (the CLI: nothing else waits on this process meanwhile). */
+async function simulateHere(spec: ResolvedSpec, jobs: readonly SimulationJob[]): Promise<RunResult[]> {
+  return jobs.map((j) => simulate(spec, j.schedIndex, j.repetition))
+}
+
 export interface ValidateOptions {
   target?: TargetRequest
   /** A fingerprint preset file to reuse (default: fingerprint the device first). */
   presetFile?: string
+  /**
+   * Runs the simulated side (default: in this thread). A process that must stay responsive — the
+   * app's backend, the helper answering cancel — passes its simulation pool.
+   */
+  simulateRuns?: (spec: ResolvedSpec, jobs: readonly SimulationJob[]) => Promise<RunResult[]>
   /** The quick matrix, shorter runs, fewer repetitions (CI). */
   quick?: boolean
   /** Seconds per run (default 4; quick 2). */
@@ -110,12 +127,14 @@ export async function validateDevice(
         ),
       },
     )
-    const simulated: RunResult[] = []
     const labels = spec.schedulers.map((s) => s.label)
-    for (const [k, l] of labels.entries()) {
-      const n = Math.max(minReps, real.runs.filter((r) => r.label === l).length)
-      for (let rep = 0; rep < n; rep++) simulated.push(simulate(spec, k, rep))
-    }
+    const jobs: SimulationJob[] = labels.flatMap((l, k) =>
+      Array.from({ length: Math.max(minReps, real.runs.filter((r) => r.label === l).length) }, (_, rep) => ({
+        schedIndex: k,
+        repetition: rep,
+      })),
+    )
+    const simulated = await (o.simulateRuns ?? simulateHere)(spec, jobs)
     const j = judgeWorkload(
       labels,
       w.processes.map((p) => p.name),
