@@ -27,6 +27,8 @@ import { findFileSystem } from '../fs/registry'
 /** Host settings converted to simulator units (ns, pages). */
 export interface HostRuntime {
   syscall: SimTime
+  /** CPU of a blocked task's wake-up and switch back in (host `wakeUs`). */
+  wake: SimTime
   copyPerKiB: SimTime
   submit: SimTime
   fork: SimTime
@@ -94,6 +96,7 @@ export class Kernel implements PageIoListener {
     const n = (k: string): number => hv[k] as number
     this.h = {
       syscall: Math.max(1, Math.round(n('syscallUs') * US)),
+      wake: Math.round(n('wakeUs') * US),
       copyPerKiB: Math.round(n('copyUsPerKiB') * US),
       submit: Math.round(n('submitUs') * US),
       fork: Math.round(n('forkUs') * US),

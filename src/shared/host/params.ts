@@ -158,6 +158,18 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'wakeUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      'CPU time of a blocked process waking: the wake-up, the switch back in (schedule()), on a VM the exits of the idle vCPU and the wake-up interrupt — charged when it resumes',
+    min: 0,
+    max: 100_000,
+    source:
+      '[assumed] 0 in the era presets (folded into their system-call cost); the fingerprint fits it on this machine from fio’s CPU per I/O at QD1 (one sleep per I/O) beyond what its system calls take',
+  },
+  {
     name: 'copyUsPerKiB',
     kind: 'number',
     default: 0.1,

@@ -439,7 +439,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     if (this.state === TASK_DONE) return
     this.k = k
     this.state = TASK_RUN
-    this.kernel.cpu.run(this, cost)
+    this.kernel.cpu.run(this, cost + this.kernel.h.wake)
   }
 
   /** Asleep waiting to continue with `k`. */

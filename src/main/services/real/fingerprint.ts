@@ -326,7 +326,12 @@ export async function fingerprintDevice(
     for (const [k, v] of Object.entries(refined.host))
       if (host.overrides[k] !== v) {
         host.overrides[k] = v
-        host.sources[k] = `fitted: fio's own CPU per I/O at QD1 random reads (${k})`
+        host.sources[k] =
+          k === 'wakeUs'
+            ? "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls"
+            : k === 'syscallUs'
+              ? "fitted: fio's own CPU per I/O at QD32 random reads (libaio: system calls, hardly a sleep)"
+              : `fitted (${k})`
       }
     reason = `a ${q.kind} device: the virtual model, fitted to the sweep and re-simulated (${refined.iterations} correction${refined.iterations === 1 ? '' : 's'})`
   } else {
