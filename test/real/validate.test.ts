@@ -3,7 +3,7 @@
 // and simulated, judged — the JSON report's shape and facts, and nothing left behind.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { spawn } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readJournals } from '../../src/main/services/real/journal'
 import { KERNEL_SCHEDULERS } from '../../src/main/services/real/validate'
@@ -32,10 +32,27 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
   let mine = { device: '', name: '', file: '' }
   let run: { code: number | null; out: string; err: string } = { code: null, out: '', err: '' }
 
+  /** Where the fingerprint is saved: outside `dir`, whose contents the last test checks. */
+  let fpDir = ''
+  let fpFile = ''
+
   beforeAll(async () => {
     dir = tempDir('iosched-validate-')
+    fpDir = tempDir('iosched-validate-fp-')
+    fpFile = join(fpDir, 'fp.json')
     mine = createLoop(dir, 16, 'mine.img')
-    const args = [cliPath, 'validate', '--quick', '--only', WORKLOADS.join(','), '--seconds', '1', '--json']
+    const args = [
+      cliPath,
+      'validate',
+      '--quick',
+      '--only',
+      WORKLOADS.join(','),
+      '--seconds',
+      '1',
+      '--json',
+      '--save-fingerprint',
+      fpFile,
+    ]
     const env = { ...process.env, IOSCHED_LAB_STATE_DIR: join(dir, 'state'), IOSCHED_LAB_SCRATCH_DIR: dir }
     run = await new Promise((resolve, reject) => {
       const c = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -47,7 +64,10 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
       c.on('close', (code) => resolve({ code, out, err }))
     })
   }, 400_000)
-  afterAll(() => cleanupDir(dir))
+  afterAll(() => {
+    cleanupDir(dir)
+    cleanupDir(fpDir)
+  })
 
   it('prints a validate@1 report: every offered kernel scheduler ran for real and simulated, every figure finite', () => {
     expect(run.code, run.err).toBe(0)
@@ -55,8 +75,12 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
     expect(r).toMatchObject({
       schema: 'iosched-lab/validate@1',
       quick: true,
-      preset: { from: 'fingerprint' },
+      preset: { from: `fingerprint, saved to ${fpFile}` },
     })
+    // the fingerprint made first is kept, a preset file `--preset` reuses
+    const saved = JSON.parse(readFileSync(fpFile, 'utf8')) as { schema: string; name: string }
+    expect(saved.schema).toBe('iosched-lab/device-preset@1')
+    expect(saved.name).toBe(r.preset.name)
     expect(r.target.name).toMatch(/^loop\d+$/)
     expect(r.target.description).toContain('scratch loop device')
     expect(r.options.seconds).toBe(1)

@@ -14,7 +14,7 @@ import { num, renderTable, withCi } from '../table'
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: [
-    'validate [--device DEV --confirm DEV] [--preset FILE] [--quick] [--only ID,…] [--seconds S] [--json] [--out FILE]',
+    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--only ID,…] [--seconds S] [--json] [--out FILE]',
     "                                    the simulation against the kernel on a device: fingerprint, a fixed matrix × the kernel's schedulers, real and simulated, judged (root)",
   ],
   async run(args, io) {
@@ -32,10 +32,15 @@ export const validateCommand: CliCommand = {
         'max-repetitions': { type: 'string' },
         json: { type: 'boolean' },
         out: { type: 'string' },
+        'save-fingerprint': { type: 'string' },
       },
       allowPositionals: true,
     })
     if (positionals.length > 0) throw new InputError([`validate: unexpected argument "${positionals[0]}"`])
+    if (values.preset !== undefined && values['save-fingerprint'] !== undefined)
+      throw new InputError([
+        'validate: --save-fingerprint saves the fingerprint made first; with --preset none is made (drop one of them)',
+      ])
     const count = (v: string | undefined, what: string, lo: number, hi: number): number | undefined => {
       if (v === undefined) return undefined
       const n = Number(v)
@@ -79,6 +84,7 @@ export const validateCommand: CliCommand = {
             ? { kind: 'device', name: values.device, confirm: values.confirm }
             : { kind: 'scratch', sizeBytes: scratch },
           presetFile: values.preset,
+          fingerprintOut: values['save-fingerprint'],
           quick: values.quick,
           only,
           seconds,

@@ -34,6 +34,8 @@ export interface ValidateOptions {
   target?: TargetRequest
   /** A fingerprint preset file to reuse (default: fingerprint the device first). */
   presetFile?: string
+  /** Where to save the fingerprint made first, to reuse with `presetFile` (not saved when absent). */
+  fingerprintOut?: string
   /**
    * Runs the simulated side (default: in this thread). A process that must stay responsive — the
    * app's backend, the helper answering cancel — passes its simulation pool.
@@ -91,7 +93,14 @@ export async function validateDevice(
   else {
     ev.stage?.('fingerprint', 1, stages)
     doc = await fingerprintDevice(
-      { target: o.target, seconds: quick ? 2 : 3, passes: 2, stateDir: o.stateDir, runner },
+      {
+        target: o.target,
+        seconds: quick ? 2 : 3,
+        passes: 2,
+        stateDir: o.stateDir,
+        runner,
+        ...(o.fingerprintOut ? { out: o.fingerprintOut } : {}),
+      },
       ev,
     )
   }
@@ -166,7 +175,7 @@ export async function validateDevice(
     target: { name: t.name, description: t.description, sizeBytes: t.sizeBytes, rotational: t.rotational },
     preset: {
       name: doc.name,
-      from: o.presetFile ?? 'fingerprint',
+      from: o.presetFile ?? (o.fingerprintOut ? `fingerprint, saved to ${o.fingerprintOut}` : 'fingerprint'),
       device: doc.specDevice,
       host,
       residuals,
