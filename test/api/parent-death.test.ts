@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { execArgvFor } from '../../src/main/services/simulation-worker'
-import { childrenOf, killSurvivors, procStat, waitUntil } from '../helpers/procs'
+import { killSurvivors, procStat, simulationChildrenOf, waitUntil } from '../helpers/procs'
 import { longSpec, tempDir } from './fixtures'
 
 const bin = join(import.meta.dirname, '../../bin/iosched-lab.mjs')
@@ -68,7 +68,7 @@ describe('simulation children whose parent is killed', () => {
     // simulating: two children, each past the CPU time it takes to load (under 1.5 s from sources)
     await waitUntil(
       () => {
-        kids = childrenOf(run.pid!)
+        kids = simulationChildrenOf(run.pid!)
         return kids.length === 2 && kids.every((k) => (procStat(k)?.cpuSeconds ?? 0) >= 3)
       },
       60_000,
@@ -105,7 +105,7 @@ describe('simulation children whose parent is killed', () => {
       const busy = new Set(
         status.events.filter((e) => e.type === 'run:progress').map((e) => JSON.stringify(e.job)),
       )
-      kids = childrenOf(serve.pid!)
+      kids = simulationChildrenOf(serve.pid!)
       if (busy.size === 2 && kids.length === 2) break
       if (Date.now() > deadline) throw new Error(`no progress from two jobs: ${JSON.stringify(status)}`)
       await new Promise((r) => setTimeout(r, 100))

@@ -46,3 +46,18 @@ export function killSurvivors(pids: number[]): void {
       /* gone */
     }
 }
+
+/**
+ * The live children of `ppid` that are simulation workers (their command line names the worker
+ * script): not a helper a tool started beside them, such as the esbuild service tsx runs while
+ * it compiles sources on a cold cache.
+ */
+export function simulationChildrenOf(ppid: number): number[] {
+  return childrenOf(ppid).filter((pid) => {
+    try {
+      return /workers[/\\]simulat/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+    } catch {
+      return false
+    }
+  })
+}
