@@ -5,11 +5,8 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import type { FitPoint } from '../../src/main/services/real/fit-virtual'
 import type { SchedulerPoint } from '../../src/main/services/real/fit-scheduler-cost'
-import {
-  COST_SCHEDULERS,
-  fitSchedulerCost,
-  schedulerSweepSpec,
-} from '../../src/main/services/real/fit-scheduler-cost'
+import { COST_SCHEDULERS, fitSchedulerCost } from '../../src/main/services/real/fit-scheduler-cost'
+import { schedulerSweepSpec } from '../../src/main/services/real/fingerprint'
 
 const DEVICE = { readServiceUs: '0:40, 50:60, 99:300, 100:900', readParallel: 24, pathUs: 15 }
 

@@ -9,9 +9,9 @@ import { rmsCdfDistance } from '../../../shared/metrics/cdf-distance'
 import type { DeviceFacts, SweepName, SweepPoint } from './fingerprint-fit'
 import { fitModel } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
-import { initialVirtual, refineVirtual } from './fit-virtual'
+import { HOST_FIT_SOURCES, initialVirtual, refineVirtual } from './fit-virtual'
 import type { CostScheduler } from './fit-scheduler-cost'
-import { COST_SCHEDULERS, fitSchedulerCost, schedulerSweepSpec } from './fit-scheduler-cost'
+import { COST_SCHEDULERS, fitSchedulerCost } from './fit-scheduler-cost'
 import type { HostCapture } from './host-capture'
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
@@ -74,6 +74,29 @@ export function sweepSpec(
     },
     schedulers: ['noop'],
     repetitions,
+  }
+}
+
+/** The scheduler points as a lab experiment: the sweep's QD32 random reads under each scheduler. */
+export function schedulerSweepSpec(
+  seconds: number,
+  regionBytes: number,
+  device: { preset: string; overrides?: ParamValues },
+  host: { preset: string; overrides?: ParamValues } | undefined,
+  schedulers: readonly string[],
+  repetitions = 1,
+): object {
+  const sweep = sweepSpec(seconds, regionBytes, device, host, repetitions) as {
+    workload: { processes: { name: string; startMs?: number }[] }
+  }
+  const point = sweep.workload.processes.find((p) => p.name === 'qd32-randread')!
+  const { startMs: _, ...alone } = point
+  return {
+    ...sweep,
+    name: 'fingerprint-schedulers',
+    description: 'QD32 4 KiB random reads under each of the kernel’s schedulers',
+    workload: { processes: [alone], stop: { maxSeconds: seconds + GAP_MS / 1000 } },
+    schedulers: [...schedulers],
   }
 }
 
@@ -326,12 +349,7 @@ export async function fingerprintDevice(
     for (const [k, v] of Object.entries(refined.host))
       if (host.overrides[k] !== v) {
         host.overrides[k] = v
-        host.sources[k] =
-          k === 'wakeUs'
-            ? "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls"
-            : k === 'syscallUs'
-              ? "fitted: fio's own CPU per I/O at QD32 random reads (libaio: system calls, hardly a sleep)"
-              : `fitted (${k})`
+        host.sources[k] = HOST_FIT_SOURCES[k] ?? `fitted (${k})`
       }
     reason = `a ${q.kind} device: the virtual model, fitted to the sweep and re-simulated (${refined.iterations} correction${refined.iterations === 1 ? '' : 's'})`
   } else {
@@ -351,25 +369,29 @@ export async function fingerprintDevice(
   const fit: PresetDocument['fit'] = {}
   const residuals: Record<string, PointResidual> = {}
   const warnings: string[] = []
-  for (const m of measured) {
-    const s = simulated.find((x) => x.name === m.name)
-    if (!s) continue
-    fit[m.name] = rmsCdfDistance(m.latency, s.latency)
+  /** A point's residual against its noise, its CDF distance, and a warning when beyond it. */
+  const judge = (key: string, m: FitPoint, s: FitPoint): { mp: SweepPoint; sp: SweepPoint } => {
+    fit[key] = rmsCdfDistance(m.latency, s.latency)
     const mp = sweepPointOf(m)
     const sp = sweepPointOf(s)
     const res: PointResidual = {
       iops: sp.iops / mp.iops - 1,
       p50: sp.p50Ms / mp.p50Ms - 1,
       p99: sp.p99Ms / mp.p99Ms - 1,
-      noise: noise[m.name],
+      noise: noise[key],
       ok: false,
     }
     res.ok = Math.abs(res.iops) <= Math.max(0.1, res.noise) && Math.abs(res.p50) <= Math.max(0.1, res.noise)
-    residuals[m.name] = res
+    residuals[key] = res
     if (!res.ok)
       warnings.push(
-        `${m.name}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
+        `${key}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
       )
+    return { mp, sp }
+  }
+  for (const m of measured) {
+    const s = simulated.find((x) => x.name === m.name)
+    if (s) judge(m.name, m, s)
   }
   const schedulerPoints: NonNullable<PresetDocument['schedulerPoints']> = []
   if (schedMeasured.length > 0) {
@@ -384,23 +406,7 @@ export async function fingerprintDevice(
     )
     for (const [k, x] of schedMeasured.entries()) {
       const sim = fitPointOf(simulate(sspec, k, 0).processes[0], null)
-      const key = `qd32-randread@${x.scheduler}`
-      const mp = sweepPointOf(x.point)
-      const sp = sweepPointOf(sim)
-      const res: PointResidual = {
-        iops: sp.iops / mp.iops - 1,
-        p50: sp.p50Ms / mp.p50Ms - 1,
-        p99: sp.p99Ms / mp.p99Ms - 1,
-        noise: noise[key],
-        ok: false,
-      }
-      res.ok = Math.abs(res.iops) <= Math.max(0.1, res.noise) && Math.abs(res.p50) <= Math.max(0.1, res.noise)
-      residuals[key] = res
-      fit[key] = rmsCdfDistance(x.point.latency, sim.latency)
-      if (!res.ok)
-        warnings.push(
-          `${key}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
-        )
+      const { mp, sp } = judge(`qd32-randread@${x.scheduler}`, x.point, sim)
       schedulerPoints.push({
         scheduler: x.scheduler,
         measured: { ...mp, fioCpuUs: x.point.fioCpuUs },

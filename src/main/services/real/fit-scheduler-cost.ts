@@ -1,5 +1,4 @@
 import { SCHEDULER_CPU_COST } from '../../../shared/schedulers/cpu-cost'
-import type { ParamValues } from '../../../shared/util/params'
 import type { FitPoint } from './fit-virtual'
 
 /**
@@ -15,7 +14,8 @@ import type { FitPoint } from './fit-virtual'
  *    path's own time per request: 1 / IOPS less the scheduler's scaled cost. The shortest of
  *    those is kept: where the device and not the path bounds a point, that point's figure
  *    overstates the path.
- * Both are re-simulated with the sweep, and the points' residuals reported.
+ * Both are re-simulated with the sweep, and the points' residuals reported. The points' spec is
+ * fingerprint.ts's `schedulerSweepSpec`.
  */
 
 /** The schedulers whose cost the points measure (none is the sweep's own QD32 point). */
@@ -73,43 +73,4 @@ export function fitSchedulerCost(none: FitPoint, points: readonly SchedulerPoint
       `(${each.map((e) => `${e.s} ${r3(e.us)} µs`).join(', ')}): the shortest, ${least.s}'s`
   }
   return { schedCpuScale: scale, pathUs, sources }
-}
-
-/** The scheduler points as a lab experiment: the sweep's QD32 random reads under each scheduler. */
-export function schedulerSweepSpec(
-  seconds: number,
-  regionBytes: number,
-  device: { preset: string; overrides?: ParamValues },
-  host: { preset: string; overrides?: ParamValues } | undefined,
-  schedulers: readonly string[],
-  repetitions = 1,
-): object {
-  return {
-    name: 'fingerprint-schedulers',
-    description: 'QD32 4 KiB random reads under each of the kernel’s schedulers',
-    device,
-    ...(host ? { host } : {}),
-    workload: {
-      processes: [
-        {
-          name: 'qd32-randread',
-          type: 'fio',
-          params: {
-            rw: 'randread',
-            bs: '4k',
-            iodepth: 32,
-            ioengine: 'libaio',
-            direct: true,
-            filename: '/dev',
-            size: regionBytes,
-            time_based: true,
-            runtime: seconds,
-          },
-        },
-      ],
-      stop: { maxSeconds: seconds + 0.2 },
-    },
-    schedulers: [...schedulers],
-    repetitions,
-  }
 }

@@ -200,6 +200,12 @@ export function refineVirtual(
   return { values: best.values, host: best.host, simulated: best.simulated, iterations: it }
 }
 
+/** Where the host values `correct` adjusts come from, for the preset's sources. */
+export const HOST_FIT_SOURCES: Record<string, string> = {
+  syscallUs: "fitted: fio's own CPU per I/O at QD32 random reads (libaio: system calls, hardly a sleep)",
+  wakeUs: "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls",
+}
+
 /** One correction step: each parameter by the residual of the point that determines it. */
 function correct(
   v: ParamValues,
