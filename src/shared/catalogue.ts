@@ -1,7 +1,8 @@
 import { schedulers } from './schedulers/registry'
 import { workloads } from './workloads/registry'
 import { DEVICE_MODELS, devicePresets } from './devices/registry'
-import { hostParams, hostPresets } from './host/params'
+import { hostParams } from './host/params'
+import { hostPresets } from './host/presets'
 import { fileSystems } from './fs/registry'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { formatIssues, resolveSpec, validateSpec } from '../../src/shared/experiment/validate'
 import { simulate } from '../../src/shared/experiment/runner'
-import { hostPresets } from '../../src/shared/host/params'
+import { hostPresets } from '../../src/shared/host/presets'
 import { fileSystems } from '../../src/shared/fs/registry'
 import { listText } from '../../src/cli/commands/list'
 
