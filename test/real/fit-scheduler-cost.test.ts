@@ -44,14 +44,50 @@ describe("fitting the schedulers' CPU and the serial path", () => {
     expect(fit.pathUs).toBeGreaterThan(15 * 0.9)
     expect(fit.pathUs).toBeLessThan(15 * 1.15)
     expect(fit.sources.schedCpuScale).toMatch(/bfq \+7\.\d+ µs/)
+    // what each scheduler adds on the serial path: here (simulated) its CPU cost × 4
+    const added = Object.fromEntries(
+      fit.schedulerPathUs!.split(', ').map((e) => [e.split(':')[0], Number(e.split(':')[1])]),
+    )
+    expect(added['mq-deadline']).toBeGreaterThan(0.65 * 4 * 0.8)
+    expect(added['mq-deadline']).toBeLessThan(0.65 * 4 * 1.2)
+    expect(added.bfq).toBeGreaterThan(1.78 * 4 * 0.8)
+    expect(added.bfq).toBeLessThan(1.78 * 4 * 1.2)
     // the points under the schedulers are what the fit says: bfq slowest, none fastest
     expect(rest[2].iops).toBeLessThan(rest[0].iops)
     expect(rest[0].iops).toBeLessThan(none.iops)
   })
 
+  it("puts each scheduler's measured path time on the path, not its CPU cost", () => {
+    const spec = (extra: object): ReturnType<typeof resolveSpec> =>
+      resolveSpec(
+        schedulerSweepSpec(
+          1,
+          256 * 2 ** 20,
+          { preset: 'loop-dio-virtio', overrides: { ...DEVICE, ...extra } },
+          { preset: 'linux-modern', overrides: { cpus: 2, schedCpuScale: 4 } },
+          ['none', 'bfq'],
+        ),
+      )
+    const iops = (s: ReturnType<typeof resolveSpec>, k: number): number => {
+      const p = simulate(s, k, 0).processes[0]
+      return p.ops / p.seconds
+    }
+    const byCpu = spec({})
+    const measured = spec({ schedulerPathUs: 'bfq:0.5' })
+    // none is untouched; bfq's rate follows 0.5 µs on the path rather than its 7.1 µs of CPU
+    expect(iops(measured, 0)).toBe(iops(byCpu, 0))
+    expect(iops(measured, 1)).toBeGreaterThan(iops(byCpu, 1) * 1.15)
+    expect(iops(measured, 1)).toBeGreaterThan(iops(measured, 0) * 0.9)
+    expect(() => spec({ schedulerPathUs: 'bfq=2' })).toThrow(/schedulerPathUs.*"scheduler:µs"/)
+  })
+
   it('leaves both undetermined without fio CPU figures or scheduler points', () => {
     const [none] = points(1)
-    expect(fitSchedulerCost(none, [])).toMatchObject({ schedCpuScale: null, pathUs: null })
+    expect(fitSchedulerCost(none, [])).toMatchObject({
+      schedCpuScale: null,
+      pathUs: null,
+      schedulerPathUs: null,
+    })
     expect(fitSchedulerCost({ ...none, fioCpuUs: null }, [])).toMatchObject({ schedCpuScale: null })
   })
 })

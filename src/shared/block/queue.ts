@@ -30,6 +30,8 @@ export interface BlockParams {
   hz: number
   /** CPU time the scheduler's work costs per request, charged to the submitter, ns (default 0). */
   cpuPerRequest?: number
+  /** The scheduler's name, for a device whose path measures each scheduler's work of its own. */
+  scheduler?: string
 }
 
 const EV_RUN = 0
@@ -88,7 +90,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.dev = dev
     this.deviceInfo = dev.info
     this.maxSectors = dev.info.maxTransferSectors
-    dev.schedulerWork?.(this.params.cpuPerRequest ?? 0)
+    dev.schedulerWork?.(this.params.cpuPerRequest ?? 0, this.params.scheduler ?? '')
   }
 
   /** Connect the scheduler (built with this queue as its context). */

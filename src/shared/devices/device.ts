@@ -33,7 +33,7 @@ export interface Device {
    * The I/O scheduler's CPU per request (its insert, dispatch and completion work), given once
    * the queue knows its scheduler, to a device whose own host path is serialized with that work.
    */
-  schedulerWork?(ns: SimTime): void
+  schedulerWork?(ns: SimTime, scheduler: string): void
 }
 
 /** A thread as the host's CPU scheduler sees it (host/cpu.ts CpuTask). */

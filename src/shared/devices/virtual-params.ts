@@ -135,6 +135,14 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     min: 0,
     max: 1e6,
   },
+  {
+    name: 'schedulerPathUs',
+    kind: 'string',
+    default: '',
+    unit: 'scheduler:µs, …',
+    meaning:
+      'Time per request each I/O scheduler adds on the device\'s serial path, where measured (e.g. "mq-deadline:2.1, bfq:1.3"); a scheduler not listed adds its CPU cost (cpu_per_request × the host\'s schedCpuScale)',
+  },
 ]
 
 /** The virtual device's configuration in simulator units. */
@@ -154,6 +162,26 @@ export interface VirtualConfig {
   readonly pathThreads: number
   /** ns of host CPU per request. */
   readonly pathNs: number
+  /** ns each scheduler listed adds on the serial path per request (measured; else its CPU cost). */
+  readonly schedulerPathNs: Readonly<Record<string, number>>
+}
+
+/** "scheduler:µs, …" → ns per scheduler; problems go to `issues` at `path` (then {}). */
+export function parseSchedulerPath(text: string, path: string, issues: ParamIssue[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  if (text.trim() === '') return out
+  for (const [i, part] of text.split(',').entries()) {
+    const m = /^\s*([a-z][a-z0-9-]*)\s*:\s*(\d+(?:\.\d+)?)\s*$/i.exec(part)
+    if (!m) {
+      issues.push({
+        path,
+        message: `entry ${i + 1} ("${part.trim()}"): expected "scheduler:µs", e.g. "bfq:1.3"`,
+      })
+      return {}
+    }
+    out[m[1]] = Math.round(Number(m[2]) * 1000)
+  }
+  return out
 }
 
 /** Validated values → configuration; table problems go to `issues` (then the defaults stand in). */
@@ -183,5 +211,10 @@ export function virtualConfig(
     nsPerByte: [1000 / (v.readMBps as number), 1000 / (v.writeMBps as number)],
     pathThreads: v.pathThreads as number,
     pathNs: Math.round((v.pathUs as number) * 1000),
+    schedulerPathNs: parseSchedulerPath(
+      (v.schedulerPathUs as string | undefined) ?? '',
+      path ? `${path}.schedulerPathUs` : 'schedulerPathUs',
+      issues,
+    ),
   }
 }

@@ -55,6 +55,7 @@ export function simulate(
       layer: type.layer,
       hz: hv.hz as number,
       cpuPerRequest: Math.round(((type.cpuCost?.default as number) ?? 0) * US * (hv.schedCpuScale as number)),
+      scheduler: type.name,
     },
     rng.fork('block'),
   )

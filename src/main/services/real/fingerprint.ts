@@ -345,6 +345,10 @@ export async function fingerprintDevice(
     basePreset = VIRTUAL_BASE
     values = refined.values
     sources = first.sources
+    if (costFit.schedulerPathUs !== null) {
+      values = { ...values, schedulerPathUs: costFit.schedulerPathUs }
+      sources = { ...sources, schedulerPathUs: costFit.sources.schedulerPathUs }
+    }
     simulated = refined.simulated
     for (const [k, v] of Object.entries(refined.host))
       if (host.overrides[k] !== v) {
