@@ -2,7 +2,7 @@
 // cancelRun, runStatus) on a 256 MiB loop device of the test's own, reusing a fingerprint preset
 // (written here: the fit is not what is tested) so that one workload of the matrix is enough.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { LabEvent } from '../../src/shared/api/lab-events'
 import type { LabService } from '../../src/main/services/lab-service'
@@ -143,6 +143,32 @@ describeReal('validating the simulation through the LabApi (root, fio, a loop de
     expect(status.state).toBe('done')
     expect(status.events.at(-1)?.type).toBe('validate:done')
   }, 120_000)
+
+  it('fingerprints first when no preset is named, and keeps that fingerprint as a user preset', async () => {
+    const rec = recorder(lab)
+    const r = await lab.startValidation({ target: onDisk(), quick: true, only: ['randread-qd1'], seconds: 1 })
+    if (!('runId' in r)) throw new Error(r.problems.join('\n'))
+    const end = await ended(rec, r.runId)
+    if (end.type === 'validate:failed') throw new Error(end.message)
+    const listed = (await lab.fingerprintPresets()).presets.filter((p) => p.name !== 'test-fp')
+    expect(listed).toHaveLength(1)
+    expect(listed[0].path).toBe(join(presets(), `${listed[0].name}.json`))
+    expect(end.report.preset).toMatchObject({
+      name: listed[0].name,
+      from: `fingerprint, saved to ${listed[0].path}`,
+    })
+    const notices = rec.events.flatMap((e) =>
+      e.type === 'run:notice' && e.runId === r.runId ? [e.message] : [],
+    )
+    expect(notices).toContain(
+      `the fingerprint is saved as device preset ${listed[0].name} (${listed[0].path})`,
+    )
+    // the saved file is the fitted preset the report validated
+    const saved = JSON.parse(readFileSync(listed[0].path, 'utf8')) as { specDevice: unknown }
+    expect(saved.specDevice).toEqual(end.report.preset.device)
+    expect(activeScheduler(disk.name)).toBe('mq-deadline')
+    expect(readJournals(state())).toEqual([])
+  }, 300_000)
 
   it('cancels a validation through cancelRun: fio stopped, the scheduler restored, ends as cancelled', async () => {
     const rec = recorder(lab)

@@ -2,14 +2,12 @@
 // saved by this process into the user's preset folder and registered, so the catalogue lists it
 // at once and a spec can name it. Progress, the outcome and failures are fingerprint events.
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { LabListener } from '../../../shared/api/lab-events'
 import type { FingerprintInput, FingerprintOutcome } from '../../../shared/api/real-contract'
 import type { PresetDocument } from '../real/fingerprint'
 import type { SweepPoint } from '../real/fingerprint-fit'
 import type { RealBackend } from '../real/real-backend'
-import { loadUserPresets } from '../user-presets'
+import { saveFingerprintPreset } from './save-preset'
 import { targetRequest } from './preview'
 import { admitWritingSweep } from './admit-sweep'
 
@@ -85,13 +83,9 @@ export class Fingerprints {
             this.emit({ type: 'run:notice', runId, message: `the sweep failed: ${message}` }),
         },
       )
-      const dir = this.presetDir()
-      const path = join(dir, `${doc.name}.json`)
-      mkdirSync(dir, { recursive: true })
-      writeFileSync(path, JSON.stringify(doc, null, 2) + '\n')
-      const loaded = loadUserPresets(dir)
-      for (const p of loaded.problems)
-        this.emit({ type: 'run:notice', runId, message: `ignoring device preset ${p}` })
+      const path = await saveFingerprintPreset(this.presetDir(), doc, (message) =>
+        this.emit({ type: 'run:notice', runId, message }),
+      )
       this.emit({ type: 'fingerprint:done', runId, outcome: outcomeOf(doc, path) })
     } catch (e) {
       cancelled = (e as Error).name === 'CancelledError'

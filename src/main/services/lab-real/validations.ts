@@ -10,6 +10,8 @@ import type { RealBackend } from '../real/real-backend'
 import { fingerprintPresets } from './fingerprint-presets'
 import { targetRequest } from './preview'
 import { admitWritingSweep } from './admit-sweep'
+import type { PresetDocument } from '../real/fingerprint'
+import { saveFingerprintPreset } from './save-preset'
 
 export class Validations {
   private readonly active = new Set<string>()
@@ -70,6 +72,31 @@ export class Validations {
       at = { ...at, ...change }
       this.emit({ type: 'validate:progress', runId, ...at })
     }
+    // the fingerprint made first is kept as a user preset, as the Devices view's fingerprint is —
+    // saved as soon as it is fitted, so a matrix that fails or is cancelled later does not lose it
+    let saving: Promise<string | null> | null = null
+    const save = (doc: PresetDocument): Promise<string | null> =>
+      saveFingerprintPreset(this.presetDir(), doc, (message) =>
+        this.emit({ type: 'run:notice', runId, message }),
+      ).then(
+        (path) => {
+          this.emit({
+            type: 'run:notice',
+            runId,
+            message: `the fingerprint is saved as device preset ${doc.name} (${path})`,
+          })
+          return path
+        },
+        (e: Error) => {
+          // the report still comes; only the preset is missing, said
+          this.emit({
+            type: 'run:notice',
+            runId,
+            message: `the fingerprint could not be saved as a preset: ${e.message}`,
+          })
+          return null
+        },
+      )
     try {
       const report = await this.backend.validate(
         runId,
@@ -81,6 +108,9 @@ export class Validations {
           only: input.only,
         },
         {
+          fingerprinted: (doc) => {
+            saving = save(doc)
+          },
           stage: (stage, k, n) => progress({ stage, k, n, run: null, fraction: null, etaSeconds: null }),
           runStarted: (label, repetition) =>
             progress({ run: { label, repetition }, fraction: null, etaSeconds: null }),
@@ -90,8 +120,11 @@ export class Validations {
             this.emit({ type: 'run:notice', runId, message: `${label} #${rep + 1} failed: ${message}` }),
         },
       )
+      const saved = saving !== null ? await (saving as Promise<string | null>) : null
+      if (saved !== null) report.preset.from = `fingerprint, saved to ${saved}`
       this.emit({ type: 'validate:done', runId, report })
     } catch (e) {
+      if (saving !== null) await saving
       const cancelled = (e as Error).name === 'CancelledError'
       this.emit({
         type: 'validate:failed',

@@ -41,6 +41,8 @@ export type EventName =
   | 'failed'
   /** A validation's stage began (ValidateEvents). */
   | 'stage'
+  /** A validation's fingerprint is fitted (ValidateEvents): the document, for the app to save. */
+  | 'fingerprinted'
 
 export const EVENT_NAMES: readonly EventName[] = [
   'notice',
@@ -50,6 +52,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'runDone',
   'failed',
   'stage',
+  'fingerprinted',
 ]
 
 /** Methods whose calls report events. */

@@ -61,6 +61,8 @@ export interface ValidateOptions {
 export interface ValidateEvents extends RealExperimentEvents {
   /** A stage began: the fingerprint, or a workload (k of n). */
   stage?(what: string, k: number, n: number): void
+  /** The fingerprint made first is fitted (not called when a preset is reused): the app saves it. */
+  fingerprinted?(doc: PresetDocument): void
 }
 
 function loadPreset(path: string): PresetDocument {
@@ -103,6 +105,7 @@ export async function validateDevice(
       },
       ev,
     )
+    ev.fingerprinted?.(doc)
   }
   const capture = doc.host ?? captureHost()
   const host = { preset: capture.preset, overrides: capture.overrides }
