@@ -151,7 +151,11 @@ describeReal('dd and bonnie++ as engines (root)', () => {
     const run = r.runs[0]
     expect(run.real.observedScheduler).toBe('kyber')
     const put = run.processes.find((p) => p.name === 'put_block')!
-    expect(put.MBps).toBeGreaterThan(0)
+    // a rate, or bonnie++'s "+++++" (too fast to time: on a fresh machine with 24 GiB the page
+    // cache takes the 96 MiB at once), which reads as no figure, not as 0 or an error
+    expect(put).toBeDefined()
+    if (!Number.isNaN(put.MBps)) expect(put.MBps).toBeGreaterThan(0)
+    expect(run.processes.map((p) => p.name)).toContain('get_block')
     expect(run.totals.writeBytes).toBeGreaterThan(0)
     expect(loopsUnder(dir)).toEqual([])
     expect(execFileSync('findmnt', ['-rn', '-o', 'TARGET'], { encoding: 'utf8' })).not.toContain(dir)
