@@ -69,10 +69,11 @@ export class VirtualDevice implements Device, Handler {
    * 4 KiB randread QD32 libaio direct, queue kept full): the mean latency rose from 528 µs (none)
    * to 610 (mq-deadline), 628 (kyber), 841 µs (bfq) — per request at the bottleneck 16.5, 19.1,
    * 19.7, 26.3 µs — while fio's own CPU per I/O rose by 3.4, 4.5 and 8.3 µs: the bottleneck's
-   * time grew by about the schedulers' CPU. The growth is not the same from one day to the next
-   * on a shared VM (a later session measured 15.2, 17.2, 17.0 and 16.5 µs: BFQ's growth on the path 0.4
-   * of fio's CPU growth under it), so a fingerprint measures each scheduler's own (`schedulerPathUs`), and the CPU
-   * cost stands in for a scheduler it did not measure. (`pathThreads` 0: no serial path.)
+   * time grew by about the schedulers' CPU. The growth is not the same from one day to the
+   * next on a shared VM (another day: 15.2, 17.2, 17.0 and 16.5 µs, BFQ's growth on the path
+   * 0.4 of fio's CPU growth under it), so a fingerprint measures each scheduler's own
+   * (`schedulerPathUs`), and the CPU cost stands in for a scheduler it did not measure.
+   * (`pathThreads` 0: no serial path.)
    */
   schedulerWork(ns: SimTime, scheduler: string): void {
     const measured = this.cfg.schedulerPathNs[scheduler]
