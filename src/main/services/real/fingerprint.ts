@@ -22,83 +22,9 @@ import type { RealRunResult, RealTargetInfo } from './real-result'
 import { sysBlockDir, readSys } from './sysfs'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
+import { VIRTUAL_BASE, schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
 
-/** The sweep: what each point does (fio workload parameters of the lab's spec). */
-const SWEEP: { name: SweepName; params: ParamValues }[] = [
-  { name: 'qd1-randread', params: { rw: 'randread', bs: '4k', iodepth: 1, ioengine: 'psync' } },
-  { name: 'qd32-randread', params: { rw: 'randread', bs: '4k', iodepth: 32, ioengine: 'libaio' } },
-  { name: 'qd1-randwrite', params: { rw: 'randwrite', bs: '4k', iodepth: 1, ioengine: 'psync' } },
-  { name: 'qd32-randwrite', params: { rw: 'randwrite', bs: '4k', iodepth: 32, ioengine: 'libaio' } },
-  { name: 'seq-read', params: { rw: 'read', bs: '1M', iodepth: 4, ioengine: 'libaio' } },
-  { name: 'seq-write', params: { rw: 'write', bs: '1M', iodepth: 4, ioengine: 'libaio' } },
-]
-
-const GAP_MS = 200
-
-/** The preset a virtual device's fitted values override. */
-export const VIRTUAL_BASE = 'loop-dio-virtio'
-
-/**
- * The sweep as a lab experiment: one fio-like process per point, one after another (each starts
- * when the previous one's time is up), O_DIRECT on the raw device. The same spec runs for real
- * (fio) and in the simulator with the fitted model, so both sides do exactly the same I/O.
- */
-export function sweepSpec(
-  seconds: number,
-  regionBytes: number,
-  device: { preset: string; overrides?: ParamValues },
-  host?: { preset: string; overrides?: ParamValues },
-  repetitions = 1,
-): object {
-  const step = seconds * 1000 + GAP_MS
-  return {
-    name: 'fingerprint',
-    description: 'QD1 and QD32 4 KiB random reads and writes, 1 MiB sequential reads and writes',
-    device,
-    ...(host ? { host } : {}),
-    workload: {
-      processes: SWEEP.map((s, i) => ({
-        name: s.name,
-        type: 'fio',
-        params: {
-          ...s.params,
-          direct: true,
-          filename: '/dev',
-          size: regionBytes,
-          time_based: true,
-          runtime: seconds,
-        },
-        startMs: i * step,
-      })),
-      stop: { maxSeconds: (SWEEP.length * step) / 1000 },
-    },
-    schedulers: ['noop'],
-    repetitions,
-  }
-}
-
-/** The scheduler points as a lab experiment: the sweep's QD32 random reads under each scheduler. */
-export function schedulerSweepSpec(
-  seconds: number,
-  regionBytes: number,
-  device: { preset: string; overrides?: ParamValues },
-  host: { preset: string; overrides?: ParamValues } | undefined,
-  schedulers: readonly string[],
-  repetitions = 1,
-): object {
-  const sweep = sweepSpec(seconds, regionBytes, device, host, repetitions) as {
-    workload: { processes: { name: string; startMs?: number }[] }
-  }
-  const point = sweep.workload.processes.find((p) => p.name === 'qd32-randread')!
-  const { startMs: _, ...alone } = point
-  return {
-    ...sweep,
-    name: 'fingerprint-schedulers',
-    description: 'QD32 4 KiB random reads under each of the kernel’s schedulers',
-    workload: { processes: [alone], stop: { maxSeconds: seconds + GAP_MS / 1000 } },
-    schedulers: [...schedulers],
-  }
-}
+export { VIRTUAL_BASE, schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
 
 /** How one point came out: measured (mean of the passes), simulated, and how far apart. */
 export interface PointResidual {
