@@ -25,6 +25,7 @@ export const K_FADVISE = 19
 export const K_FADVISE_DROP = 20
 export const K_FLUSHBUF = 21
 export const K_FLUSHBUF_WAIT = 22
+export const K_FLUSHBUF_MORE = 23
 
 /** A task's run state. */
 export const TASK_NEW = 0

@@ -1,7 +1,8 @@
 import type { Bio, Op } from '../block/types'
 import { READ } from '../block/types'
 import type { SimTime } from '../sim/time'
-import { K_AIO_WAIT, K_DIRECT, K_DIRECT_WAIT, K_STEP } from './continuations'
+import { K_AIO, K_AIO_WAIT, K_DIRECT, K_DIRECT_WAIT, K_STEP } from './continuations'
+import { dioCoherent } from './dio-coherence'
 import type { Task } from './task'
 
 /**
@@ -20,6 +21,7 @@ export class AioSlot {
 
 /** Issue the next bios of a synchronous direct transfer (all of it, or one chunk under physio). */
 export function direct(t: Task): void {
+  if (!dioCoherent(t, K_DIRECT)) return
   const f = t.file!
   const q = t.kernel.queue
   const physio = t.kernel.h.physio
@@ -59,6 +61,7 @@ export function directNext(t: Task): void {
 
 /** io_submit of one iocb: its bios go to the queue; the program goes on at once. */
 export function aioIssue(t: Task): void {
+  if (!dioCoherent(t, K_AIO)) return
   const q = t.kernel.queue
   const f = t.file!
   const slot = t.aioPool.pop() ?? new AioSlot()

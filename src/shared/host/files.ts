@@ -30,6 +30,11 @@ export class SimFile {
   writebackIndex = 0
   /** The block device's page cache (buffered I/O on /dev, flushed by BLKFLSBUF). */
   blockDevice = false
+  /**
+   * log2 of the folio (in pages) each cached page belongs to, allocated with the first large
+   * folio; folios are aligned to their size, so a page's folio starts at its index rounded down.
+   */
+  folio: Uint8Array | null = null
 
   constructor(
     readonly id: number,
@@ -49,6 +54,44 @@ export class SimFile {
 
   get pageCount(): number {
     return Math.ceil(this.size / PAGE)
+  }
+
+  /**
+   * The folios a buffered write over pages [first, end) makes for the pages not cached yet, as
+   * __filemap_get_folio does (6.x): at each index the largest power of two that the rest of the
+   * write fills, that the index is aligned to, that is at most 2^maxOrder and that holds no
+   * cached page (filemap_add_folio would fail and the kernel retries smaller). Call before the
+   * pages are added.
+   */
+  makeFolios(first: number, end: number, maxOrder: number): void {
+    const pages = this.pageStates()
+    let i = first
+    while (i < end) {
+      if (pages[i] !== 0) {
+        i++
+        continue
+      }
+      let o = Math.min(maxOrder, Math.floor(Math.log2(end - i)))
+      while (o > 0 && (i & ((1 << o) - 1)) !== 0) o--
+      while (o > 0 && !uncached(pages, i, i + (1 << o))) o--
+      if (o > 0 || this.folio !== null) {
+        this.folio ??= new Uint8Array(this.pageCount)
+        this.folio.fill(o, i, i + (1 << o))
+      }
+      i += 1 << o
+    }
+  }
+
+  /** First page of the folio that holds page `p`. */
+  folioStart(p: number): number {
+    const f = this.folio
+    return f === null ? p : p & ~((1 << f[p]) - 1)
+  }
+
+  /** The page after the folio that holds page `p`. */
+  folioEnd(p: number): number {
+    const f = this.folio
+    return f === null ? p + 1 : Math.min(this.pageCount, (p & ~((1 << f[p]) - 1)) + (1 << f[p]))
   }
 
   pageStates(): Uint8Array {
@@ -226,4 +269,9 @@ export class FileAllocator {
     this.files.push(f)
     return f
   }
+}
+
+function uncached(pages: Uint8Array, from: number, to: number): boolean {
+  for (let p = from; p < to; p++) if (pages[p] !== 0) return false
+  return true
 }

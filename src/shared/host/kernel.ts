@@ -10,7 +10,7 @@ import { CpuScheduler } from './cpu'
 import type { CpuPolicy } from './cpu'
 import type { FilePlacement, SimFile } from './files'
 import { FileAllocator, PAGE } from './files'
-import { PageCache } from './pagecache'
+import { PG_WRITEBACK, PageCache } from './pagecache'
 import type { PageIoListener } from './pagecache'
 import type { Program } from './program'
 import { K_BALANCE, K_FSYNC_WAIT, K_READ, K_TOUCH } from './continuations'
@@ -34,6 +34,8 @@ export interface HostRuntime {
   fork: SimTime
   throttle: 'sleep' | 'writer-writeback'
   physio: boolean
+  /** log2 of the largest folio (in pages) a buffered write makes: 0 = base pages only. */
+  folioOrder: number
   dirtyExpire: SimTime
   writebackInterval: SimTime
   /** CPU time of the I/O scheduler's work per request made, charged to the submitter. */
@@ -68,6 +70,7 @@ export class Kernel implements PageIoListener {
   private readonly congestionWaiters: Task[] = []
   private readonly congestionTimer: Timer
   private readonly wbWaiters: { t: Task; f: SimFile; k: number }[] = []
+  private readonly rangeWaiters: { t: Task; f: SimFile; first: number; end: number; k: number }[] = []
   /** The block device's page cache, made when a buffered /dev workload first asks for it. */
   private bdevCache: SimFile | null = null
   private readonly memoryWaiters: Task[] = []
@@ -102,6 +105,7 @@ export class Kernel implements PageIoListener {
       fork: Math.round(n('forkUs') * US),
       throttle: hv.dirtyThrottle as HostRuntime['throttle'],
       physio: hv.physio as boolean,
+      folioOrder: Math.max(0, Math.floor(Math.log2(n('largeFolioKiB') / 4))),
       dirtyExpire: n('dirtyExpireMs') * MS,
       writebackInterval: n('dirtyWritebackMs') * MS,
       schedCpu: queue.params.cpuPerRequest ?? 0,
@@ -304,6 +308,11 @@ export class Kernel implements PageIoListener {
     this.wbWaiters.push({ t, f, k })
   }
 
+  /** Wake `t` with `k` once no page of [first, end) of `f` is under writeback. */
+  waitWritebackRange(t: Task, f: SimFile, first: number, end: number, k: number): void {
+    this.rangeWaiters.push({ t, f, first, end, k })
+  }
+
   private congestionTimeout(): void {
     this.congestionTimer.fired()
     this.wakeCongested()
@@ -354,6 +363,18 @@ export class Kernel implements PageIoListener {
         } else i++
       }
     }
+    if (this.rangeWaiters.length > 0) this.wakeRangeWaiters(f)
     this.flusher.maybeBackground()
+  }
+
+  private wakeRangeWaiters(f: SimFile): void {
+    const w = this.rangeWaiters
+    for (let i = 0; i < w.length;) {
+      const x = w[i]
+      if (x.f === f && (f.writeback === 0 || !this.cache.anyPage(f, x.first, x.end, PG_WRITEBACK))) {
+        w.splice(i, 1)
+        x.t.resume(x.k)
+      } else i++
+    }
   }
 }

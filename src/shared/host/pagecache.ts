@@ -242,6 +242,14 @@ export class PageCache implements BioOwner {
     return taken
   }
 
+  /** Whether a page of [first, end) of `f` has one of `flags` (PG_DIRTY, PG_WRITEBACK). */
+  anyPage(f: SimFile, first: number, end: number, flags: number): boolean {
+    const pages = f.pages
+    if (pages === null) return false
+    for (let p = first; p < end; p++) if (pages[p] & flags) return true
+    return false
+  }
+
   private addPage(f: SimFile, p: number, state: number): void {
     f.pages![p] = state
     this.cached++
@@ -267,6 +275,7 @@ export class PageCache implements BioOwner {
     let run = -1
     for (let p = first; p <= end; p++) {
       if (p < end && pages[p] === 0) {
+        if (f.folio !== null) f.folio[p] = 0
         this.addPage(f, p, PG_LOCKED)
         if (run < 0) run = p
       } else if (run >= 0) {

@@ -260,11 +260,21 @@ export const hostParams: readonly ParamSpec[] = [
     max: 1e7,
   },
   {
+    name: 'largeFolioKiB',
+    kind: 'int',
+    default: 2048,
+    unit: 'KiB',
+    meaning:
+      'the largest page-cache folio a buffered write makes (its size, aligned, up to this): the unit a direct transfer that overlaps dirty cached data writes back first (4 = base pages only)',
+    min: 4,
+    max: 2048,
+  },
+  {
     name: 'physio',
     kind: 'bool',
     default: false,
     unit: '',
     meaning:
-      'raw/direct transfers larger than the driver maximum are issued one chunk at a time from the process (BSD physio), instead of all at once',
+      'the BSD raw device (physio): transfers larger than the driver maximum are issued one chunk at a time from the process, instead of all at once, and bypass the buffer cache without writing back the cached data they overlap (Linux O_DIRECT writes it back first)',
   },
 ]

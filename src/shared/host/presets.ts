@@ -19,6 +19,8 @@ export const hostPresets: readonly HostPreset[] = [
     filesystem: { type: 'ext4' },
     sources: {
       dirtyRatio: 'mm/page-writeback.c: vm_dirty_ratio = 20 (since 2.6.22)',
+      largeFolioKiB:
+        "include/linux/pagemap.h MAX_PAGECACHE_ORDER (PMD order 9 on x86-64: 2 MiB); mm/filemap.c __filemap_get_folio sizes a write's folio from its length (fgf_set_order), aligned to its index; measured on 6.18 (ftrace blk tracer, loop device): a 4 KiB O_DIRECT read inside data a 1 MiB buffered write had dirtied first wrote back exactly that 1 MiB, 584 times out of 584",
       vm: 'mm/vmscan.c and mm/page_alloc.c of 6.x (see src/shared/host/vm-era.ts)',
       filesystem:
         'ext4 with its defaults (fs/ext4/super.c: data=ordered, delalloc, barrier=1, commit=5; relatime from fs/namespace.c): the default file system of the current distributions',
@@ -41,6 +43,7 @@ export const hostPresets: readonly HostPreset[] = [
       submitUs: 2,
       vm: '2.6.0',
       reclaimUsPerPage: 1,
+      largeFolioKiB: 4,
     },
     filesystem: {
       type: 'ext3',
@@ -56,6 +59,7 @@ export const hostPresets: readonly HostPreset[] = [
       dirtyBackgroundRatio: 'mm/page-writeback.c 2.5/2.6: dirty_background_ratio = 10',
       dirtyThrottle: 'balance_dirty_pages() of 2.5/2.6 writes back pages from the writer itself',
       hz: 'HZ = 1000 from 2.5.2 on x86',
+      largeFolioKiB: 'the 2.5/2.6 page cache holds single pages (folios came in 5.16)',
       copyUsPerKiB: '[inferred] ~1 GB/s memcpy of a 2003 Pentium 4',
       filesystem:
         'ext3 as of 2.5.61: data=ordered, commit=5 s, barrier=0 (fs/ext3/super.c), atime on every read (relatime came in 2.6.20/2.6.30), journal writes as plain WRITE (fs/jbd/commit.c)',
@@ -79,6 +83,7 @@ export const hostPresets: readonly HostPreset[] = [
       submitUs: 3,
       vm: 'modern',
       reclaimUsPerPage: 0.5,
+      largeFolioKiB: 4,
     },
     filesystem: { type: 'ext4', options: { atime: 'noatime' } },
     sources: {
@@ -88,6 +93,7 @@ export const hostPresets: readonly HostPreset[] = [
       dirtyBackgroundRatio: 'Android init.rc sets vm.dirty_background_ratio = 5',
       dirtyThrottle: 'IO-less dirty throttling since Linux 3.2',
       hz: 'ARM defconfigs of the era: HZ = 100',
+      largeFolioKiB: 'Linux 3.4 caches single pages (folios came in 5.16)',
       cpus: '[inferred] dual-core Cortex-A9 of 2012',
       vm: 'Linux 3.4 reclaim: kswapd with min/low/high from min_free_kbytes, anon/file split by swappiness, no file write-back from direct reclaim (3.2+) — the modern rules, less watermark_scale_factor (4.6)',
       reclaimUsPerPage:
@@ -114,11 +120,13 @@ export const hostPresets: readonly HostPreset[] = [
       submitUs: 20,
       physio: true,
       readAheadKiB: 64,
+      largeFolioKiB: 4,
     },
     filesystem: { type: 'ffs' },
     sources: {
       memoryMiB: 'published-results.md C: "Pentium Pro 200, 64 MB"',
       hz: 'FreeBSD 2.2 default HZ = 100',
+      largeFolioKiB: 'the 4.4BSD buffer cache: no folios (and the raw device stays outside it)',
       cpuPolicy: '4.4BSD: a process woken by I/O waits for roundrobin(); published C shows it',
       quantumMs:
         '[inferred] published C: ~21 records/s under load for every block size ≤ 64k ⇒ one switch every ~48 ms',

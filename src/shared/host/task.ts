@@ -28,6 +28,7 @@ import {
   K_FADVISE_DROP,
   K_FLUSHBUF,
   K_FLUSHBUF_WAIT,
+  K_FLUSHBUF_MORE,
   K_FSYNC,
   K_FSYNC_WAIT,
   K_META,
@@ -51,7 +52,8 @@ import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } fro
 import { faultWait, touchLoop } from './fault-path'
 import { metaStep } from './meta-path'
 import type { MetaOp } from '../fs/types'
-import { fadviseDrop, fadviseStart, flushBufStart, flushBufWait } from './cache-control-path'
+import { fadviseDrop, fadviseStart, flushBufMore, flushBufStart, flushBufWait } from './cache-control-path'
+import { DIO_UNCHECKED } from './dio-coherence'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
@@ -119,6 +121,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   anon: AnonSpace | null = null
   /** Scan priority of its direct reclaim (Reclaim.allocate). */
   reclaimPriority: number
+  /** Where the direct transfer in progress stands with the cached data it overlaps (dio-coherence.ts). */
+  dioState = DIO_UNCHECKED
   touchNext = 0
   touchEnd = 0
   touchWrite = false
@@ -392,6 +396,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
       case K_FLUSHBUF_WAIT:
         flushBufWait(this)
         return
+      case K_FLUSHBUF_MORE:
+        flushBufMore(this)
+        return
       case K_SPAWN:
         this.forkChild()
         return
@@ -415,6 +422,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   private begin(file: SimFile, offset: number, bytes: number, op: Op): void {
     this.opSync = true
     this.opCounted = true
+    this.dioState = DIO_UNCHECKED
     this.file = file
     this.off = offset
     this.len = bytes

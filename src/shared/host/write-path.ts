@@ -13,6 +13,7 @@ export function bufferedWrite(t: Task): void {
   const k = t.kernel
   const first = Math.floor(t.off / PAGE)
   const end = Math.min(Math.ceil((t.off + t.len) / PAGE), f.pageCount)
+  if (k.h.folioOrder > 0 && (end - first > 1 || f.folio !== null)) f.makeFolios(first, end, k.h.folioOrder)
   k.cache.dirtyPages(f, first, end - first, t.now)
   if (k.fs !== null) k.fs.written(t, f, t.off, t.len, false)
   t.dirtied = end - first
