@@ -61,6 +61,7 @@ export function validateSpec(doc: unknown): Validation {
     } catch (e) {
       issues.push({ path: 'device.overrides', message: (e as Error).message })
     }
+    if (dev.model === 'virtual') checkSchedulerPath(dev.values.schedulerPathUs, issues)
   }
 
   // Host: a preset with overrides.
@@ -310,4 +311,25 @@ function resolveFileSystem(
   const options: Record<string, unknown> = { ...given }
   delete options.type
   return { type, values: resolveParams(fs.params, options, 'host.filesystem', issues, base) }
+}
+
+/**
+ * A virtual device's `schedulerPathUs` names schedulers as the simulator does: an unknown name
+ * (or a kernel alias, which the device would never be asked for) is an error, not a silent miss.
+ */
+function checkSchedulerPath(text: unknown, issues: ParamIssue[]): void {
+  if (typeof text !== 'string') return
+  for (const part of text.split(',')) {
+    const name = /^\s*([a-z][a-z0-9-]*)\s*:/i.exec(part)?.[1]
+    if (name === undefined) continue // a malformed entry: the device's own check reports it
+    const t = findScheduler(name)
+    const path = 'device.overrides.schedulerPathUs'
+    if (t === undefined)
+      issues.push({
+        path,
+        message: `unknown scheduler "${name}"; known: ${schedulers.map((x) => x.name).join(', ')}`,
+      })
+    else if (t.name !== name)
+      issues.push({ path, message: `"${name}" is called "${t.name}" here: write "${t.name}:…"` })
+  }
 }
