@@ -17,7 +17,6 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     queueDepth: 128,
     maxTransferKiB: 1280,
     pathThreads: 1,
-    sharedLanes: false,
   },
   sources: {
     kind: 'drivers/block/loop.c: a file-backed block device; the scratch device of `run --real`',
@@ -27,6 +26,6 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
     sharedLanes:
-      'measured (ftrace blk tracer, Linux 6.18, a 4 KiB O_DIRECT QD1 reader next to a buffered 1 MiB writer flushed by BLKFLSBUF): with up to 128 writes of 512 KiB at the device, its reads took D2C p50 0.07 ms, p99 0.22 ms — the reads do not wait behind the writes (the virtio disk below serves them apart)',
+      'measured (ftrace blk tracer, Linux 6.18, a 4 KiB O_DIRECT QD1 reader next to 1 MiB writes): reads dispatched with no write at the device took D2C p50 0.07 ms; the few dispatched with 16–90 writes there took 2–21 ms — reads queue behind writes (the default)',
   },
 }
