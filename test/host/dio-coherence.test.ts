@@ -12,43 +12,46 @@ const MiB = 2 ** 20
 const device = { preset: 'nullblk', overrides: { completionUs: 100, queueDepth: 64 } }
 
 type Params = Record<string, unknown>
-/** A buffered writer rewriting the device's first 16 MiB in the cache (left dirty), and `second` after 500 ms. */
-function afterWriter(second: Params, host: Params = {}, writer: Params = {}) {
+type Proc = { name: string; startMs?: number; params: Params }
+/** fio processes on /dev, on bare devices (no file system), under noop. */
+function runOnDev(processes: Proc[], host: Params = {}, stop?: string[]) {
   return simulate(
     resolveSpec({
       device,
       host: { overrides: host, filesystem: { type: 'none' } },
       workload: {
-        processes: [
-          {
-            name: 'writer',
-            type: 'fio',
-            // still running (the device stays open: its last close would flush the cache)
-            params: {
-              rw: 'write',
-              bs: '1M',
-              size: '16M',
-              filename: '/dev',
-              invalidate: false,
-              time_based: true,
-              runtime: 10,
-              ...writer,
-            },
-          },
-          {
-            name: 'second',
-            type: 'fio',
-            startMs: 500,
-            // invalidate=0: its open would flush the whole cache (BLKFLSBUF)
-            params: { filename: '/dev', invalidate: false, ...second },
-          },
-        ],
-        stop: { processes: ['second'] },
+        processes: processes.map((p) => ({ ...p, type: 'fio', params: { filename: '/dev', ...p.params } })),
+        ...(stop ? { stop: { processes: stop } } : {}),
       },
       schedulers: ['noop'],
     }),
     0,
     0,
+  )
+}
+
+/** A buffered writer rewriting the device's first 16 MiB in the cache (left dirty), and `second` after 500 ms. */
+function afterWriter(second: Params, host: Params = {}, writer: Params = {}) {
+  return runOnDev(
+    [
+      // still running (the device stays open: its last close would flush the cache)
+      {
+        name: 'writer',
+        params: {
+          rw: 'write',
+          bs: '1M',
+          size: '16M',
+          invalidate: false,
+          time_based: true,
+          runtime: 10,
+          ...writer,
+        },
+      },
+      // invalidate=0: its open would flush the whole cache (BLKFLSBUF)
+      { name: 'second', startMs: 500, params: { invalidate: false, ...second } },
+    ],
+    host,
+    ['second'],
   )
 }
 
@@ -85,47 +88,22 @@ describe('direct I/O and the cached data it overlaps', () => {
   it('a direct write drops the clean cached pages it covers: a buffered read then goes to the device', () => {
     // the writer's data made clean (end_fsync), then a direct write over part of it, then a read
     const reread = (withDirect: boolean) =>
-      simulate(
-        resolveSpec({
-          device,
-          host: { filesystem: { type: 'none' } },
-          workload: {
-            processes: [
+      runOnDev([
+        {
+          name: 'writer',
+          params: { rw: 'write', bs: '1M', size: '16M', invalidate: false, end_fsync: true },
+        },
+        ...(withDirect
+          ? [
               {
-                name: 'writer',
-                type: 'fio',
-                params: {
-                  rw: 'write',
-                  bs: '1M',
-                  size: '16M',
-                  filename: '/dev',
-                  invalidate: false,
-                  end_fsync: true,
-                },
+                name: 'direct',
+                startMs: 400,
+                params: { rw: 'write', bs: '4k', size: '4k', direct: true, invalidate: false },
               },
-              ...(withDirect
-                ? [
-                    {
-                      name: 'direct',
-                      type: 'fio',
-                      startMs: 400,
-                      params: { rw: 'write', bs: '4k', size: '4k', direct: true, filename: '/dev', invalidate: false },
-                    },
-                  ]
-                : []),
-              {
-                name: 'reader',
-                type: 'fio',
-                startMs: 800,
-                params: { rw: 'read', bs: '4k', size: '4k', filename: '/dev', invalidate: false },
-              },
-            ],
-          },
-          schedulers: ['noop'],
-        }),
-        0,
-        0,
-      ).totals.readBytes
+            ]
+          : []),
+        { name: 'reader', startMs: 800, params: { rw: 'read', bs: '4k', size: '4k', invalidate: false } },
+      ]).totals.readBytes
     expect(reread(false)).toBe(0)
     expect(reread(true)).toBeGreaterThanOrEqual(4 * KiB)
   })

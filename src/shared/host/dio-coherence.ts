@@ -27,7 +27,8 @@ export function dioCoherent(t: Task, k: number): boolean {
     t.dioState = DIO_CLEAR
     return true
   }
-  const first = c.folioStart(Math.min(Math.floor(t.off / PAGE), c.pageCount - 1))
+  // coherentCache: the transfer starts inside the cache's pages
+  const first = c.folioStart(Math.floor(t.off / PAGE))
   const end = c.folioEnd(Math.min(Math.ceil((t.off + t.len) / PAGE), c.pageCount) - 1)
   const cache = t.kernel.cache
   if (t.dioState === DIO_UNCHECKED) {
@@ -35,7 +36,7 @@ export function dioCoherent(t: Task, k: number): boolean {
     if (c.dirty > 0 && cache.writebackRange(c, first, end, true, t, t.bios) > 0 && !t.submitAll(k))
       return false
   }
-  if (c.writeback > 0 && cache.anyPage(c, first, end, PG_WRITEBACK)) {
+  if (c.writeback > 0 && c.anyPage(first, end, PG_WRITEBACK)) {
     t.k = k
     t.block()
     t.kernel.waitWritebackRange(t, c, first, end, k)

@@ -94,6 +94,14 @@ export class SimFile {
     return f === null ? p + 1 : Math.min(this.pageCount, (p & ~((1 << f[p]) - 1)) + (1 << f[p]))
   }
 
+  /** Whether a page of [first, end) has one of `flags` (pagecache.ts: PG_DIRTY, PG_WRITEBACK). */
+  anyPage(first: number, end: number, flags: number): boolean {
+    const pages = this.pages
+    if (pages === null) return false
+    for (let p = first; p < end; p++) if (pages[p] & flags) return true
+    return false
+  }
+
   pageStates(): Uint8Array {
     if (this.pages === null) this.pages = new Uint8Array(this.pageCount)
     return this.pages

@@ -371,7 +371,7 @@ export class Kernel implements PageIoListener {
     const w = this.rangeWaiters
     for (let i = 0; i < w.length;) {
       const x = w[i]
-      if (x.f === f && (f.writeback === 0 || !this.cache.anyPage(f, x.first, x.end, PG_WRITEBACK))) {
+      if (x.f === f && (f.writeback === 0 || !f.anyPage(x.first, x.end, PG_WRITEBACK))) {
         w.splice(i, 1)
         x.t.resume(x.k)
       } else i++

@@ -242,14 +242,6 @@ export class PageCache implements BioOwner {
     return taken
   }
 
-  /** Whether a page of [first, end) of `f` has one of `flags` (PG_DIRTY, PG_WRITEBACK). */
-  anyPage(f: SimFile, first: number, end: number, flags: number): boolean {
-    const pages = f.pages
-    if (pages === null) return false
-    for (let p = first; p < end; p++) if (pages[p] & flags) return true
-    return false
-  }
-
   private addPage(f: SimFile, p: number, state: number): void {
     f.pages![p] = state
     this.cached++
