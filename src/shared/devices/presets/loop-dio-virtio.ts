@@ -17,6 +17,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     queueDepth: 128,
     maxTransferKiB: 1280,
     pathThreads: 1,
+    sharedLanes: true,
   },
   sources: {
     kind: 'drivers/block/loop.c: a file-backed block device; the scratch device of `run --real`',
