@@ -230,6 +230,40 @@ describe('the virtual device', () => {
     expect(run('bfq', 0)).toBeGreaterThan(1.6 * run('bfq', 1))
   })
 
+  it('carries at most `maxSegments` pages a request: 1 MiB direct writes reach it as 512 KiB (128 segments)', () => {
+    const spec = (overrides: Record<string, number>) =>
+      resolveSpec({
+        device: { preset: 'loop-dio-virtio', overrides },
+        host: { preset: 'linux-modern', overrides: { cpus: 2 } },
+        workload: {
+          processes: [
+            {
+              name: 'w',
+              type: 'fio',
+              params: {
+                rw: 'write',
+                bs: '1M',
+                iodepth: 4,
+                ioengine: 'libaio',
+                direct: true,
+                filename: '/dev',
+                size: '64M',
+              },
+            },
+          ],
+        },
+        schedulers: ['none'],
+      })
+    const kib = (o: Record<string, number>) => {
+      const t = simulate(spec(o), 0).totals
+      return (t.writeMBps * 1e6) / t.writeIops / 1024
+    }
+    expect(kib({ maxSegments: 128 })).toBeCloseTo(512, 0)
+    expect(kib({ maxSegments: 0 })).toBeCloseTo(1024, 0)
+    // max_sectors_kb still bounds it when it is the smaller
+    expect(kib({ maxSegments: 128, maxTransferKiB: 256 })).toBeCloseTo(256, 0)
+  })
+
   it('reports the rotational flag it was given (the kernel says 1 for a loop device)', () => {
     expect(presetDriver('loop-dio-virtio').device.info.rotational).toBe(true)
     expect(presetDriver('loop-dio-virtio', { rotational: false }).device.info.rotational).toBe(false)

@@ -28,6 +28,7 @@ const facts: QueueFacts = {
   queueDepth: 128,
   hwQueues: 1,
   maxSectorsKiB: 1280,
+  maxSegments: 128,
   readAheadKiB: 128,
   logicalBlockSize: 512,
   sources: {},

@@ -57,6 +57,18 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     max: 65536,
   },
   {
+    name: 'maxSegments',
+    kind: 'int',
+    default: 0,
+    unit: 'segments',
+    meaning:
+      'queue/max_segments: the most memory segments one request may carry, each a 4 KiB page here — a request holds at most this many pages (0 = only maxTransferKiB bounds it)',
+    min: 0,
+    max: 65535,
+    source:
+      'block/blk-merge.c (6.x): ll_new_hw_segment refuses a merge past blk_rq_get_max_segments and bio_split_rw splits a bio there; segments of different bios are not joined, so the one-block bios of a block device’s buffer-head writeback and the pages of a process’s buffer are a segment each',
+  },
+  {
     name: 'readServiceUs',
     kind: 'string',
     default: '0:40, 10:55, 50:70, 90:95, 99:600, 99.9:2500, 100:6000',
@@ -152,6 +164,7 @@ export interface VirtualConfig {
   readonly capacitySectors: number
   readonly rotational: boolean
   readonly queueDepth: number
+  /** The largest request: max_sectors_kb, and max_segments pages. */
   readonly maxTransferSectors: number
   /** Service of a 4 KiB request, µs, per direction [read, write]. */
   readonly service: readonly [QuantileTable, QuantileTable]
@@ -204,7 +217,7 @@ export function virtualConfig(
     capacitySectors: Math.floor(((v.capacityGiB as number) * 1024 ** 3) / SECTOR),
     rotational: v.rotational as boolean,
     queueDepth: v.queueDepth as number,
-    maxTransferSectors: Math.round(((v.maxTransferKiB as number) * 1024) / SECTOR),
+    maxTransferSectors: Math.round((largestTransferKiB(v) * 1024) / SECTOR),
     service,
     parallel: [v.readParallel as number, v.writeParallel as number],
     sharedLanes: v.sharedLanes as boolean,
@@ -217,4 +230,11 @@ export function virtualConfig(
       issues,
     ),
   }
+}
+
+/** max_sectors_kb, and at most max_segments pages of 4 KiB (maxSegments 0: no segment bound). */
+export function largestTransferKiB(v: ParamValues): number {
+  const kib = v.maxTransferKiB as number
+  const segs = (v.maxSegments as number | undefined) ?? 0
+  return segs > 0 ? Math.min(kib, segs * 4) : kib
 }

@@ -17,6 +17,8 @@ export interface QueueFacts {
   queueDepth: number | null
   hwQueues: number
   maxSectorsKiB: number | null
+  /** queue/max_segments: pages one request may carry. */
+  maxSegments: number | null
   readAheadKiB: number | null
   logicalBlockSize: number | null
   /** A loop device's backing file and whether it uses direct I/O. */
@@ -54,6 +56,7 @@ export function readQueueFacts(device: string): QueueFacts {
     queueDepth: tags,
     hwQueues: mq.length,
     maxSectorsKiB: num(q('max_sectors_kb')),
+    maxSegments: num(q('max_segments')),
     readAheadKiB: num(q('read_ahead_kb')),
     logicalBlockSize: num(q('logical_block_size')),
     sources: {
@@ -61,6 +64,7 @@ export function readQueueFacts(device: string): QueueFacts {
       nrRequests: `/sys/block/${device}/queue/nr_requests`,
       queueDepth: `/sys/block/${device}/mq/${mq[0] ?? 0}/nr_tags (${mq.length} hardware queue${mq.length === 1 ? '' : 's'})`,
       maxTransferKiB: `/sys/block/${device}/queue/max_sectors_kb`,
+      maxSegments: `/sys/block/${device}/queue/max_segments`,
       readAheadKiB: `/sys/block/${device}/queue/read_ahead_kb`,
       kind: `the device name ${device}`,
     },

@@ -16,6 +16,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     rotational: true,
     queueDepth: 128,
     maxTransferKiB: 1280,
+    maxSegments: 128,
     pathThreads: 1,
     sharedLanes: true,
   },
@@ -24,6 +25,8 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     rotational: '/sys/block/loopN/queue/rotational = 1 on this machine (loop leaves the default set)',
     queueDepth: '/sys/block/loopN/mq/0/nr_tags = 128 (loop.c: hw_queue_depth default 128)',
     maxTransferKiB: '/sys/block/loopN/queue/max_sectors_kb = 1280 on this machine',
+    maxSegments:
+      '/sys/block/loopN/queue/max_segments = 128 on this machine; measured (ftrace blk tracer, Linux 6.18): 1 MiB O_DIRECT writes and the block device cache’s writeback both reach the driver as 512 KiB requests (128 pages)',
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
     sharedLanes:
