@@ -112,9 +112,10 @@ describeReal('fingerprinting a scratch device (root)', () => {
       'qd32-randwrite',
       'seq-read',
       'seq-write',
+      'buffered-write',
     ])
     for (const p of doc.measured.points) expect(p.iops).toBeGreaterThan(0)
-    expect(doc.simulated.points).toHaveLength(6)
+    expect(doc.simulated.points).toHaveLength(7)
     for (const f of Object.values(doc.fit)) expect(Number.isFinite(f.ms)).toBe(true)
     expect(existsSync(out)).toBe(true)
     const saved = JSON.parse(readFileSync(out, 'utf8')) as PresetDocument
@@ -129,6 +130,12 @@ describeReal('fingerprinting a scratch device (root)', () => {
       expect(doc.residuals?.[`qd32-randread@${p.scheduler}`]).toBeDefined()
     }
     expect(doc.host?.overrides.schedCpuScale).toBeGreaterThanOrEqual(0)
+    // a buffered write()'s CPU per KiB on this machine (copy and page allocation: a memory
+    // bandwidth between ~100 MB/s and ~50 GB/s), and the queue's segment bound from sysfs
+    expect(doc.host?.overrides.copyUsPerKiB).toBeGreaterThan(0.02)
+    expect(doc.host?.overrides.copyUsPerKiB).toBeLessThan(10)
+    expect(doc.host?.sources.copyUsPerKiB).toMatch(/buffered write/)
+    expect(saved.specDevice.overrides?.maxSegments).toBeGreaterThan(0)
     expect(doc.host?.sources.schedCpuScale).toMatch(/fio's own CPU per I\/O at QD32/)
     expect(saved.schema).toBe('iosched-lab/device-preset@1')
     expect(saved.name).toBe('mine')

@@ -11,7 +11,13 @@ export interface SweepPoint {
 }
 
 export type SweepName =
-  'qd1-randread' | 'qd32-randread' | 'qd1-randwrite' | 'qd32-randwrite' | 'seq-read' | 'seq-write'
+  | 'qd1-randread'
+  | 'qd32-randread'
+  | 'qd1-randwrite'
+  | 'qd32-randwrite'
+  | 'seq-read'
+  | 'seq-write'
+  | 'buffered-write'
 
 /** A fitted model: its family, the preset it starts from, the fitted values and why each. */
 export interface FittedModel {

@@ -11,7 +11,11 @@ const SWEEP: { name: SweepName; params: ParamValues }[] = [
   { name: 'qd32-randwrite', params: { rw: 'randwrite', bs: '4k', iodepth: 32, ioengine: 'libaio' } },
   { name: 'seq-read', params: { rw: 'read', bs: '1M', iodepth: 4, ioengine: 'libaio' } },
   { name: 'seq-write', params: { rw: 'write', bs: '1M', iodepth: 4, ioengine: 'libaio' } },
+  { name: 'buffered-write', params: { rw: 'write', bs: '1M', iodepth: 1, ioengine: 'psync', direct: false } },
 ]
+
+/** The buffered point writes this much once (well under any dirty limit: no throttling). */
+const BUFFERED_BYTES = 64 * 2 ** 20
 
 const GAP_MS = 200
 
@@ -33,21 +37,25 @@ export function sweepSpec(
   const step = seconds * 1000 + GAP_MS
   return {
     name: 'fingerprint',
-    description: 'QD1 and QD32 4 KiB random reads and writes, 1 MiB sequential reads and writes',
+    description:
+      'QD1 and QD32 4 KiB random reads and writes, 1 MiB sequential reads and writes, 1 MiB buffered writes',
     device,
     ...(host ? { host } : {}),
     workload: {
       processes: SWEEP.map((s, i) => ({
         name: s.name,
         type: 'fio',
-        params: {
-          ...s.params,
-          direct: true,
-          filename: '/dev',
-          size: regionBytes,
-          time_based: true,
-          runtime: seconds,
-        },
+        params:
+          s.params.direct === false
+            ? { ...s.params, filename: '/dev', size: Math.min(BUFFERED_BYTES, regionBytes) }
+            : {
+                ...s.params,
+                direct: true,
+                filename: '/dev',
+                size: regionBytes,
+                time_based: true,
+                runtime: seconds,
+              },
         startMs: i * step,
       })),
       stop: { maxSeconds: (SWEEP.length * step) / 1000 },

@@ -206,6 +206,8 @@ export function refineVirtual(
 export const HOST_FIT_SOURCES: Record<string, string> = {
   syscallUs: "fitted: fio's own CPU per I/O at QD32 random reads (libaio: system calls, hardly a sleep)",
   wakeUs: "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls",
+  copyUsPerKiB:
+    'fitted: the median 1 MiB buffered write() into pages not yet cached (system call, page allocation and copy), per KiB',
 }
 
 /** One correction step: each parameter by the residual of the point that determines it. */
@@ -272,5 +274,14 @@ function correct(
       clamp(((host.syscallUs as number | undefined) ?? 0.3) + (q32[0] - q32[1]) / 2, 0.05, 1000),
     )
   if (q1) out.wakeUs = r3(clamp(((host.wakeUs as number | undefined) ?? 0) + (q1[0] - q1[1]), 0, 1000))
+  // a buffered write() of 1 MiB is CPU alone (no throttling under the dirty limits): its median
+  // beyond the simulated one is copy and page allocation the host preset did not count
+  const bw = meas.find((p) => p.name === 'buffered-write')
+  const bs = sim.find((p) => p.name === 'buffered-write')
+  if (bw && bs) {
+    const p50Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(50) / 1000
+    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (p50Us(bw) - p50Us(bs)) / 1024
+    out.copyUsPerKiB = Math.round(clamp(copy, 0.005, 100) * 1e4) / 1e4
+  }
   return { values, host: out }
 }
