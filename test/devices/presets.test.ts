@@ -39,7 +39,9 @@ describe('device registry and presets', () => {
     // disks, and the virtual devices that say so (a loop device reports rotational = 1)
     expect(info.rotational).toBe(p.model === 'hdd' || p.values.rotational === true)
     expect(info.queueDepth).toBe(p.values.queueDepth)
-    expect(info.maxTransferSectors).toBe(((p.values.maxTransferKiB as number) * 1024) / 512)
+    // max_sectors_kb, and max_segments pages of 4 KiB where the preset says
+    const segKiB = ((p.values.maxSegments as number | undefined) ?? 0) * 4 || Infinity
+    expect(info.maxTransferSectors).toBe((Math.min(p.values.maxTransferKiB as number, segKiB) * 1024) / 512)
     expect(d.device.inFlight).toBe(0)
   })
 

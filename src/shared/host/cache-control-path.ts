@@ -1,5 +1,6 @@
 import { K_FADVISE_DROP, K_FLUSHBUF_MORE, K_FLUSHBUF_WAIT } from './continuations'
-import { PAGE, SECTORS_PER_PAGE } from './files'
+import { PAGE } from './files'
+import { startSyncWriteback, syncWritebackChunks } from './write-path'
 import type { Task } from './task'
 
 /**
@@ -28,34 +29,19 @@ export function fadviseDrop(t: Task): void {
 }
 
 /**
- * BLKFLSBUF: write the device cache's dirty pages back (sync), wait, then drop its clean pages.
- * The pages go under writeback a request's worth at a time, as write_cache_pages sets each folio
- * under writeback just before its bio is built (mm/page-writeback.c, 6.x): while the caller waits
- * for a request slot the rest stay dirty — a direct reader that meets them writes them itself
- * instead of waiting behind the whole queue (dio-coherence.ts).
+ * BLKFLSBUF: write the device cache's dirty pages back (sync, a request's worth at a time:
+ * write-path.ts syncWritebackChunks), wait, then drop its clean pages.
  */
 export function flushBufStart(t: Task): void {
   const f = t.kernel.blockDeviceCache
   if (f === null) return t.syscallDone()
   t.file = f
-  t.pg = 0
-  // the pages dirty now (tag_pages_for_writeback): pages dirtied meanwhile wait for a later flush
-  t.endPg = f.dirty
+  startSyncWriteback(t)
   flushBufMore(t)
 }
 
 export function flushBufMore(t: Task): void {
-  const f = t.file!
-  const cache = t.kernel.cache
-  const chunk = Math.max(1, Math.floor(t.kernel.queue.maxSectors / SECTORS_PER_PAGE))
-  while (f.dirty > 0 && t.endPg > 0) {
-    const n = cache.writebackPages(f, Math.min(chunk, t.endPg), true, t, t.bios, t.pg)
-    if (n === 0) break
-    t.endPg -= n
-    t.pg = f.writebackIndex
-    if (!t.submitAll(K_FLUSHBUF_MORE)) return
-  }
-  flushBufWait(t)
+  if (syncWritebackChunks(t, K_FLUSHBUF_MORE)) flushBufWait(t)
 }
 
 export function flushBufWait(t: Task): void {

@@ -26,6 +26,7 @@ export const K_FADVISE_DROP = 20
 export const K_FLUSHBUF = 21
 export const K_FLUSHBUF_WAIT = 22
 export const K_FLUSHBUF_MORE = 23
+export const K_FSYNC_MORE = 24
 
 /** A task's run state. */
 export const TASK_NEW = 0

@@ -30,6 +30,7 @@ import {
   K_FLUSHBUF_WAIT,
   K_FLUSHBUF_MORE,
   K_FSYNC,
+  K_FSYNC_MORE,
   K_FSYNC_WAIT,
   K_META,
   K_OP_DONE,
@@ -46,7 +47,7 @@ import {
   TASK_RUN,
 } from './continuations'
 import { readLoop } from './read-path'
-import { balance, bufferedWrite, fsyncStart, fsyncWait } from './write-path'
+import { balance, bufferedWrite, fsyncMore, fsyncStart, fsyncWait } from './write-path'
 import type { AioSlot } from './direct-path'
 import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } from './direct-path'
 import { faultWait, touchLoop } from './fault-path'
@@ -383,6 +384,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
         return
       case K_FSYNC_WAIT:
         fsyncWait(this)
+        return
+      case K_FSYNC_MORE:
+        fsyncMore(this)
         return
       case K_FADVISE:
         fadviseStart(this)

@@ -1,6 +1,6 @@
-import { K_BALANCE, K_FSYNC_WAIT } from './continuations'
+import { K_BALANCE, K_FSYNC_MORE, K_FSYNC_WAIT } from './continuations'
 import { SYNC_SLEEP, SYNC_SUBMIT } from '../fs/types'
-import { PAGE } from './files'
+import { PAGE, SECTORS_PER_PAGE } from './files'
 import type { SimFile } from './files'
 import type { Task } from './task'
 
@@ -64,13 +64,46 @@ export function balance(t: Task): void {
  * file system does it; then wait for the file's writeback to end.
  */
 export function fsyncStart(t: Task): void {
-  const k = t.kernel
-  const f = t.file!
   t.fsPhase = 0
   t.fsWait = null
-  k.cache.writebackPages(f, f.dirty, true, t, t.bios, 0)
-  if (!t.submitAll(K_FSYNC_WAIT)) return
-  fsyncWait(t)
+  startSyncWriteback(t)
+  fsyncMore(t)
+}
+
+export function fsyncMore(t: Task): void {
+  if (syncWritebackChunks(t, K_FSYNC_MORE)) fsyncWait(t)
+}
+
+/**
+ * A sync writeback of the task's file (fsync's file_write_and_wait_range, BLKFLSBUF's
+ * sync_blockdev): the pages dirty now are the ones to write (tag_pages_for_writeback), from the
+ * file's start; pages dirtied meanwhile wait for a later sync.
+ */
+export function startSyncWriteback(t: Task): void {
+  t.pg = 0
+  t.endPg = t.file!.dirty
+}
+
+/**
+ * The pages go under writeback a request's worth at a time, as write_cache_pages sets each folio
+ * under writeback just before its bio is built (mm/page-writeback.c, 6.x): while the caller waits
+ * for a request slot the rest stay dirty — a direct reader that meets them writes them itself
+ * (dio-coherence.ts) and a buffered writer may dirty them again, instead of waiting behind the
+ * whole queue. Returns true once all are submitted; false while the task waits for a slot (it
+ * comes back with continuation `k`).
+ */
+export function syncWritebackChunks(t: Task, k: number): boolean {
+  const f = t.file!
+  const cache = t.kernel.cache
+  const chunk = Math.max(1, Math.floor(t.kernel.queue.maxSectors / SECTORS_PER_PAGE))
+  while (f.dirty > 0 && t.endPg > 0) {
+    const n = cache.writebackPages(f, Math.min(chunk, t.endPg), true, t, t.bios, t.pg)
+    if (n === 0) break
+    t.endPg -= n
+    t.pg = f.writebackIndex
+    if (!t.submitAll(k)) return false
+  }
+  return true
 }
 
 export function fsyncWait(t: Task): void {

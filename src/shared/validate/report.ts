@@ -19,8 +19,8 @@ export interface ValidateReport {
     device: { preset: string; overrides: ParamValues }
     host: { preset: string; overrides: ParamValues }
     /** Per sweep point: simulated ÷ measured − 1 of the rate and the median, and the noise. */
-    residuals: Record<string, { iops: number; p50: number; noise: number; ok: boolean }>
-    /** The largest |residual| of a rate or median over the sweep. */
+    residuals: Record<string, { iops: number; p50: number; noise: number; ok: boolean; medianOnly?: boolean }>
+    /** The largest |residual| of a rate or median over the sweep (the median alone where `medianOnly`). */
     worstResidual: number
   }
   options: { seconds: number; minRepetitions: number; maxRepetitions: number; cvPercent: number }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FingerprintPreset, FingerprintPresets } from '../../../shared/api/real-contract'
 import type { PresetDocument } from '../real/fingerprint'
+import { residualSize } from '../real/fingerprint-sweep'
 
 const MODELS: readonly string[] = ['virtual', 'flash', 'hdd']
 
@@ -11,7 +12,7 @@ const MODELS: readonly string[] = ['virtual', 'flash', 'hdd']
 function worstResidual(doc: PresetDocument): number | null {
   const rs = Object.values(doc.residuals ?? {})
   if (rs.length === 0) return null
-  return Math.max(...rs.map((r) => Math.max(Math.abs(r.iops), Math.abs(r.p50))))
+  return Math.max(...rs.map(residualSize))
 }
 
 /** A preset file as a fingerprint a validation can reuse, or why it is not one. */

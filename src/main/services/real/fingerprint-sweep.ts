@@ -14,6 +14,14 @@ const SWEEP: { name: SweepName; params: ParamValues }[] = [
   { name: 'buffered-write', params: { rw: 'write', bs: '1M', iodepth: 1, ioengine: 'psync', direct: false } },
 ]
 
+/** Points whose rate says nothing of what they measure (PointResidual.medianOnly in fingerprint.ts). */
+export const MEDIAN_ONLY: ReadonlySet<string> = new Set(['buffered-write'])
+
+/** A residual's size as the targets count it: the larger of rate and median, or the median alone. */
+export function residualSize(r: { iops: number; p50: number; medianOnly?: boolean }): number {
+  return r.medianOnly ? Math.abs(r.p50) : Math.max(Math.abs(r.iops), Math.abs(r.p50))
+}
+
 /** The buffered point writes this much once (well under any dirty limit: no throttling). */
 const BUFFERED_BYTES = 64 * 2 ** 20
 

@@ -5,6 +5,7 @@ import { parseQuantileTable } from '../../../shared/devices/quantile-table'
 import type { ParamValues } from '../../../shared/util/params'
 import type { SweepName } from './fingerprint-fit'
 import type { QueueFacts } from './queue-facts'
+import { MEDIAN_ONLY, residualSize } from './fingerprint-sweep'
 
 /**
  * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
@@ -166,7 +167,12 @@ export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[
     const s = sim.find((x) => x.name === m.name)
     if (!s) continue
     const p50 = (h: LatencyHistogramJSON): number => LatencyHistogram.fromJSON(h).percentile(50)
-    worst = Math.max(worst, Math.abs(rel(s.iops, m.iops)), Math.abs(rel(p50(s.latency), p50(m.latency))))
+    const r = {
+      iops: rel(s.iops, m.iops),
+      p50: rel(p50(s.latency), p50(m.latency)),
+      medianOnly: MEDIAN_ONLY.has(m.name),
+    }
+    worst = Math.max(worst, residualSize(r))
   }
   return worst
 }

@@ -9,7 +9,7 @@ import { VALIDATE_MATRIX, validateSpec } from '../../../shared/validate/matrix'
 import type { ValidateReport } from '../../../shared/validate/report'
 import { VALIDATE_TARGETS } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
-import { fingerprintDevice } from './fingerprint'
+import { fingerprintDevice, residualSize } from './fingerprint'
 import { captureHost } from './host-capture'
 import type { RealExperimentEvents } from './real-experiment'
 import type { RealTargetInfo } from './real-result'
@@ -165,8 +165,14 @@ export async function validateDevice(
   const residuals: ValidateReport['preset']['residuals'] = {}
   let worst = 0
   for (const [k, r] of Object.entries(doc.residuals ?? {})) {
-    residuals[k] = { iops: r.iops, p50: r.p50, noise: r.noise, ok: r.ok }
-    worst = Math.max(worst, Math.abs(r.iops), Math.abs(r.p50))
+    residuals[k] = {
+      iops: r.iops,
+      p50: r.p50,
+      noise: r.noise,
+      ok: r.ok,
+      ...(r.medianOnly ? { medianOnly: true } : {}),
+    }
+    worst = Math.max(worst, residualSize(r))
   }
   const s = summarizeJudgements(workloads)
   const t = validated ?? doc.measured.target
