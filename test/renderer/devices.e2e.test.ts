@@ -177,9 +177,11 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       const outcome = page.getByTestId('fingerprint-outcome')
       await outcome.waitFor({ timeout: 90_000 })
       await expect(outcome.textContent()).resolves.toContain('e2e-scratch')
-      // the six sweep points, then the QD32 reads under the kernel's other schedulers
-      await expect(outcome.locator('tbody tr').count()).resolves.toBe(9)
-      await expect(outcome.locator('tbody tr').nth(8).textContent()).resolves.toContain('qd32-randread@bfq')
+      // the seven sweep points (the last the buffered writes), then the QD32 reads under the
+      // kernel's other schedulers
+      await expect(outcome.locator('tbody tr').count()).resolves.toBe(10)
+      await expect(outcome.locator('tbody tr').nth(6).textContent()).resolves.toContain('buffered-write')
+      await expect(outcome.locator('tbody tr').nth(9).textContent()).resolves.toContain('qd32-randread@bfq')
       expect(loopsUnder(dir)).toEqual([disk.device])
       await shot('9-fingerprint')
       await outcome.getByRole('button', { name: 'Simulate the experiment on it' }).click()
