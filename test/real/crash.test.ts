@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { JournalData } from '../../src/main/services/real/journal'
 import { processGroupMembers } from '../../src/main/services/real/proc-identity'
 import {
+  OTHER_SCHEDULER,
   activeScheduler,
   cleanupDir,
   cliPath,
@@ -69,7 +70,7 @@ describeReal('a real run killed in the middle (root)', () => {
     dir = tempDir('iosched-crash-')
     mkdirSync(scratch())
     disk = createLoop(dir, 256)
-    writeFileSync(join(dir, 'spec.json'), JSON.stringify(readWhileWriting(30, ['bfq'])))
+    writeFileSync(join(dir, 'spec.json'), JSON.stringify(readWhileWriting(30, [OTHER_SCHEDULER])))
   })
   afterAll(() => cleanupDir(dir))
 
@@ -78,15 +79,15 @@ describeReal('a real run killed in the middle (root)', () => {
     writeFileSync(`/sys/block/${disk.name}/queue/iosched/read_expire`, '200')
     const child = startRun('--device', disk.name, '--confirm', disk.name)
     const pgid = await fioRunning(child)
-    expect(activeScheduler(disk.name)).toBe('bfq')
+    expect(activeScheduler(disk.name)).toBe(OTHER_SCHEDULER)
     child.kill('SIGKILL')
     await waitFor(() => processGroupMembers(pgid).length === 0, 3000, 'the watchdog to kill fio')
     // nobody restored it yet: the journal remembers
-    expect(activeScheduler(disk.name)).toBe('bfq')
-    expect(journals()[0].devices[0]).toMatchObject({ name: disk.name, switchedTo: 'bfq' })
+    expect(activeScheduler(disk.name)).toBe(OTHER_SCHEDULER)
+    expect(journals()[0].devices[0]).toMatchObject({ name: disk.name, switchedTo: OTHER_SCHEDULER })
     const d = cli('doctor')
     expect(d.code).toBe(0)
-    expect(d.out).toContain(`${disk.name}: scheduler bfq → mq-deadline`)
+    expect(d.out).toContain(`${disk.name}: scheduler ${OTHER_SCHEDULER} → mq-deadline`)
     expect(d.out).toContain(`${disk.name}: mq-deadline read_expire 500 → 200`)
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
     expect(readFileSync(`/sys/block/${disk.name}/queue/iosched/read_expire`, 'utf8').trim()).toBe('200')
@@ -111,15 +112,16 @@ describeReal('a real run killed in the middle (root)', () => {
   }, 60_000)
 
   it('SIGTERM: stops fio, restores the scheduler and detaches the scratch device before exiting 130', async () => {
-    writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'kyber')
+    // neither the tests' mq-deadline nor the one the run switches to
+    writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'none')
     const child = startRun('--device', disk.name, '--confirm', disk.name)
     const pgid = await fioRunning(child)
-    expect(activeScheduler(disk.name)).toBe('bfq')
+    expect(activeScheduler(disk.name)).toBe(OTHER_SCHEDULER)
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
     child.kill('SIGTERM')
     expect(await exited).toBe(130)
     expect(processGroupMembers(pgid)).toEqual([])
-    expect(activeScheduler(disk.name)).toBe('kyber')
+    expect(activeScheduler(disk.name)).toBe('none')
     expect(journals()).toEqual([])
     const scratchRun = startRun()
     await fioRunning(scratchRun)

@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { offeredOf } from '../../src/main/services/real/kernel-offers'
 import { realPrerequisiteProblems } from '../../src/main/services/real/prerequisites'
 
 /**
@@ -79,6 +80,18 @@ export function cleanupDir(dir: string): void {
   for (const d of loopsUnder(dir)) spawnSync('losetup', ['--detach', d])
   rmSync(dir, { recursive: true, force: true })
 }
+
+/**
+ * The kernel's blk-mq schedulers this machine has, in the lab's order. BFQ is optional
+ * (CONFIG_IOSCHED_BFQ): a kernel without it offers none, mq-deadline, kyber.
+ */
+export const KERNEL_OFFERED: readonly string[] = offeredOf(['none', 'mq-deadline', 'kyber', 'bfq']).offered
+
+/**
+ * A scheduler the tests switch to, away from their devices' mq-deadline: bfq (it has the most
+ * tunables and state to restore) where the kernel has it, else kyber.
+ */
+export const OTHER_SCHEDULER: string = KERNEL_OFFERED.includes('bfq') ? 'bfq' : 'kyber'
 
 export const readScheduler = (dev: string): string =>
   execFileSync('cat', [`/sys/block/${dev}/queue/scheduler`], { encoding: 'utf8' }).trim()

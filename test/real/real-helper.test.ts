@@ -16,6 +16,7 @@ import { resolveRealSpec } from '../../src/main/services/real/real-spec'
 import { processGroupMembers } from '../../src/main/services/real/proc-identity'
 import { newService, recorder } from '../api/fixtures'
 import {
+  OTHER_SCHEDULER,
   activeScheduler,
   cleanupDir,
   cliPath,
@@ -191,9 +192,9 @@ describeReal('the privileged helper on a real device (root, fio)', () => {
 
   it('cancels a run on request: the device restored before it answers', async () => {
     const h = helper()
-    h.send({ id: 1, method: 'run', params: ['long', spec(30, ['bfq']), onDisk()] })
+    h.send({ id: 1, method: 'run', params: ['long', spec(30, [OTHER_SCHEDULER]), onDisk()] })
     await h.next((m) => m.type === 'event' && m.name === 'progress')
-    expect(activeScheduler(disk.name)).toBe('bfq')
+    expect(activeScheduler(disk.name)).toBe(OTHER_SCHEDULER)
     h.send({ id: 2, method: 'cancel', params: ['long'] })
     await expect(h.next(answer(2))).resolves.toMatchObject({ type: 'result', value: true })
     expect(activeScheduler(disk.name)).toBe('mq-deadline')

@@ -6,6 +6,7 @@ import { repairAtStart } from '../../src/main/services/real/startup-repair'
 import { newService } from '../api/fixtures'
 import { crashedJournal } from './crashed-journal'
 import {
+  OTHER_SCHEDULER,
   activeScheduler,
   cleanupDir,
   cliPath,
@@ -19,7 +20,7 @@ import {
 describeReal('journals replayed when the app or the browser host starts (root)', () => {
   let dir = ''
   let disk = { device: '', name: '', file: '' }
-  const switchToBfq = () => writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'bfq')
+  const switchAway = () => writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, OTHER_SCHEDULER)
 
   beforeAll(() => {
     dir = tempDir('iosched-startup-')
@@ -29,13 +30,13 @@ describeReal('journals replayed when the app or the browser host starts (root)',
 
   it('restores the device and reports it through startupRepairs', async () => {
     const state = join(dir, 'state-a')
-    switchToBfq()
+    switchAway()
     const journal = crashedJournal(state, disk)
     const lab = newService({ real: { startupRepair: repairAtStart(state) } })
     try {
       const r = await lab.startupRepairs()
       expect(r.root).toBe(true)
-      expect(r.actions.join('\n')).toContain(`${disk.name}: scheduler bfq → mq-deadline`)
+      expect(r.actions.join('\n')).toContain(`${disk.name}: scheduler ${OTHER_SCHEDULER} → mq-deadline`)
       expect(r.problems).toEqual([])
       expect(activeScheduler(disk.name)).toBe('mq-deadline')
       expect(readFileSync(`/sys/block/${disk.name}/queue/iosched/read_expire`, 'utf8').trim()).toBe('300')
@@ -47,15 +48,17 @@ describeReal('journals replayed when the app or the browser host starts (root)',
 
   it('without root, lists what needs repairing instead of touching it', async () => {
     const state = join(dir, 'state-b')
-    switchToBfq()
+    switchAway()
     const journal = crashedJournal(state, disk)
     const uid = vi.spyOn(process, 'getuid').mockReturnValue(1000)
     try {
       const r = await repairAtStart(state)
       expect(r).toMatchObject({ root: false, actions: [], problems: [] })
-      expect(r.pending).toEqual([expect.stringContaining(`${disk.name} left on bfq (was mq-deadline)`)])
+      expect(r.pending).toEqual([
+        expect.stringContaining(`${disk.name} left on ${OTHER_SCHEDULER} (was mq-deadline)`),
+      ])
       expect(r.pending[0]).toContain('needs root')
-      expect(activeScheduler(disk.name)).toBe('bfq')
+      expect(activeScheduler(disk.name)).toBe(OTHER_SCHEDULER)
     } finally {
       uid.mockRestore()
     }
@@ -66,7 +69,7 @@ describeReal('journals replayed when the app or the browser host starts (root)',
 
   it('`iosched-lab serve` repairs at start and says so', async () => {
     const state = join(dir, 'state-c')
-    switchToBfq()
+    switchAway()
     crashedJournal(state, disk)
     const rendererDir = join(dir, 'renderer')
     mkdirSync(rendererDir, { recursive: true })
@@ -83,7 +86,7 @@ describeReal('journals replayed when the app or the browser host starts (root)',
     try {
       await waitFor(() => out.includes('Press Ctrl+C'), 30_000, 'the host to start')
       expect(err).toContain(
-        `serve: repaired after an earlier crash: ${disk.name}: scheduler bfq → mq-deadline`,
+        `serve: repaired after an earlier crash: ${disk.name}: scheduler ${OTHER_SCHEDULER} → mq-deadline`,
       )
       expect(activeScheduler(disk.name)).toBe('mq-deadline')
       expect(readdirSync(join(state, 'journal'))).toEqual([])

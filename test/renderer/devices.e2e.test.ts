@@ -9,7 +9,15 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { repairAtStart } from '../../src/main/services/real/startup-repair'
 import { crashedJournal } from '../real/crashed-journal'
-import { activeScheduler, cleanupDir, createLoop, describeReal, loopsUnder, tempDir } from '../real/real-env'
+import {
+  OTHER_SCHEDULER,
+  activeScheduler,
+  cleanupDir,
+  createLoop,
+  describeReal,
+  loopsUnder,
+  tempDir,
+} from '../real/real-env'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
@@ -56,9 +64,10 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       // the lab's journals and scratch devices in a place of the test's own
       process.env.IOSCHED_LAB_STATE_DIR = join(dir, 'state')
       process.env.IOSCHED_LAB_SCRATCH_DIR = dir
-      // a lab that crashed mid-run left the test's 256 MiB loop device on bfq: the host repairs it at start
+      // a lab that crashed mid-run left the test's 256 MiB loop device on another scheduler: the host
+      // repairs it at start
       disk = createLoop(dir, 256)
-      writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'bfq')
+      writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, OTHER_SCHEDULER)
       crashedJournal(join(dir, 'state'), disk)
       const startupRepair = repairAtStart(join(dir, 'state'))
       ;[host, browser] = await Promise.all([startLabHost({ real: { startupRepair } }), launchChromium()])
@@ -84,7 +93,9 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       const notice = page.getByTestId('startup-repair')
       await notice.waitFor()
       await expect(notice.textContent()).resolves.toContain('Repaired after an earlier crash of a real run')
-      await expect(notice.textContent()).resolves.toContain(`${disk.name}: scheduler bfq → mq-deadline`)
+      await expect(notice.textContent()).resolves.toContain(
+        `${disk.name}: scheduler ${OTHER_SCHEDULER} → mq-deadline`,
+      )
       expect(activeScheduler(disk.name)).toBe('mq-deadline')
       await shot('8-startup-repair')
       await notice.getByRole('button', { name: 'Dismiss' }).click()

@@ -120,6 +120,7 @@ export function renderReport(r: ValidateReport): string {
   out.push(
     `preset ${r.preset.name} (${r.preset.from}): its own sweep re-simulated within ${pct(r.preset.worstResidual)} at worst`,
   )
+  for (const m of r.missingSchedulers ?? []) out.push(`not validated: ${m.scheduler} — ${m.reason}`)
   for (const w of r.workloads) {
     out.push('', `${w.id}: ${w.title}`)
     const rows = w.cells

@@ -25,6 +25,8 @@ export interface ValidateReport {
   }
   options: { seconds: number; minRepetitions: number; maxRepetitions: number; cvPercent: number }
   schedulers: string[]
+  /** The kernel's schedulers this kernel does not have (BFQ is optional), and why: not validated. */
+  missingSchedulers?: { scheduler: string; reason: string }[]
   workloads: (WorkloadJudgement & {
     id: string
     title: string

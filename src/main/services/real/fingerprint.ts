@@ -19,7 +19,8 @@ import { readQueueFacts } from './queue-facts'
 import type { RealExperimentEvents } from './real-experiment'
 import { RealExperimentRunner } from './real-experiment'
 import type { RealRunResult, RealTargetInfo } from './real-result'
-import { sysBlockDir, readSys } from './sysfs'
+import { deviceName, sysBlockDir, readSys } from './sysfs'
+import { offeredOf } from './kernel-offers'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
 import { MEDIAN_ONLY, VIRTUAL_BASE, residualSize, schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
@@ -240,12 +241,17 @@ export async function fingerprintDevice(
   let simulated: FitPoint[]
   const virtual = q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper'
   const schedMeasured: { scheduler: CostScheduler; point: FitPoint }[] = []
-  if (virtual && (o.schedulerPoints ?? true)) {
+  // only the schedulers this kernel has (BFQ is optional): one it lacks would only fail each pass
+  const costSchedulers = offeredOf(
+    COST_SCHEDULERS,
+    targetReq.kind === 'device' ? deviceName(targetReq.name) : undefined,
+  ).offered.filter((s): s is CostScheduler => (COST_SCHEDULERS as readonly string[]).includes(s))
+  if (virtual && (o.schedulerPoints ?? true) && costSchedulers.length > 0) {
     const sspec = resolveSpec(
-      schedulerSweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, COST_SCHEDULERS, passes),
+      schedulerSweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, costSchedulers, passes),
     )
     const sr = await runner.run(sspec, { target: targetReq, stateDir: o.stateDir, sampleMs: 250 }, ev)
-    for (const sched of COST_SCHEDULERS) {
+    for (const sched of costSchedulers) {
       const ps = (sr.runs as RealRunResult[])
         .filter((run) => run.label === sched && run.processes.length > 0)
         .map((run) => fitPointOf(run.processes[0], busyDuring(run, run.processes[0])))

@@ -11,9 +11,11 @@ import { VALIDATE_TARGETS } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
 import { fingerprintDevice, residualSize } from './fingerprint'
 import { captureHost } from './host-capture'
+import { offeredOf } from './kernel-offers'
 import type { RealExperimentEvents } from './real-experiment'
 import type { RealTargetInfo } from './real-result'
 import { RealExperimentRunner } from './real-experiment'
+import { deviceName } from './sysfs'
 import type { TargetRequest } from './target'
 
 /** The kernel's blk-mq schedulers, as the lab names them. */
@@ -88,6 +90,15 @@ export async function validateDevice(
   const cv = o.cvPercent ?? 5
   const region = o.regionBytes ?? 256 * 2 ** 20
   const runner = o.runner ?? new RealExperimentRunner()
+  // the kernel's schedulers this kernel has (BFQ is optional); the others are reported as missing
+  const { offered: schedulers, missing } = offeredOf(
+    KERNEL_SCHEDULERS,
+    o.target?.kind === 'device' ? deviceName(o.target.name) : undefined,
+  )
+  if (schedulers.length < 2)
+    throw new Error(
+      `the kernel offers ${schedulers.length === 1 ? `only "${schedulers[0]}"` : 'none'} of ${KERNEL_SCHEDULERS.join(', ')}: nothing to compare`,
+    )
   const matrix = VALIDATE_MATRIX.filter((w) => (o.only ? o.only.includes(w.id) : !quick || w.quick))
   const stages = matrix.length + (o.presetFile ? 0 : 1)
   let doc: PresetDocument
@@ -118,7 +129,7 @@ export async function validateDevice(
       validateSpec(w, {
         device: doc.specDevice,
         host,
-        schedulers: KERNEL_SCHEDULERS,
+        schedulers,
         seconds,
         regionBytes: region,
         repetitions: minReps,
@@ -191,7 +202,8 @@ export async function validateDevice(
       worstResidual: worst,
     },
     options: { seconds, minRepetitions: minReps, maxRepetitions: maxReps, cvPercent: cv },
-    schedulers: KERNEL_SCHEDULERS,
+    schedulers,
+    ...(missing.length > 0 ? { missingSchedulers: missing } : {}),
     workloads,
     summary: {
       ...s,
