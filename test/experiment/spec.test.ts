@@ -59,7 +59,7 @@ describe('experiment spec validation', () => {
 
   it('lists what is known when a name is unknown', () => {
     expect(problems({ ...base(), schedulers: ['cfqq'] })[0]).toMatch(
-      /^schedulers\[0\]: unknown scheduler "cfqq"; known: noop, deadline/,
+      /^schedulers\[0\]: unknown scheduler "cfqq"; known: noop, none, deadline/,
     )
     expect(problems({ ...base(), device: { preset: 'floppy' } })[0]).toMatch(
       /^device\.preset: unknown device preset "floppy"/,
@@ -77,12 +77,12 @@ describe('experiment spec validation', () => {
   it('accepts kernel aliases and the same scheduler twice with distinct labels', () => {
     const v = validateSpec({
       ...base(),
-      schedulers: ['none', { name: 'deadline', label: 'dl-4', tunables: { fifo_batch: 4 } }, 'deadline'],
+      schedulers: ['as', { name: 'deadline', label: 'dl-4', tunables: { fifo_batch: 4 } }, 'deadline'],
     })
     expect(v.ok).toBe(true)
     if (v.ok)
       expect(v.spec.schedulers.map((s) => [s.name, s.label])).toEqual([
-        ['noop', 'none'],
+        ['anticipatory', 'as'],
         ['deadline', 'dl-4'],
         ['deadline', 'deadline'],
       ])

@@ -32,7 +32,12 @@ export function hostRig(spec: unknown, schedIndex = 0) {
   const hv = s.host.values
   const queue = new BlockQueue(
     engine,
-    { nrRequests: hv.nrRequests as number, layer: type.layer, hz: hv.hz as number },
+    {
+      nrRequests: hv.nrRequests as number,
+      layer: type.layer,
+      hz: hv.hz as number,
+      driverTags: type.driverTags,
+    },
     rng.fork('block'),
   )
   queue.setDevice(

@@ -79,11 +79,11 @@ describe("fitting the schedulers' CPU and the serial path", () => {
     expect(iops(measured, 1)).toBeGreaterThan(iops(byCpu, 1) * 1.15)
     expect(iops(measured, 1)).toBeGreaterThan(iops(measured, 0) * 0.9)
     expect(() => spec({ schedulerPathUs: 'bfq=2' })).toThrow(/schedulerPathUs.*"scheduler:µs"/)
-    // a misspelt scheduler, or a kernel alias the simulator never asks for, is an error
+    // a misspelt scheduler, or an alias the simulator never asks for, is an error
     expect(() => spec({ schedulerPathUs: 'bfq:1, mq-dedline:2' })).toThrow(
       /schedulerPathUs.*unknown scheduler "mq-dedline"/,
     )
-    expect(() => spec({ schedulerPathUs: 'none:1' })).toThrow(/schedulerPathUs.*"none" is called "noop"/)
+    expect(() => spec({ schedulerPathUs: 'as:1' })).toThrow(/schedulerPathUs.*"as" is called "anticipatory"/)
   })
 
   it('leaves both undetermined without fio CPU figures or scheduler points', () => {

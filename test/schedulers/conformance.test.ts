@@ -15,6 +15,7 @@ import { driveMix } from '../helpers/contract'
  */
 const waitBoundSeconds: Record<string, number | undefined> = {
   noop: 2,
+  none: 2,
   fcfs: 2,
   deadline: 6,
   'mq-deadline': 12,

@@ -32,6 +32,11 @@ export interface BlockParams {
   cpuPerRequest?: number
   /** The scheduler's name, for a device whose path measures each scheduler's work of its own. */
   scheduler?: string
+  /**
+   * blk-mq without an elevator ("none"): a request is a driver tag, so the slots are the device's
+   * queue depth, whatever `nrRequests` says (an elevator has its own sched_tags: nr_requests).
+   */
+  driverTags?: boolean
 }
 
 const EV_RUN = 0
@@ -89,6 +94,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   setDevice(dev: Device): void {
     this.dev = dev
     this.deviceInfo = dev.info
+    if (this.params.driverTags) this.params.nrRequests = dev.info.queueDepth
     this.maxSectors = dev.info.maxTransferSectors
     dev.schedulerWork?.(this.params.cpuPerRequest ?? 0, this.params.scheduler ?? '')
   }

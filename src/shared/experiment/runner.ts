@@ -56,6 +56,7 @@ export function simulate(
       hz: hv.hz as number,
       cpuPerRequest: Math.round(((type.cpuCost?.default as number) ?? 0) * US * (hv.schedCpuScale as number)),
       scheduler: type.name,
+      driverTags: type.driverTags ?? false,
     },
     rng.fork('block'),
   )

@@ -34,8 +34,8 @@ export class Noop implements IoScheduler {
 
 export const noop: SchedulerType = {
   name: 'noop',
-  aliases: ['none'],
-  era: 'Linux 2.5.x–4.20 (legacy block layer); as `none` in blk-mq from 3.13',
+  aliases: [],
+  era: 'Linux 2.5.x–4.20 (legacy block layer; blk-mq has `none` instead)',
   layer: 'legacy',
   summary: 'First come, first served, with merging.',
   explanation:

@@ -1,5 +1,6 @@
 import type { SchedulerType } from './scheduler'
 import { noop } from './noop'
+import { none } from './none'
 import { deadline } from './deadline'
 import { anticipatory } from './anticipatory'
 import { mqDeadline } from './mq-deadline'
@@ -16,6 +17,7 @@ import { cLook } from './c-look'
 /** Every scheduler the lab models: one file each, one line here. */
 export const schedulers: readonly SchedulerType[] = [
   noop,
+  none,
   deadline,
   anticipatory,
   cfq,

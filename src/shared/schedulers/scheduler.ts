@@ -74,6 +74,8 @@ export interface SchedulerType {
   readonly era: string
   /** Legacy single-queue block layer (per-direction request pools) or blk-mq (shared tags). */
   readonly layer: SchedulerLayer
+  /** blk-mq without an elevator: requests are the driver's tags (BlockParams.driverTags). */
+  readonly driverTags?: boolean
   readonly summary: string
   /** When it wins and when it loses. */
   readonly explanation: string

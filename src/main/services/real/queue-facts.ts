@@ -11,7 +11,10 @@ export interface QueueFacts {
   /** loop, virtio, device-mapper, nvme, scsi, or other — from the name and sysfs. */
   kind: 'loop' | 'virtio' | 'device-mapper' | 'nvme' | 'scsi' | 'other'
   rotational: boolean
-  /** queue/nr_requests (scheduler tags). */
+  /**
+   * queue/nr_requests under an elevator (its sched_tags). Read under none, the file says the
+   * driver tags instead; an elevator then gets the kernel's default, 2 × min(queue depth, 128).
+   */
   nrRequests: number | null
   /** Driver tags per hardware queue (mq/0/nr_tags): the device's queue depth. */
   queueDepth: number | null
@@ -48,11 +51,16 @@ export function readQueueFacts(device: string): QueueFacts {
   const mq = listSys(join(dir, 'mq')).filter((x) => /^\d+$/.test(x))
   const tags = mq.length > 0 ? num(readSys(join(dir, 'mq', mq[0], 'nr_tags'))) : null
   const kind = kindOf(device)
+  const active = /\[(.+?)\]/.exec(q('scheduler') ?? '')?.[1] ?? null
+  const nrFile = num(q('nr_requests'))
+  // block/blk-mq-sched.c (6.x) blk_mq_init_sched: q->nr_requests = 2 * min(queue_depth, BLKDEV_DEFAULT_RQ)
+  const underNone = active === 'none' && tags !== null
+  const nrRequests = underNone ? 2 * Math.min(tags, 128) : nrFile
   const facts: QueueFacts = {
     device,
     kind,
     rotational: q('rotational') === '1',
-    nrRequests: num(q('nr_requests')),
+    nrRequests,
     queueDepth: tags,
     hwQueues: mq.length,
     maxSectorsKiB: num(q('max_sectors_kb')),
@@ -61,7 +69,9 @@ export function readQueueFacts(device: string): QueueFacts {
     logicalBlockSize: num(q('logical_block_size')),
     sources: {
       rotational: `/sys/block/${device}/queue/rotational`,
-      nrRequests: `/sys/block/${device}/queue/nr_requests`,
+      nrRequests: underNone
+        ? `/sys/block/${device}/queue/nr_requests reads ${nrFile} under none (the driver tags); an elevator gets 2 × min(${tags}, 128) (block/blk-mq-sched.c blk_mq_init_sched, 6.x)`
+        : `/sys/block/${device}/queue/nr_requests (under ${active ?? 'its scheduler'})`,
       queueDepth: `/sys/block/${device}/mq/${mq[0] ?? 0}/nr_tags (${mq.length} hardware queue${mq.length === 1 ? '' : 's'})`,
       maxTransferKiB: `/sys/block/${device}/queue/max_sectors_kb`,
       maxSegments: `/sys/block/${device}/queue/max_segments`,
