@@ -86,9 +86,23 @@ describe('direct I/O and the cached data it overlaps', () => {
   })
 
   it('a direct write drops the clean cached pages it covers: a buffered read then goes to the device', () => {
-    // the writer's data made clean (end_fsync), then a direct write over part of it, then a read
-    const reread = (withDirect: boolean) =>
-      runOnDev([
+    // the writer's data made clean (end_fsync), then a direct write over part of it, then a read;
+    // a holder keeps the device open all along (its last close would drop the cache): a direct
+    // 4 KiB read a second — its own reads are not the reader's
+    const reread = (withDirect: boolean) => {
+      const r = runOnDev([
+        {
+          name: 'holder',
+          params: {
+            rw: 'read',
+            bs: '4k',
+            size: '4k',
+            direct: true,
+            time_based: true,
+            runtime: 1.5,
+            rate: '4k',
+          },
+        },
         {
           name: 'writer',
           params: { rw: 'write', bs: '1M', size: '16M', invalidate: false, end_fsync: true },
@@ -103,7 +117,9 @@ describe('direct I/O and the cached data it overlaps', () => {
             ]
           : []),
         { name: 'reader', startMs: 800, params: { rw: 'read', bs: '4k', size: '4k', invalidate: false } },
-      ]).totals.readBytes
+      ])
+      return r.totals.readBytes - r.processes.find((p) => p.name === 'holder')!.readBytes
+    }
     expect(reread(false)).toBe(0)
     expect(reread(true)).toBeGreaterThanOrEqual(4 * KiB)
   })

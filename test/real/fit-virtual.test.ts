@@ -88,6 +88,28 @@ describe('fitting the virtual model to a sweep', () => {
     expect(h.percentile(99)).toBeGreaterThan(4 * h.percentile(50))
   })
 
+  it('recovers the copy cost and, on a VM that reports free memory, the cost of touching reported pages', () => {
+    const truth = { ...HOST, copyUsPerKiB: 0.25, freshPageUs: 8 }
+    const measured = sweep(TRUTH, truth)
+    const p50 = (n: string) =>
+      LatencyHistogram.fromJSON(measured.find((p) => p.name === n)!.latency).percentile(50)
+    // the first buffered write paid 256 × 8 µs per MiB more than the rewrite a second later
+    expect((p50('buffered-write') - p50('buffered-rewrite')) / 1000).toBeGreaterThan(256 * 8 * 0.9)
+    const first = initialVirtual(measured, facts, 2 ** 28)
+    // captured: reporting on (freshPageUs present, 0 until fitted)
+    const fit = refineVirtual(first.values, { ...HOST, freshPageUs: 0 }, measured, (v, h) => sweep(v, h))
+    expect(fit.host.copyUsPerKiB as number).toBeGreaterThan(0.25 * 0.9)
+    expect(fit.host.copyUsPerKiB as number).toBeLessThan(0.25 * 1.1)
+    expect(fit.host.freshPageUs as number).toBeGreaterThan(8 * 0.95)
+    expect(fit.host.freshPageUs as number).toBeLessThan(8 * 1.05)
+    // not captured (no reporting): not fitted, the copy from the rewrite
+    const plain = refineVirtual(first.values, HOST, sweep(TRUTH, { ...HOST, copyUsPerKiB: 0.25 }), (v, h) =>
+      sweep(v, h),
+    )
+    expect(plain.host.freshPageUs).toBeUndefined()
+    expect(plain.host.copyUsPerKiB as number).toBeGreaterThan(0.25 * 0.9)
+  })
+
   it("takes the device path's CPU from the CPUs busy beyond fio's own", () => {
     const points = sweep(TRUTH).map((p) =>
       p.name === 'qd32-randread' ? { ...p, iops: 20_000, fioCpuUs: 10, busyCpus: 1.2 } : p,

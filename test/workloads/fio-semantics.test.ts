@@ -83,7 +83,63 @@ describe('fio on /dev: the block device', () => {
       runtime: 2,
       invalidate: false,
     })
-    expect(kept.totals.writeBytes).toBe(0)
+    // …until its last close, which writes the device's cache back (only the last pass: the
+    // passes before were overwritten in the cache) and drops it, after fio's runtime has ended
+    expect(kept.processes[0].writeBytes).toBeGreaterThan(50 * 16 * MiB)
+    expect(kept.totals.writeBytes).toBe(16 * MiB)
+    expect(kept.seconds).toBeGreaterThan(kept.processes[0].seconds)
+  })
+
+  it('drops the device’s cache at its last close: a later job reads from the device, unless another holds it open', () => {
+    const jobs = (holder: boolean) =>
+      simulate(
+        resolveSpec({
+          device,
+          host: { filesystem: { type: 'none' } },
+          workload: {
+            processes: [
+              {
+                name: 'w',
+                type: 'fio',
+                params: { rw: 'write', bs: '1M', size: '8M', filename: '/dev', end_fsync: true },
+              },
+              // reads what w left in the cache, 0.5 s later (no invalidate: only the close drops)
+              {
+                name: 'r',
+                type: 'fio',
+                startMs: 500,
+                params: { rw: 'read', bs: '1M', size: '8M', filename: '/dev', invalidate: false },
+              },
+              // a process that has the device open all along (a direct 4 KiB read a second)
+              ...(holder
+                ? [
+                    {
+                      name: 'h',
+                      type: 'fio',
+                      params: {
+                        rw: 'read',
+                        bs: '4k',
+                        size: '4k',
+                        filename: '/dev',
+                        direct: true,
+                        time_based: true,
+                        runtime: 1,
+                        rate: '4k',
+                        invalidate: false,
+                      },
+                    },
+                  ]
+                : []),
+            ],
+          },
+          schedulers: ['noop'],
+        }),
+        0,
+        0,
+      )
+    expect(jobs(false).totals.readBytes).toBe(8 * MiB)
+    const held = jobs(true)
+    expect(held.totals.readBytes).toBe(held.processes.find((p) => p.name === 'h')!.readBytes)
   })
 
   it('still reads and writes the raw device with direct=1', () => {

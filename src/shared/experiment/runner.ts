@@ -135,7 +135,7 @@ export function simulate(
 
   const processes: ProcessResult[] = tasks.map((t) => {
     const start = Math.max(0, t.startedAt)
-    const stopAt = t.finishedAt >= 0 ? t.finishedAt : end
+    const stopAt = t.clockStoppedAt >= 0 ? t.clockStoppedAt : t.finishedAt >= 0 ? t.finishedAt : end
     const secs = Math.max(0, stopAt - start) / SECOND
     const bytes = t.bytesRead + t.bytesWritten
     return {

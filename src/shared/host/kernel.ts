@@ -11,6 +11,7 @@ import type { CpuPolicy } from './cpu'
 import type { FilePlacement, SimFile } from './files'
 import { FileAllocator, PAGE } from './files'
 import { PG_WRITEBACK, PageCache } from './pagecache'
+import { PageReporting } from './page-reporting'
 import type { PageIoListener } from './pagecache'
 import type { Program } from './program'
 import { K_BALANCE, K_FSYNC_WAIT, K_READ, K_TOUCH } from './continuations'
@@ -30,6 +31,8 @@ export interface HostRuntime {
   /** CPU of a blocked task's wake-up and switch back in (host `wakeUs`). */
   wake: SimTime
   copyPerKiB: SimTime
+  /** System time of allocating one reported page (0: no free page reporting). */
+  freshPage: SimTime
   submit: SimTime
   fork: SimTime
   throttle: 'sleep' | 'writer-writeback'
@@ -73,6 +76,8 @@ export class Kernel implements PageIoListener {
   private readonly rangeWaiters: { t: Task; f: SimFile; first: number; end: number; k: number }[] = []
   /** The block device's page cache, made when a buffered /dev workload first asks for it. */
   private bdevCache: SimFile | null = null
+  /** Processes that have the block device open (its last close drops its page cache). */
+  bdevOpeners = 0
   private readonly memoryWaiters: Task[] = []
   private readonly memoryTimer: Timer
   /** The era's reclaim (host `vm`) and its zone watermarks. */
@@ -101,6 +106,7 @@ export class Kernel implements PageIoListener {
       syscall: Math.max(1, Math.round(n('syscallUs') * US)),
       wake: Math.round(n('wakeUs') * US),
       copyPerKiB: Math.round(n('copyUsPerKiB') * US),
+      freshPage: Math.round(n('freshPageUs') * US),
       submit: Math.round(n('submitUs') * US),
       fork: Math.round(n('forkUs') * US),
       throttle: hv.dirtyThrottle as HostRuntime['throttle'],
@@ -121,6 +127,10 @@ export class Kernel implements PageIoListener {
     const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)
     this.cache = new PageCache(Math.floor(cachePages), queue)
     this.cache.listener = this
+    if (this.h.freshPage > 0) {
+      this.cache.reporting = new PageReporting(this.h.freshPage, Math.round(n('pageReportingDelayMs') * MS))
+      this.cache.clock = () => engine.now
+    }
     this.era = VM_ERAS[hv.vm as VmEraName]
     this.wm = eraWatermarks(this.era, Math.floor((n('memoryMiB') * 1024 * 1024) / PAGE), n('minFreeKiB'))
     this.cache.wm = this.wm

@@ -4,6 +4,7 @@ import { READ, WRITE } from '../block/types'
 import type { SimTime } from '../sim/time'
 import type { SimFile } from './files'
 import { SECTORS_PER_PAGE } from './files'
+import type { PageReporting } from './page-reporting'
 import type { ScanResult } from './reclaim'
 import type { Watermarks } from './vm-era'
 
@@ -51,6 +52,11 @@ export class PageCache implements BioOwner {
   private count = 0
   private readonly byId: SimFile[] = []
   listener: PageIoListener | null = null
+  /** Free page reporting to a hypervisor (host `freshPageUs` > 0), and the clock it needs. */
+  reporting: PageReporting | null = null
+  clock: () => SimTime = () => 0
+  /** Pages of the last readPages or dirtyPages call allocated fresh (see page-reporting.ts). */
+  lastFresh = 0
 
   constructor(
     /** Pages available to the cache (memory less what the kernel and processes hold). */
@@ -68,6 +74,7 @@ export class PageCache implements BioOwner {
    * (it cannot wait here for writes); what is still missing overcommits.
    */
   private reserve(n: number): void {
+    if (this.reporting !== null) this.lastFresh += this.reporting.take(n, this.clock())
     const free = this.capacity - this.cached - this.anonPages - n
     if (free < this.wm.low) this.onLow?.()
     const need = this.wm.min - free
@@ -101,6 +108,7 @@ export class PageCache implements BioOwner {
       this.cached--
       freed++
     }
+    this.reporting?.freed(freed, this.clock())
     return freed
   }
 
@@ -140,6 +148,7 @@ export class PageCache implements BioOwner {
       pages[p] = 0
       this.cached--
       r.freed++
+      this.reporting?.freed(1, this.clock())
     }
     r.scanned += scanned
   }
@@ -211,6 +220,7 @@ export class PageCache implements BioOwner {
       dropped++
     }
     this.cached -= dropped
+    this.reporting?.freed(dropped, this.clock())
     return dropped
   }
 
@@ -259,6 +269,7 @@ export class PageCache implements BioOwner {
    * `marker` (if ≥ 0) as the read-ahead trigger. Returns the number of pages newly read.
    */
   readPages(f: SimFile, first: number, n: number, marker: number, ctx: IoContext, out: Bio[]): number {
+    this.lastFresh = 0
     const pages = f.pageStates()
     const end = Math.min(first + n, f.pageCount)
     let missing = 0
@@ -282,6 +293,7 @@ export class PageCache implements BioOwner {
 
   /** Dirty pages [first, first+n) after a buffered write (allocating any missing). */
   dirtyPages(f: SimFile, first: number, n: number, now: SimTime): void {
+    this.lastFresh = 0
     const pages = f.pageStates()
     const end = Math.min(first + n, f.pageCount)
     let missing = 0

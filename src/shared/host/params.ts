@@ -179,6 +179,29 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'freshPageUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      'on a virtual machine whose free memory is reported to the hypervisor (free page reporting, virtio-balloon): system time of the first touch of a page the guest freed and reported, per 4 KiB page allocated to the page cache (0: memory is never taken back)',
+    min: 0,
+    max: 100_000,
+    source:
+      '[assumed] 0 (bare metal, or no reporting); the fingerprint fits it on a VM that reports (see src/shared/host/page-reporting.ts) from 1 MiB buffered writes into reported and into recently freed pages',
+  },
+  {
+    name: 'pageReportingDelayMs',
+    kind: 'number',
+    default: 2000,
+    unit: 'ms',
+    meaning:
+      'how long after a free the guest reports its free memory to the hypervisor (memory freed and allocated again sooner is not taken back)',
+    min: 0,
+    max: 3_600_000,
+    source: 'mm/page_reporting.c (5.7–6.18): PAGE_REPORTING_DELAY = 2 * HZ',
+  },
+  {
     name: 'submitUs',
     kind: 'number',
     default: 0.5,

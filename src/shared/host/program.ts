@@ -41,6 +41,16 @@ export interface Sys {
    * them, and drop its clean pages. Not counted as an I/O operation.
    */
   flushBlockDevice(): void
+  /**
+   * open(2) and close(2) of the block device itself (buffered or O_DIRECT I/O on /dev). The
+   * kernel counts its openers, and the last close writes the device's page cache back, waits,
+   * and drops it (block/bdev.c, 6.x: blkdev_put_whole → blkdev_flush_mapping: sync_blockdev,
+   * kill_bdev): a later opener finds nothing cached. Not counted as I/O operations.
+   */
+  openBlockDevice(): void
+  closeBlockDevice(): void
+  /** The process's figures (run time) end now, though it goes on (fio: before it closes its files). */
+  stopClock(): void
   /** Start this process's statistics (bytes, operations, latencies, start time) again from now. */
   resetStats(): void
   /** Burn CPU for `ns` (a CPU-bound loop, or computation between I/Os). */

@@ -19,8 +19,8 @@ export function readLoop(t: Task): void {
     const s = pages[p]
     if (s === 0) {
       const w = ondemand(raState(t, f), max, p, t.endPg - p, false, (a, l) => k.nextHole(f, a, l))
-      if (w !== null) k.cache.readPages(f, w.start, w.size, w.marker, t, t.bios)
-      if (pages[p] === 0) k.cache.readPages(f, p, t.endPg - p, -1, t, t.bios)
+      if (w !== null) readPages(t, f, w.start, w.size, w.marker)
+      if (pages[p] === 0) readPages(t, f, p, t.endPg - p, -1)
       if (!t.submitAll(K_READ)) return
       continue
     }
@@ -28,7 +28,7 @@ export function readLoop(t: Task): void {
       pages[p] = s & ~PG_READAHEAD
       const w = ondemand(raState(t, f), max, p, t.endPg - p, true, (a, l) => k.nextHole(f, a, l))
       if (w !== null) {
-        k.cache.readPages(f, w.start, w.size, w.marker, t, t.bios)
+        readPages(t, f, w.start, w.size, w.marker)
         if (!t.submitAll(K_READ)) return
       }
       continue
@@ -45,7 +45,16 @@ export function readLoop(t: Task): void {
   raState(t, f).prevPage = t.endPg - 1
   if (k.fs !== null) k.fs.accessed(t, f)
   t.k = K_OP_DONE
-  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB))
+  // the copy, and the first touch of the pages it allocated that the hypervisor had taken back
+  // (charged here, at the end of the read, rather than before each read-ahead's submission)
+  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB) + t.freshPages * k.h.freshPage)
+  t.freshPages = 0
+}
+
+/** Read pages not cached yet into the cache, for `t` (its bios), counting the fresh pages it allocated. */
+function readPages(t: Task, f: SimFile, first: number, n: number, marker: number): void {
+  t.kernel.cache.readPages(f, first, n, marker, t, t.bios)
+  t.freshPages += t.kernel.cache.lastFresh
 }
 
 /** The task's read-ahead state for a file (struct file_ra_state), made on first use. */

@@ -104,6 +104,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   /** Pages dirtied by the current write, pages it has written back itself (throttling). */
   dirtied = 0
   written = 0
+  /** Pages a buffered read allocated fresh (page-reporting.ts), charged with its copy. */
+  freshPages = 0
   /** Bios built, waiting to be submitted from `subIdx`. */
   readonly bios: Bio[] = []
   private subIdx = 0
@@ -146,6 +148,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   ops = 0
   startedAt: SimTime = -1
   finishedAt: SimTime = -1
+  /** When the process's figures stopped (Sys.stopClock), or -1: at its exit. */
+  clockStoppedAt: SimTime = -1
 
   constructor(
     readonly kernel: Kernel,
@@ -239,6 +243,25 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.file = null
     this.k = K_FLUSHBUF
     this.burst(this.kernel.h.syscall)
+  }
+
+  openBlockDevice(): void {
+    this.kernel.bdevOpeners++
+    this.k = K_STEP
+    this.burst(this.kernel.h.syscall)
+  }
+
+  closeBlockDevice(): void {
+    if (--this.kernel.bdevOpeners > 0 || this.kernel.blockDeviceCache === null) {
+      this.k = K_STEP
+      this.burst(this.kernel.h.syscall)
+      return
+    }
+    this.flushBlockDevice() // the last close: sync_blockdev, then the cache dropped
+  }
+
+  stopClock(): void {
+    this.clockStoppedAt = this.now
   }
 
   resetStats(): void {

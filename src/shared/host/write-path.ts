@@ -19,7 +19,8 @@ export function bufferedWrite(t: Task): void {
   t.dirtied = end - first
   t.written = 0
   t.k = K_BALANCE
-  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB))
+  // the copy, and the first touch of pages the hypervisor had taken back (page-reporting.ts)
+  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB) + k.cache.lastFresh * k.h.freshPage)
 }
 
 /** balance_dirty_pages: throttle a writer that pushed dirty memory over the limit. */

@@ -55,7 +55,9 @@ const RUN = 1
  *    last (`end_fsync`, `fsync_on_close`); syncs are not counted as I/O operations;
  *  - `ramp_time` runs before the statistics start, and the runtime counts after it;
  *  - size-based jobs repeat `loops` times (closing and reopening the file in between);
- *    time-based ones loop over the region until the runtime ends.
+ *    time-based ones loop over the region until the runtime ends;
+ *  - on the block device, the last job to close it makes the kernel write back and drop the
+ *    device's page cache (Sys.closeBlockDevice); fio's runtime ends before that close.
  */
 class FioJob implements Program {
   private issued = 0
@@ -73,6 +75,10 @@ class FioJob implements Program {
   private wroteSinceSync = false
   private writesSinceFsync = 0
   private fsyncDue = false
+  /** The block device is open (this job is one of its openers). */
+  private opened = false
+  /** At the end of a loop: whether another follows (decided once, before the close). */
+  private again: boolean | null = null
   private readonly order: RandomBlockOrder | null
 
   constructor(
@@ -111,6 +117,11 @@ class FioJob implements Program {
     const now = sys.now
     if (this.startAt < 0) this.startAt = now
     if (this.phase === OPEN) {
+      // the device is opened first (the kernel counts its openers: the last close drops its cache)
+      if (o.blockDevice && !this.opened) {
+        this.opened = true
+        return sys.openBlockDevice()
+      }
       this.phase = RUN
       if (o.invalidate) return this.invalidate(sys)
     }
@@ -170,7 +181,17 @@ class FioJob implements Program {
       this.wroteSinceSync = false
       return sys.fsync(this.f, false, false)
     }
-    if (!o.timeBased && ++this.loop < o.loops && this.moreTime(sys.now)) {
+    if (this.again === null) this.again = !o.timeBased && this.loop + 1 < o.loops && this.moreTime(sys.now)
+    if (this.opened) {
+      // td_io_close_file at the end of each loop; fio's runtime ends before the last close
+      this.opened = false
+      if (!this.again) sys.stopClock()
+      return sys.closeBlockDevice()
+    }
+    const again = this.again
+    this.again = null
+    if (again) {
+      this.loop++
       this.bytesIssued = 0
       this.seq = 0
       this.passIssued = 0

@@ -3,8 +3,11 @@
 import type { ParamValues } from '../../../shared/util/params'
 import type { SweepName } from './fingerprint-fit'
 
-/** The sweep: what each point does (fio workload parameters of the lab's spec). */
-const SWEEP: { name: SweepName; params: ParamValues }[] = [
+/**
+ * The sweep: what each point does (fio workload parameters of the lab's spec). A point with
+ * `after` starts `afterMs` after that point starts, in its time slot, instead of in a slot of its own.
+ */
+const SWEEP: { name: SweepName; params: ParamValues; after?: SweepName; afterMs?: number }[] = [
   { name: 'qd1-randread', params: { rw: 'randread', bs: '4k', iodepth: 1, ioengine: 'psync' } },
   { name: 'qd32-randread', params: { rw: 'randread', bs: '4k', iodepth: 32, ioengine: 'libaio' } },
   { name: 'qd1-randwrite', params: { rw: 'randwrite', bs: '4k', iodepth: 1, ioengine: 'psync' } },
@@ -12,10 +15,18 @@ const SWEEP: { name: SweepName; params: ParamValues }[] = [
   { name: 'seq-read', params: { rw: 'read', bs: '1M', iodepth: 4, ioengine: 'libaio' } },
   { name: 'seq-write', params: { rw: 'write', bs: '1M', iodepth: 4, ioengine: 'libaio' } },
   { name: 'buffered-write', params: { rw: 'write', bs: '1M', iodepth: 1, ioengine: 'psync', direct: false } },
+  // the same 64 MiB written again 1 s later, into the pages the first one's close freed: on a VM
+  // that reports free memory to its hypervisor, those are still the guest's (page-reporting.ts)
+  {
+    name: 'buffered-rewrite',
+    params: { rw: 'write', bs: '1M', iodepth: 1, ioengine: 'psync', direct: false },
+    after: 'buffered-write',
+    afterMs: 1000,
+  },
 ]
 
 /** Points whose rate says nothing of what they measure (PointResidual.medianOnly in fingerprint.ts). */
-export const MEDIAN_ONLY: ReadonlySet<string> = new Set(['buffered-write'])
+export const MEDIAN_ONLY: ReadonlySet<string> = new Set(['buffered-write', 'buffered-rewrite'])
 
 /** A residual's size as the targets count it: the larger of rate and median, or the median alone. */
 export function residualSize(r: { iops: number; p50: number; medianOnly?: boolean }): number {
@@ -43,6 +54,10 @@ export function sweepSpec(
   repetitions = 1,
 ): object {
   const step = seconds * 1000 + GAP_MS
+  const starts = new Map<SweepName, number>()
+  let slots = 0
+  for (const s of SWEEP)
+    starts.set(s.name, s.after !== undefined ? starts.get(s.after)! + (s.afterMs ?? 0) : slots++ * step)
   return {
     name: 'fingerprint',
     description:
@@ -50,7 +65,7 @@ export function sweepSpec(
     device,
     ...(host ? { host } : {}),
     workload: {
-      processes: SWEEP.map((s, i) => ({
+      processes: SWEEP.map((s) => ({
         name: s.name,
         type: 'fio',
         params:
@@ -64,11 +79,11 @@ export function sweepSpec(
                 time_based: true,
                 runtime: seconds,
               },
-        startMs: i * step,
+        startMs: starts.get(s.name)!,
       })),
-      stop: { maxSeconds: (SWEEP.length * step) / 1000 },
+      stop: { maxSeconds: (slots * step) / 1000 },
     },
-    schedulers: ['noop'],
+    schedulers: ['none'],
     repetitions,
   }
 }

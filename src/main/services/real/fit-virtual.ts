@@ -213,7 +213,9 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
   syscallUs: "fitted: fio's own CPU per I/O at QD32 random reads (libaio: system calls, hardly a sleep)",
   wakeUs: "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls",
   copyUsPerKiB:
-    'fitted: the median 1 MiB buffered write() into pages not yet cached (system call, page allocation and copy), per KiB',
+    'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
+  freshPageUs:
+    'fitted: the median 1 MiB buffered write() into pages the guest had reported to the hypervisor, beyond one into pages freed a moment before, per 4 KiB page (free page reporting: page-reporting.ts)',
 }
 
 /** One correction step: each parameter by the residual of the point that determines it. */
@@ -281,13 +283,25 @@ function correct(
     )
   if (q1) out.wakeUs = r3(clamp(((host.wakeUs as number | undefined) ?? 0) + (q1[0] - q1[1]), 0, 1000))
   // a buffered write() of 1 MiB is CPU alone (no throttling under the dirty limits): its median
-  // beyond the simulated one is copy and page allocation the host preset did not count
-  const bw = meas.find((p) => p.name === 'buffered-write')
-  const bs = sim.find((p) => p.name === 'buffered-write')
-  if (bw && bs) {
-    const p50Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(50) / 1000
-    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (p50Us(bw) - p50Us(bs)) / 1024
+  // beyond the simulated one is copy and page allocation the host preset did not count. The
+  // rewrite (into pages freed a moment before) gives the copy; where the host reports free memory
+  // to a hypervisor (freshPageUs captured), the first write (into reported pages) gives the cost
+  // of touching one such page again — 256 of them per MiB
+  const p50Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(50) / 1000
+  const pair = (n: SweepName): [number, number] | null => {
+    const a = meas.find((p) => p.name === n)
+    const b = sim.find((p) => p.name === n)
+    return a && b ? [p50Us(a), p50Us(b)] : null
+  }
+  const first = pair('buffered-write')
+  const again = pair('buffered-rewrite') ?? first
+  if (again) {
+    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (again[0] - again[1]) / 1024
     out.copyUsPerKiB = Math.round(clamp(copy, 0.005, 100) * 1e4) / 1e4
+  }
+  if (first && again && again !== first && host.freshPageUs !== undefined) {
+    const fresh = (host.freshPageUs as number) + (first[0] - first[1] - (again[0] - again[1])) / 256
+    out.freshPageUs = r3(clamp(fresh, 0, 1000))
   }
   return { values, host: out }
 }

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
+import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { ParamValues } from '../../../shared/util/params'
 import { readSys } from './sysfs'
@@ -16,6 +17,39 @@ export interface HostCapture {
   kernel: string
   overrides: ParamValues
   sources: Record<string, string>
+  /** Whether this machine, a VM, reports its free memory to the hypervisor, and how that is known. */
+  pageReporting?: { on: boolean; from: string }
+}
+
+/**
+ * Free page reporting (mm/page_reporting.c): a virtio balloon that offers
+ * VIRTIO_BALLOON_F_REPORTING (feature bit 5; each /sys/bus/virtio/devices/N/features is a string
+ * of feature bits, bit 0 first) with the page_reporting module's order beside it. Off on bare
+ * metal and on VMs without such a balloon.
+ */
+export function pageReportingFacts(
+  virtioRoot = '/sys/bus/virtio/devices',
+  moduleRoot = '/sys/module/page_reporting',
+): { on: boolean; from: string } {
+  for (const d of listDir(virtioRoot)) {
+    if (readSys(join(virtioRoot, d, 'device'))?.trim() !== '0x0005') continue // virtio-balloon
+    const bits = readSys(join(virtioRoot, d, 'features'))?.trim() ?? ''
+    const order = readSys(join(moduleRoot, 'parameters/page_reporting_order'))?.trim()
+    const on = bits[5] === '1'
+    return {
+      on,
+      from: `${join(virtioRoot, d, 'features')}: virtio-balloon ${on ? 'with' : 'without'} VIRTIO_BALLOON_F_REPORTING (bit 5)${on && order ? `, page_reporting_order ${order}` : ''}`,
+    }
+  }
+  return { on: false, from: `no virtio-balloon under ${virtioRoot}: free memory is not reported` }
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort()
+  } catch {
+    return []
+  }
 }
 
 /** CONFIG_HZ from /proc/config.gz or /boot/config-VERSION; null when neither tells. */
@@ -83,5 +117,8 @@ export function captureHost(target?: {
     set('readAheadKiB', target.readAheadKiB, `/sys/block/${target.device}/queue/read_ahead_kb`)
     set('nrRequests', target.nrRequests, `/sys/block/${target.device}/queue/nr_requests`)
   }
-  return { preset: 'linux-modern', kernel, overrides: o, sources: src }
+  const reporting = pageReportingFacts()
+  // the hypervisor takes reported memory back: the fingerprint fits what touching it again costs
+  if (reporting.on) set('freshPageUs', 0, `${reporting.from}; the cost is fitted by the fingerprint`)
+  return { preset: 'linux-modern', kernel, overrides: o, sources: src, pageReporting: reporting }
 }
