@@ -6,15 +6,17 @@ import { realPrerequisiteProblems } from '../../main/services/real/prerequisites
 import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
 import { TargetRefused } from '../../main/services/real/target'
 import { validateDevice } from '../../main/services/real/validate'
+import type { ValidateWorkload } from '../../shared/validate/matrix'
 import { VALIDATE_MATRIX } from '../../shared/validate/matrix'
+import { parseValidateMatrix } from '../../shared/validate/matrix-file'
 import type { CliCommand } from '../command'
-import { InputError } from '../spec-file'
+import { InputError, readJsonFile } from '../spec-file'
 import { num, renderTable, withCi } from '../table'
 
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: [
-    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--only ID,…] [--seconds S] [--json] [--out FILE]',
+    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--matrix FILE] [--only ID,…] [--seconds S] [--json] [--out FILE]',
     "                                    the simulation against the kernel on a device: fingerprint, a fixed matrix × the kernel's schedulers, real and simulated, judged (root)",
   ],
   async run(args, io) {
@@ -27,6 +29,7 @@ export const validateCommand: CliCommand = {
         preset: { type: 'string' },
         quick: { type: 'boolean' },
         only: { type: 'string' },
+        matrix: { type: 'string' },
         seconds: { type: 'string' },
         'min-repetitions': { type: 'string' },
         'max-repetitions': { type: 'string' },
@@ -50,11 +53,17 @@ export const validateCommand: CliCommand = {
     const seconds = count(values.seconds, '--seconds', 0.5, 600)
     const minRepetitions = count(values['min-repetitions'], '--min-repetitions', 2, 50)
     const maxRepetitions = count(values['max-repetitions'], '--max-repetitions', 2, 100)
+    let matrix: readonly ValidateWorkload[] = VALIDATE_MATRIX
+    if (values.matrix !== undefined) {
+      const m = parseValidateMatrix(readJsonFile(values.matrix))
+      if (!m.ok) throw new InputError(m.problems.map((p) => `${values.matrix}: ${p}`))
+      matrix = m.workloads
+    }
     const only = values.only?.split(',').map((s) => s.trim())
     for (const id of only ?? [])
-      if (!VALIDATE_MATRIX.some((w) => w.id === id))
+      if (!matrix.some((w) => w.id === id))
         throw new InputError([
-          `validate: --only: no workload "${id}"; the matrix has ${VALIDATE_MATRIX.map((w) => w.id).join(', ')}`,
+          `validate: --only: no workload "${id}"; the matrix has ${matrix.map((w) => w.id).join(', ')}`,
         ])
     let scratch: number | undefined
     if (values['scratch-size'] !== undefined) {
@@ -87,6 +96,7 @@ export const validateCommand: CliCommand = {
           fingerprintOut: values['save-fingerprint'],
           quick: values.quick,
           only,
+          ...(values.matrix !== undefined ? { matrix } : {}),
           seconds,
           minRepetitions,
           maxRepetitions,

@@ -5,6 +5,7 @@ import type { RunResult } from '../../../shared/experiment/result'
 import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
 import { judgeWorkload, summarizeJudgements } from '../../../shared/validate/judge'
+import type { ValidateWorkload } from '../../../shared/validate/matrix'
 import { VALIDATE_MATRIX, validateSpec } from '../../../shared/validate/matrix'
 import type { ValidateReport } from '../../../shared/validate/report'
 import { VALIDATE_TARGETS } from '../../../shared/validate/report'
@@ -58,6 +59,8 @@ export interface ValidateOptions {
   runner?: RealExperimentRunner
   /** Only these workloads of the matrix (ids). */
   only?: string[]
+  /** The user's own workloads instead of the lab's matrix (`--matrix FILE`, matrix-file.ts). */
+  matrix?: readonly ValidateWorkload[]
 }
 
 export interface ValidateEvents extends RealExperimentEvents {
@@ -99,7 +102,9 @@ export async function validateDevice(
     throw new Error(
       `the kernel offers ${schedulers.length === 1 ? `only "${schedulers[0]}"` : 'none'} of ${KERNEL_SCHEDULERS.join(', ')}: nothing to compare`,
     )
-  const matrix = VALIDATE_MATRIX.filter((w) => (o.only ? o.only.includes(w.id) : !quick || w.quick))
+  const matrix = (o.matrix ?? VALIDATE_MATRIX).filter((w) =>
+    o.only ? o.only.includes(w.id) : o.matrix !== undefined || !quick || w.quick,
+  )
   const stages = matrix.length + (o.presetFile ? 0 : 1)
   let doc: PresetDocument
   if (o.presetFile) doc = loadPreset(o.presetFile)

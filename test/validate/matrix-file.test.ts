@@ -1,0 +1,76 @@
+// validate --matrix FILE: the user's own workloads, checked before anything runs (no root needed
+// to be told what is wrong with the file).
+import { describe, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseValidateMatrix } from '../../src/shared/validate/matrix-file'
+
+const root = join(import.meta.dirname, '../..')
+const dir = mkdtempSync(join(tmpdir(), 'iosched-matrix-'))
+
+describe('a validation matrix of the user’s own', () => {
+  it('takes fio jobs as in a spec, on the raw device unless a file is named', () => {
+    const m = parseValidateMatrix([
+      {
+        id: 'mixed-qd16',
+        title: '70/30 random mix',
+        processes: [
+          {
+            name: 'mix',
+            params: { rw: 'randrw', rwmixread: 70, bs: '4k', iodepth: 16, ioengine: 'libaio', direct: true },
+          },
+        ],
+      },
+      {
+        id: 'two',
+        rankBy: 'r',
+        processes: [
+          { name: 'w', params: { rw: 'write', bs: '1M', direct: true } },
+          { name: 'r', params: { rw: 'randread', bs: '4k', direct: true } },
+        ],
+      },
+    ])
+    expect(m.ok).toBe(true)
+    if (!m.ok) return
+    expect(m.workloads.map((w) => [w.id, w.title, w.rankBy])).toEqual([
+      ['mixed-qd16', '70/30 random mix', 'mix'],
+      ['two', 'two', 'r'],
+    ])
+    expect(m.workloads[0].processes[0].params.filename).toBe('/dev')
+  })
+
+  it('says what is wrong and where, every problem at once', () => {
+    const m = parseValidateMatrix([
+      { id: 'a', processes: [{ name: 'x', params: { rw: 'sideways', bs: '4k' } }] },
+      { id: 'a', processes: [] },
+      { id: 'b', rankBy: 'nobody', processes: [{ name: 'x', params: {} }] },
+    ])
+    expect(m.ok).toBe(false)
+    if (m.ok) return
+    expect(m.problems.join('\n')).toMatch(/\[1\]\.id: "a" is given twice/)
+    expect(m.problems.join('\n')).toMatch(/\[2\]\.rankBy: no process "nobody"/)
+    expect(
+      parseValidateMatrix([{ id: 'a', processes: [{ name: 'x', params: { rw: 'sideways' } }] }]),
+    ).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^\[0\]\.processes\[0\]\.params\.rw: /)],
+    })
+    expect(parseValidateMatrix({})).toEqual({
+      ok: false,
+      problems: ['the matrix: expected a non-empty array of workloads'],
+    })
+  })
+
+  it('is refused by the CLI as bad input (exit 2) before any real run, naming the file', () => {
+    const f = join(dir, 'bad.json')
+    writeFileSync(f, JSON.stringify([{ id: 'x', processes: [{ name: 'r', params: { rw: 'sideways' } }] }]))
+    const r = spawnSync(process.execPath, [join(root, 'bin/iosched-lab.mjs'), 'validate', '--matrix', f], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain(`${f}: [0].processes[0].params.rw:`)
+  })
+})
