@@ -269,3 +269,57 @@ describe('the virtual device', () => {
     expect(presetDriver('loop-dio-virtio', { rotational: false }).device.info.rotational).toBe(false)
   })
 })
+
+describe('the virtual device under the depth law (contention per request in flight)', () => {
+  const at = (depth: number, op: 'randread' | 'randwrite' = 'randread') => {
+    const p = simulate(
+      resolveSpec({
+        device: {
+          preset: 'loop-dio-virtio',
+          overrides: {
+            readServiceUs: '0:50, 100:50',
+            writeServiceUs: '0:80, 100:80',
+            readContentionUs: 14,
+            writeContentionUs: 9,
+            pathUs: 0,
+            pathThreads: 0,
+          },
+        },
+        workload: {
+          processes: [
+            {
+              name: 'r',
+              type: 'fio',
+              params: {
+                rw: op,
+                bs: '4k',
+                iodepth: depth,
+                ioengine: 'libaio',
+                direct: true,
+                filename: '/dev',
+                size: '64M',
+                time_based: true,
+                runtime: 0.3,
+              },
+            },
+          ],
+        },
+        schedulers: ['none'],
+      }),
+      0,
+      0,
+    ).processes[0]
+    return { meanUs: p.latencyMs.mean * 1000, iops: p.ops / p.seconds }
+  }
+
+  it('takes a request its QD1 time and every other request in flight’s contention: the mean climbs linearly', () => {
+    // with 32 in flight: 50 µs and 31 × 14 µs
+    expect(at(32).meanUs).toBeGreaterThan(0.95 * (50 + 31 * 14))
+    expect(at(32).meanUs).toBeLessThan(1.05 * (50 + 31 * 14))
+    expect(at(32, 'randwrite').meanUs).toBeGreaterThan(0.95 * (80 + 31 * 9))
+    // the rate approaches 1 / contention and never passes it
+    expect(at(32).iops).toBeLessThan(1e6 / 14)
+    expect(at(8).iops).toBeLessThan(at(32).iops)
+    expect(at(1).meanUs).toBeLessThan(55)
+  })
+})

@@ -108,12 +108,12 @@ describeReal('fingerprinting a scratch device (root)', () => {
     expect(doc.measured.points.map((p) => p.name)).toEqual([
       'qd1-randread',
       'qd32-randread',
+      'qd8-randread',
       'qd1-randwrite',
       'qd32-randwrite',
       'seq-read',
       'seq-write',
       'buffered-write',
-      'buffered-rewrite',
     ])
     for (const p of doc.measured.points) expect(p.iops).toBeGreaterThan(0)
     expect(doc.simulated.points).toHaveLength(8)

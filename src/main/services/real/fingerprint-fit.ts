@@ -13,12 +13,12 @@ export interface SweepPoint {
 export type SweepName =
   | 'qd1-randread'
   | 'qd32-randread'
+  | 'qd8-randread'
   | 'qd1-randwrite'
   | 'qd32-randwrite'
   | 'seq-read'
   | 'seq-write'
   | 'buffered-write'
-  | 'buffered-rewrite'
 
 /** A fitted model: its family, the preset it starts from, the fitted values and why each. */
 export interface FittedModel {

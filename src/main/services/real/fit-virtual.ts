@@ -5,7 +5,7 @@ import { parseQuantileTable } from '../../../shared/devices/quantile-table'
 import type { ParamValues } from '../../../shared/util/params'
 import type { SweepName } from './fingerprint-fit'
 import type { QueueFacts } from './queue-facts'
-import { MEDIAN_ONLY, residualSize } from './fingerprint-sweep'
+import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
 
 /**
  * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
@@ -103,6 +103,11 @@ export function initialVirtual(
   sizeBytes: number,
   /** The path's time per request when the scheduler points determined it (fit-scheduler-cost.ts). */
   pathFit?: { us: number; why: string },
+  /**
+   * Fit the depth law (contention per request in flight, devices/virtual.ts) rather than lanes
+   * and a serial path: how a virtual device on this machine's hypervisor was measured to behave.
+   */
+  contention = false,
 ): { values: ParamValues; sources: Record<string, string> } {
   const rr1 = point(points, 'qd1-randread')
   const rr32 = point(points, 'qd32-randread')
@@ -110,13 +115,19 @@ export function initialVirtual(
   const rw32 = point(points, 'qd32-randwrite')
   const sr = point(points, 'seq-read')
   const sw = point(points, 'seq-write')
-  const path = facts.kind === 'loop' && pathFit ? pathFit : pathCpuUs(points)
+  // contention mode: the path is the guest CPU the device's own thread takes (the host side's
+  // serial work is the contention); the lane model put the whole QD32 time per request there
+  const path = facts.kind === 'loop' && pathFit && !contention ? pathFit : pathCpuUs(points)
   const read = quantilesUs(rr1.latency).map((v) => v - path.us)
   const write = quantilesUs(rw1.latency).map((v) => v - path.us)
   const meanOf = (us: number[]): number => tableOf(us).mean() / 1e6
   // Little's law: requests in service = rate × time in service
   const readParallel = clamp(rr32.iops * meanOf(read), 0.05, 4096)
   const writeParallel = clamp(rw32.iops * meanOf(write), 0.05, 4096)
+  // the depth law: at QD32 a request takes its QD1 time and 31 others' contention
+  const meanUs = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).mean / 1000
+  const readContention = clamp((meanUs(rr32) - meanUs(rr1)) / 31, 0.05, 1e5)
+  const writeContention = clamp((meanUs(rw32) - meanUs(rw1)) / 31, 0.05, 1e5)
   const values: ParamValues = {
     kind: facts.kind,
     capacityGiB: r3(sizeBytes / 2 ** 30) || 0.25,
@@ -127,8 +138,9 @@ export function initialVirtual(
     ...(facts.maxSegments ? { maxSegments: facts.maxSegments } : {}),
     readServiceUs: tableOf(read).toString(),
     writeServiceUs: tableOf(write).toString(),
-    readParallel: r3(readParallel),
-    writeParallel: r3(writeParallel),
+    ...(contention
+      ? { readContentionUs: r3(readContention), writeContentionUs: r3(writeContention) }
+      : { readParallel: r3(readParallel), writeParallel: r3(writeParallel) }),
     readMBps: r3(Math.max(1, sr.MBps)),
     writeMBps: r3(Math.max(1, sw.MBps)),
     pathThreads: facts.kind === 'loop' ? 1 : 0,
@@ -144,8 +156,15 @@ export function initialVirtual(
     ...(facts.maxSegments ? { maxSegments: facts.sources.maxSegments } : {}),
     readServiceUs: `fitted: the QD1 4 KiB random reads' latency histogram (${Math.round(rr1.iops)} IOPS), knot by knot, less the host path`,
     writeServiceUs: `fitted: the QD1 4 KiB random writes' latency histogram (${Math.round(rw1.iops)} IOPS), knot by knot, less the host path`,
-    readParallel: `fitted: QD32 random reads at ${Math.round(rr32.iops)} IOPS (Little's law on the QD1 service time, then re-simulated)`,
-    writeParallel: `fitted: QD32 random writes at ${Math.round(rw32.iops)} IOPS (Little's law, then re-simulated)`,
+    ...(contention
+      ? {
+          readContentionUs: `fitted: the QD32 4 KiB random reads' mean latency beyond QD1's, per other request in flight (${r3(meanUs(rr32))} − ${r3(meanUs(rr1))} µs over 31), then re-simulated against their rate`,
+          writeContentionUs: `fitted: the QD32 4 KiB random writes' mean latency beyond QD1's, per other request in flight (${r3(meanUs(rw32))} − ${r3(meanUs(rw1))} µs over 31), then re-simulated`,
+        }
+      : {
+          readParallel: `fitted: QD32 random reads at ${Math.round(rr32.iops)} IOPS (Little's law on the QD1 service time, then re-simulated)`,
+          writeParallel: `fitted: QD32 random writes at ${Math.round(rw32.iops)} IOPS (Little's law, then re-simulated)`,
+        }),
     readMBps: `fitted: 1 MiB sequential reads at ${r3(sr.MBps)} MB/s`,
     writeMBps: `fitted: 1 MiB sequential writes at ${r3(sw.MBps)} MB/s`,
     pathThreads:
@@ -166,16 +185,18 @@ export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[
   for (const m of meas) {
     const s = sim.find((x) => x.name === m.name)
     if (!s) continue
-    const p50 = (h: LatencyHistogramJSON): number => LatencyHistogram.fromJSON(h).percentile(50)
     const r = {
       iops: rel(s.iops, m.iops),
-      p50: rel(p50(s.latency), p50(m.latency)),
+      p50: medianResidual(m.name, m.latency, s.latency),
       medianOnly: MEDIAN_ONLY.has(m.name),
     }
     worst = Math.max(worst, residualSize(r))
   }
   return worst
 }
+
+/** Sweep points no correction uses: they tell the model's structures apart (fitVirtual). */
+export const HELD_OUT: ReadonlySet<string> = new Set(['qd8-randread'])
 
 /**
  * Re-simulate and correct until every point's rate and median are within `tolerance`, or
@@ -192,8 +213,10 @@ export function refineVirtual(
   const maxIt = o.maxIterations ?? 8
   let v = { ...start }
   let h = { ...host }
+  // the points the corrections aim at: a held-out point (QD8) judges the fit, it does not steer it
+  const fitted = meas.filter((p) => !HELD_OUT.has(p.name))
   let best = { values: v, host: h, simulated: simulate(v, h), err: Infinity }
-  best.err = worstResidual(meas, best.simulated)
+  best.err = worstResidual(fitted, best.simulated)
   let sim = best.simulated
   let it = 0
   while (it < maxIt && best.err > tol) {
@@ -202,10 +225,43 @@ export function refineVirtual(
     v = next.values
     h = next.host
     sim = simulate(v, h)
-    const err = worstResidual(meas, sim)
+    const err = worstResidual(fitted, sim)
     if (err < best.err) best = { values: v, host: h, simulated: sim, err }
   }
   return { values: best.values, host: best.host, simulated: best.simulated, iterations: it }
+}
+
+/**
+ * Both structures of the virtual model fitted to the sweep — lanes behind a serial path, and the
+ * depth law (a contention per request in flight) — and the one whose re-simulated sweep is
+ * closer kept. Neither fit uses the QD8 reads, so they tell the two apart: lanes behind a
+ * serial path saturate by QD8, a hypervisor's shared I/O thread climbs slowly to QD32.
+ */
+export function fitVirtual(
+  points: readonly FitPoint[],
+  facts: QueueFacts,
+  sizeBytes: number,
+  pathFit: { us: number; why: string } | undefined,
+  host: ParamValues,
+  simulate: SweepSimulator,
+): {
+  first: { values: ParamValues; sources: Record<string, string> }
+  refined: ReturnType<typeof refineVirtual>
+  structure: 'lanes' | 'depth law'
+  errors: Record<'lanes' | 'depth law', number>
+} {
+  const fits = ([false, true] as const).map((contention) => {
+    const first = initialVirtual(points, facts, sizeBytes, pathFit, contention)
+    const refined = refineVirtual(first.values, host, points, simulate)
+    return { first, refined, err: worstResidual(points, refined.simulated) }
+  })
+  const pick = fits[1].err < fits[0].err ? 1 : 0
+  return {
+    first: fits[pick].first,
+    refined: fits[pick].refined,
+    structure: pick === 1 ? 'depth law' : 'lanes',
+    errors: { lanes: fits[0].err, 'depth law': fits[1].err },
+  }
 }
 
 /** Where the host values `correct` adjusts come from, for the preset's sources. */
@@ -245,25 +301,46 @@ function correct(
     floorHit('writeServiceUs') ? fastest('qd1-randwrite') : 0,
   )
   const pathUs = over > 0 ? r3(Math.max(0, (v.pathUs as number) - over)) : (v.pathUs as number)
+  const contentionMode = ((v.readContentionUs as number | undefined) ?? 0) > 0
   const values: ParamValues = {
     ...v,
     pathUs,
     readServiceUs: knots('readServiceUs', 'qd1-randread'),
     writeServiceUs: knots('writeServiceUs', 'qd1-randwrite'),
-    readParallel: step(
-      v.readParallel as number,
-      m('qd32-randread').iops,
-      s('qd32-randread').iops,
-      0.05,
-      4096,
-    ),
-    writeParallel: step(
-      v.writeParallel as number,
-      m('qd32-randwrite').iops,
-      s('qd32-randwrite').iops,
-      0.05,
-      4096,
-    ),
+    ...(contentionMode
+      ? {
+          // more contention, a lower rate: the step goes the other way round
+          readContentionUs: step(
+            v.readContentionUs as number,
+            s('qd32-randread').iops,
+            m('qd32-randread').iops,
+            0.05,
+            1e5,
+          ),
+          writeContentionUs: step(
+            v.writeContentionUs as number,
+            s('qd32-randwrite').iops,
+            m('qd32-randwrite').iops,
+            0.05,
+            1e5,
+          ),
+        }
+      : {
+          readParallel: step(
+            v.readParallel as number,
+            m('qd32-randread').iops,
+            s('qd32-randread').iops,
+            0.05,
+            4096,
+          ),
+          writeParallel: step(
+            v.writeParallel as number,
+            m('qd32-randwrite').iops,
+            s('qd32-randwrite').iops,
+            0.05,
+            4096,
+          ),
+        }),
     readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
   }
@@ -287,19 +364,21 @@ function correct(
   // rewrite (into pages freed a moment before) gives the copy; where the host reports free memory
   // to a hypervisor (freshPageUs captured), the first write (into reported pages) gives the cost
   // of touching one such page again — 256 of them per MiB
-  const p50Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(50) / 1000
-  const pair = (n: SweepName): [number, number] | null => {
-    const a = meas.find((p) => p.name === n)
-    const b = sim.find((p) => p.name === n)
-    return a && b ? [p50Us(a), p50Us(b)] : null
+  // the buffered point's two passes: the first (p75 of its writes) into reported memory, the
+  // second (p25) into the pages the first freed
+  const pctUs = (p: FitPoint, q: number): number => LatencyHistogram.fromJSON(p.latency).percentile(q) / 1000
+  const pair = (q: number): [number, number] | null => {
+    const a = meas.find((p) => p.name === 'buffered-write')
+    const b = sim.find((p) => p.name === 'buffered-write')
+    return a && b ? [pctUs(a, q), pctUs(b, q)] : null
   }
-  const first = pair('buffered-write')
-  const again = pair('buffered-rewrite') ?? first
+  const first = pair(75)
+  const again = pair(25)
   if (again) {
     const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (again[0] - again[1]) / 1024
     out.copyUsPerKiB = Math.round(clamp(copy, 0.005, 100) * 1e4) / 1e4
   }
-  if (first && again && again !== first && host.freshPageUs !== undefined) {
+  if (first && again && host.freshPageUs !== undefined) {
     const fresh = (host.freshPageUs as number) + (first[0] - first[1] - (again[0] - again[1])) / 256
     out.freshPageUs = r3(clamp(fresh, 0, 1000))
   }
