@@ -89,8 +89,8 @@ describe('specs for real runs', () => {
     expect(v.ok).toBe(true)
     if (!v.ok) return
     expect(v.spec.schedulers.map((s) => [s.name, s.label])).toEqual([
-      // written by its kernel alias, the entry keeps "none" as its label
-      ['noop', 'none'],
+      // blk-mq's none, the scheduler of its own (schedulers/none.ts)
+      ['none', 'none'],
       ['kyber', 'kyber-1ms'],
       ['bfq', 'bfq'],
     ])

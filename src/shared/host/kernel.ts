@@ -128,8 +128,8 @@ export class Kernel implements PageIoListener {
     this.cache = new PageCache(Math.floor(cachePages), queue)
     this.cache.listener = this
     if (this.h.freshPage > 0) {
-      this.cache.reporting = new PageReporting(this.h.freshPage, Math.round(n('pageReportingDelayMs') * MS))
-      this.cache.clock = () => engine.now
+      const delay = Math.round(n('pageReportingDelayMs') * MS)
+      this.cache.reporting = new PageReporting(this.h.freshPage, delay, () => engine.now)
     }
     this.era = VM_ERAS[hv.vm as VmEraName]
     this.wm = eraWatermarks(this.era, Math.floor((n('memoryMiB') * 1024 * 1024) / PAGE), n('minFreeKiB'))

@@ -37,6 +37,8 @@ export class PageReporting {
     readonly freshPageNs: SimTime,
     /** PAGE_REPORTING_DELAY (ns). */
     readonly delay: SimTime,
+    /** The simulated time, for callers that do not pass it. */
+    private readonly clock: () => SimTime = () => 0,
   ) {}
 
   /** The scheduled work has run by `now`: everything freed so far is reported. */
@@ -48,7 +50,7 @@ export class PageReporting {
   }
 
   /** `n` pages were freed at `now`. */
-  freed(n: number, now: SimTime): void {
+  freed(n: number, now: SimTime = this.clock()): void {
     if (n <= 0) return
     this.settle(now)
     this.warm += n
@@ -56,7 +58,7 @@ export class PageReporting {
   }
 
   /** `n` pages are allocated at `now`: warm ones first; returns how many were fresh. */
-  take(n: number, now: SimTime): number {
+  take(n: number, now: SimTime = this.clock()): number {
     if (n <= 0) return 0
     this.settle(now)
     const warm = Math.min(n, this.warm)

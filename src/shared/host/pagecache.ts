@@ -52,10 +52,9 @@ export class PageCache implements BioOwner {
   private count = 0
   private readonly byId: SimFile[] = []
   listener: PageIoListener | null = null
-  /** Free page reporting to a hypervisor (host `freshPageUs` > 0), and the clock it needs. */
+  /** Free page reporting to a hypervisor (host `freshPageUs` > 0): page-reporting.ts. */
   reporting: PageReporting | null = null
-  clock: () => SimTime = () => 0
-  /** Pages of the last readPages or dirtyPages call allocated fresh (see page-reporting.ts). */
+  /** Pages of the last readPages or dirtyPages call allocated fresh. */
   lastFresh = 0
 
   constructor(
@@ -74,7 +73,7 @@ export class PageCache implements BioOwner {
    * (it cannot wait here for writes); what is still missing overcommits.
    */
   private reserve(n: number): void {
-    if (this.reporting !== null) this.lastFresh += this.reporting.take(n, this.clock())
+    if (this.reporting !== null) this.lastFresh += this.reporting.take(n)
     const free = this.capacity - this.cached - this.anonPages - n
     if (free < this.wm.low) this.onLow?.()
     const need = this.wm.min - free
@@ -108,7 +107,7 @@ export class PageCache implements BioOwner {
       this.cached--
       freed++
     }
-    this.reporting?.freed(freed, this.clock())
+    this.reporting?.freed(freed)
     return freed
   }
 
@@ -148,7 +147,7 @@ export class PageCache implements BioOwner {
       pages[p] = 0
       this.cached--
       r.freed++
-      this.reporting?.freed(1, this.clock())
+      this.reporting?.freed(1)
     }
     r.scanned += scanned
   }
@@ -220,7 +219,7 @@ export class PageCache implements BioOwner {
       dropped++
     }
     this.cached -= dropped
-    this.reporting?.freed(dropped, this.clock())
+    this.reporting?.freed(dropped)
     return dropped
   }
 
