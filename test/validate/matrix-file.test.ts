@@ -2,7 +2,7 @@
 // to be told what is wrong with the file).
 import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseValidateMatrix } from '../../src/shared/validate/matrix-file'
@@ -39,6 +39,19 @@ describe('a validation matrix of the user’s own', () => {
       ['two', 'two', 'r'],
     ])
     expect(m.workloads[0].processes[0].params.filename).toBe('/dev')
+  })
+
+  it('reads the probe matrix the lab keeps beside its benchmarks (workloads outside validate’s own)', () => {
+    const doc = JSON.parse(readFileSync(join(root, 'bench/validate-probe-matrix.json'), 'utf8')) as unknown
+    const m = parseValidateMatrix(doc)
+    expect(m.ok && m.workloads.map((w) => w.id)).toEqual([
+      'randread-qd8',
+      'randrw-qd16',
+      'reader-vs-randwriters',
+      'reader-vs-seqwriter-qd1',
+      'buffered-seqread',
+      'readers-qd4-x4',
+    ])
   })
 
   it('says what is wrong and where, every problem at once', () => {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Measurements behind the virtual device model and the host's page reporting (docs/real-devices.md),
+# repeatable on a machine of one's own: each probe makes its own loop device on a 300 MiB file in a
+# temporary folder, runs fio on it, and detaches and deletes it at the end (also on error or ^C).
+# Root, fio and losetup needed; nothing else is written.
+#
+#   sudo bench/real-probes.sh depth [randread|randwrite]   latency and rate at QD 1, 4, 8, 32, CPUs busy
+#   sudo bench/real-probes.sh reader-writer                 a QD1 reader beside a 1 MiB writer at QD 1, 2, 4, 8
+#   sudo bench/real-probes.sh sequential                    1 MiB direct reads at QD 1–16, 128 KiB buffered reads
+#   sudo bench/real-probes.sh submitters                    1, 2, 4 jobs × QD8 under none and mq-deadline
+#   sudo bench/real-probes.sh page-reporting                64 MiB buffered writes twice, T seconds apart
+set -euo pipefail
+probe=${1:-}
+dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
+dev=''
+cleanup() {
+  [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+loop() {
+  if [ "$1" = fill ]; then dd if=/dev/urandom of="$dir/f.img" bs=1M count=300 status=none; else truncate -s 300M "$dir/f.img"; fi
+  dev=$(losetup --find --show --direct-io=on "$dir/f.img")
+  echo none >"/sys/block/$(basename "$dev")/queue/scheduler"
+}
+sched() { echo "$1" >"/sys/block/$(basename "$dev")/queue/scheduler"; }
+# fio on the probe's device, time-based over its first 256 MiB, JSON out
+fiojson() { fio --output-format=json --filename="$dev" --time_based --size=256M "$@" 2>/dev/null; }
+# a JS expression over the JSON document `d` (node reads it from stdin)
+show() { node -e "const d=JSON.parse(require('fs').readFileSync(0,'utf8')); console.log($1)"; }
+us() { echo "(($1)/1e3).toFixed(0)"; }
+
+case "$probe" in
+  depth)
+    rw=${2:-randread}
+    dir_key=$([ "$rw" = randwrite ] && echo write || echo read)
+    loop fill
+    for qd in 1 4 8 32; do
+      fiojson --direct=1 --runtime=4 --name=p --rw="$rw" --bs=4k --ioengine=libaio --iodepth=$qd \
+        --percentile_list=1:10:50:90:99:99.9 |
+        show "'QD$qd', (d.jobs[0].$dir_key.iops/1000).toFixed(1)+'k IOPS, mean', $(us "d.jobs[0].$dir_key.clat_ns.mean"), 'µs;', Object.entries(d.jobs[0].$dir_key.clat_ns.percentile).map(([k,v])=>parseFloat(k)+'%:'+(v/1e3).toFixed(0)).join(' '), '; fio usr/sys %', d.jobs[0].usr_cpu.toFixed(0), d.jobs[0].sys_cpu.toFixed(0)"
+    done
+    ;;
+  reader-writer)
+    loop fill
+    for qd in 1 2 4 8; do
+      fiojson --direct=1 --runtime=4 --name=reader --rw=randread --bs=4k --ioengine=psync \
+        --name=writer --rw=write --bs=1M --ioengine=libaio --iodepth=$qd |
+        show "'writer QD$qd: reader', (d.jobs[0].read.bw_bytes/1e6).toFixed(2), 'MB/s, mean', $(us d.jobs[0].read.clat_ns.mean), 'p99', $(us "d.jobs[0].read.clat_ns.percentile['99.000000']"), 'µs; writer', (d.jobs[1].write.bw_bytes/1e6).toFixed(0), 'MB/s, mean', $(us d.jobs[1].write.clat_ns.mean), 'µs'"
+    done
+    ;;
+  sequential)
+    loop fill
+    for qd in 1 2 4 8 16; do
+      fiojson --direct=1 --runtime=3 --name=p --rw=read --bs=1M --ioengine=libaio --iodepth=$qd |
+        show "'1 MiB reads QD$qd:', (d.jobs[0].read.bw_bytes/1e6).toFixed(0), 'MB/s, mean', $(us d.jobs[0].read.clat_ns.mean), 'µs'"
+    done
+    fiojson --direct=0 --runtime=3 --name=p --rw=read --bs=128k --ioengine=psync |
+      show "'128 KiB buffered reads:', (d.jobs[0].read.bw_bytes/1e6).toFixed(0), 'MB/s'"
+    ;;
+  submitters)
+    loop fill
+    for jobs in 1 2 4; do
+      for s in none mq-deadline; do
+        sched "$s"
+        fiojson --direct=1 --runtime=3 --name=p --rw=randread --bs=4k --ioengine=libaio --iodepth=8 \
+          --numjobs=$jobs --group_reporting |
+          show "'$jobs × QD8 under $s:', (d.jobs[0].read.iops/1000).toFixed(1)+'k IOPS'"
+      done
+    done
+    ;;
+  page-reporting)
+    loop empty
+    write() {
+      fio --output-format=json --filename="$dev" --name=w --rw=write --bs=1M --size=64M --ioengine=psync \
+        --direct=0 2>/dev/null | show "'$1', 'median write()', $(us "d.jobs[0].write.clat_ns.percentile['50.000000']"), 'µs'"
+    }
+    for t in 0.3 1 1.5 2 3 5; do
+      sleep 12
+      write 'after 12 s idle (reported):'
+      sleep "$t"
+      write "again $t s later:"
+    done
+    ;;
+  *)
+    sed -n '7,11p' "$0"
+    exit 2
+    ;;
+esac
