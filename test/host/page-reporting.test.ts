@@ -9,7 +9,7 @@ import { MS } from '../../src/shared/sim/time'
 
 describe('free page reporting, the bookkeeping', () => {
   it('hands out warm pages first, fresh ones once the report has run', () => {
-    const r = new PageReporting(9000, 2000 * MS)
+    const r = new PageReporting(2000 * MS)
     expect(r.take(100, 0)).toBe(100) // nothing freed yet: all fresh
     r.freed(60, 10 * MS) // the report is due at 2010 ms
     expect(r.take(40, 500 * MS)).toBe(0)

@@ -129,7 +129,7 @@ export class Kernel implements PageIoListener {
     this.cache.listener = this
     if (this.h.freshPage > 0) {
       const delay = Math.round(n('pageReportingDelayMs') * MS)
-      this.cache.reporting = new PageReporting(this.h.freshPage, delay, () => engine.now)
+      this.cache.reporting = new PageReporting(delay, () => engine.now)
     }
     this.era = VM_ERAS[hv.vm as VmEraName]
     this.wm = eraWatermarks(this.era, Math.floor((n('memoryMiB') * 1024 * 1024) / PAGE), n('minFreeKiB'))

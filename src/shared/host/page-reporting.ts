@@ -33,8 +33,6 @@ export class PageReporting {
   freshTotal = 0
 
   constructor(
-    /** System time of the first touch of one reported 4 KiB page (ns). */
-    readonly freshPageNs: SimTime,
     /** PAGE_REPORTING_DELAY (ns). */
     readonly delay: SimTime,
     /** The simulated time, for callers that do not pass it. */

@@ -54,8 +54,6 @@ export class PageCache implements BioOwner {
   listener: PageIoListener | null = null
   /** Free page reporting to a hypervisor (host `freshPageUs` > 0): page-reporting.ts. */
   reporting: PageReporting | null = null
-  /** Pages of the last readPages or dirtyPages call allocated fresh. */
-  lastFresh = 0
 
   constructor(
     /** Pages available to the cache (memory less what the kernel and processes hold). */
@@ -70,10 +68,11 @@ export class PageCache implements BioOwner {
   /**
    * Make room for `n` new pages (anonymous memory counts against room): below the low watermark
    * kswapd is woken; below the min watermark the allocating process frees clean pages itself
-   * (it cannot wait here for writes); what is still missing overcommits.
+   * (it cannot wait here for writes); what is still missing overcommits. Returns how many of them
+   * were fresh (reported to a hypervisor: page-reporting.ts).
    */
-  private reserve(n: number): void {
-    if (this.reporting !== null) this.lastFresh += this.reporting.take(n)
+  private reserve(n: number): number {
+    const fresh = this.reporting !== null ? this.reporting.take(n) : 0
     const free = this.capacity - this.cached - this.anonPages - n
     if (free < this.wm.low) this.onLow?.()
     const need = this.wm.min - free
@@ -81,6 +80,7 @@ export class PageCache implements BioOwner {
       const short = need - this.reclaimClean(need)
       if (short > 0 && free < 0) this.overcommitted += Math.min(short, -free)
     }
+    return fresh
   }
 
   /** Evict up to `n` clean, unreferenced, unlocked pages (CLOCK); returns how many went. */
@@ -265,15 +265,14 @@ export class PageCache implements BioOwner {
   /**
    * Add pages [first, first+n) that are not cached yet as locked, and build read bios for them
    * (split at the device's maximum transfer and at extent boundaries) into `out`. Marks
-   * `marker` (if ≥ 0) as the read-ahead trigger. Returns the number of pages newly read.
+   * `marker` (if ≥ 0) as the read-ahead trigger. Returns how many of the new pages were fresh.
    */
   readPages(f: SimFile, first: number, n: number, marker: number, ctx: IoContext, out: Bio[]): number {
-    this.lastFresh = 0
     const pages = f.pageStates()
     const end = Math.min(first + n, f.pageCount)
     let missing = 0
     for (let p = first; p < end; p++) if (pages[p] === 0) missing++
-    if (missing > 0) this.reserve(missing)
+    const fresh = missing > 0 ? this.reserve(missing) : 0
     let run = -1
     for (let p = first; p <= end; p++) {
       if (p < end && pages[p] === 0) {
@@ -287,17 +286,16 @@ export class PageCache implements BioOwner {
     }
     if (marker >= first && marker < end && pages[marker] & (PG_LOCKED | PG_UPTODATE))
       pages[marker] |= PG_READAHEAD
-    return missing
+    return fresh
   }
 
-  /** Dirty pages [first, first+n) after a buffered write (allocating any missing). */
-  dirtyPages(f: SimFile, first: number, n: number, now: SimTime): void {
-    this.lastFresh = 0
+  /** Dirty pages [first, first+n) after a buffered write (allocating any missing); returns the fresh ones. */
+  dirtyPages(f: SimFile, first: number, n: number, now: SimTime): number {
     const pages = f.pageStates()
     const end = Math.min(first + n, f.pageCount)
     let missing = 0
     for (let p = first; p < end; p++) if (pages[p] === 0) missing++
-    if (missing > 0) this.reserve(missing)
+    const fresh = missing > 0 ? this.reserve(missing) : 0
     for (let p = first; p < end; p++) {
       const s = pages[p]
       if (s === 0) {
@@ -313,6 +311,7 @@ export class PageCache implements BioOwner {
       }
     }
     if (f.dirtiedWhen < 0 && f.dirty > 0) f.dirtiedWhen = now
+    return fresh
   }
 
   /**

@@ -53,8 +53,7 @@ export function readLoop(t: Task): void {
 
 /** Read pages not cached yet into the cache, for `t` (its bios), counting the fresh pages it allocated. */
 function readPages(t: Task, f: SimFile, first: number, n: number, marker: number): void {
-  t.kernel.cache.readPages(f, first, n, marker, t, t.bios)
-  t.freshPages += t.kernel.cache.lastFresh
+  t.freshPages += t.kernel.cache.readPages(f, first, n, marker, t, t.bios)
 }
 
 /** The task's read-ahead state for a file (struct file_ra_state), made on first use. */

@@ -14,13 +14,13 @@ export function bufferedWrite(t: Task): void {
   const first = Math.floor(t.off / PAGE)
   const end = Math.min(Math.ceil((t.off + t.len) / PAGE), f.pageCount)
   if (k.h.folioOrder > 0 && (end - first > 1 || f.folio !== null)) f.makeFolios(first, end, k.h.folioOrder)
-  k.cache.dirtyPages(f, first, end - first, t.now)
+  const fresh = k.cache.dirtyPages(f, first, end - first, t.now)
   if (k.fs !== null) k.fs.written(t, f, t.off, t.len, false)
   t.dirtied = end - first
   t.written = 0
   t.k = K_BALANCE
   // the copy, and the first touch of pages the hypervisor had taken back (page-reporting.ts)
-  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB) + k.cache.lastFresh * k.h.freshPage)
+  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB) + fresh * k.h.freshPage)
 }
 
 /** balance_dirty_pages: throttle a writer that pushed dirty memory over the limit. */

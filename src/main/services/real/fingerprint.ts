@@ -259,7 +259,7 @@ export async function fingerprintDevice(
   const costSchedulers = offeredOf(
     COST_SCHEDULERS,
     targetReq.kind === 'device' ? deviceName(targetReq.name) : undefined,
-  ).offered.filter((s): s is CostScheduler => (COST_SCHEDULERS as readonly string[]).includes(s))
+  ).offered
   if (virtual && (o.schedulerPoints ?? true) && costSchedulers.length > 0) {
     const sspec = resolveSpec(
       schedulerSweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, costSchedulers, passes),
@@ -284,9 +284,7 @@ export async function fingerprintDevice(
     host.sources.schedCpuScale = costFit.sources.schedCpuScale
   }
   if (virtual) {
-    // both structures of the virtual model, each fitted to the sweep; the one that re-simulates it
-    // better stands — the QD8 reads, which neither fit uses, tell them apart (lanes behind a serial
-    // path saturate early; the depth law of a hypervisor's shared I/O thread climbs slowly)
+    // lanes or the depth law, whichever re-simulates the sweep better (fitVirtual)
     const pathFit = costFit.pathUs !== null ? { us: costFit.pathUs, why: costFit.sources.pathUs } : undefined
     const { first, refined, structure, errors } = fitVirtual(
       measured,

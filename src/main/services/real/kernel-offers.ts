@@ -62,11 +62,11 @@ export function moduleSchedulers(modulesDir = join('/lib/modules', release())): 
  * given. When the kernel cannot be asked, everything is taken as offered (a run then says why a
  * scheduler failed).
  */
-export function offeredOf(
-  wanted: readonly string[],
+export function offeredOf<T extends string>(
+  wanted: readonly T[],
   device?: string,
   modulesDir?: string,
-): { offered: string[]; missing: { scheduler: string; reason: string }[] } {
+): { offered: T[]; missing: { scheduler: T; reason: string }[] } {
   const listed = kernelOfferedSchedulers(device)
   if (listed === null) return { offered: [...wanted], missing: [] }
   const have = [...new Set([...listed, ...moduleSchedulers(modulesDir)])]
