@@ -9,6 +9,7 @@
 #   sudo bench/real-probes.sh sequential                    1 MiB direct reads at QD 1–16, 128 KiB buffered reads
 #   sudo bench/real-probes.sh submitters                    1, 2, 4 jobs × QD8 under none and mq-deadline
 #   sudo bench/real-probes.sh page-reporting                64 MiB buffered writes twice, T seconds apart
+#   sudo bench/real-probes.sh stalls                        per-I/O logs: millisecond gaps in the completions, QD 1–32
 set -euo pipefail
 probe=${1:-}
 dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
@@ -82,8 +83,29 @@ case "$probe" in
       write "again $t s later:"
     done
     ;;
+  stalls)
+    # each I/O's completion time (ms) and latency: a millisecond without a completion while a queue
+    # is in flight is a stall of the host; the requests it held back sit beyond twice the median
+    loop fill
+    for point in 'randread 1' 'randread 4' 'randread 8' 'randread 32' 'randwrite 32'; do
+      set -- $point
+      (cd "$dir" && fio --output-format=json --filename="$dev" --time_based --size=256M --runtime=3 --name=p \
+        --rw="$1" --bs=4k --direct=1 --ioengine=libaio --iodepth="$2" --write_lat_log=lat --log_avg_msec=0 \
+        >/dev/null 2>&1)
+      node -e "
+        const rows = require('fs').readFileSync('$dir/lat_clat.1.log', 'utf8').trim().split('\n').map((l) => l.split(',').map(Number))
+        const per = new Map(); for (const [t] of rows) per.set(t, (per.get(t) ?? 0) + 1)
+        const end = rows.reduce((m, r) => Math.max(m, r[0]), 0); let gaps = 0, gapMs = 0
+        for (let t = 1; t <= end; t++) if (!per.has(t)) { gapMs++; if (per.has(t - 1)) gaps++ }
+        const lat = rows.map((r) => r[1] / 1e3).sort((a, b) => a - b); const p50 = lat[lat.length >> 1]
+        const tail = lat.filter((x) => x > 2 * p50)
+        console.log('$1 QD$2:', (rows.length / (end / 1e3) / 1e3).toFixed(1) + 'k IOPS,', gaps, 'gaps (' + gapMs, 'ms) in', (end / 1e3).toFixed(1), 's;',
+          (100 * tail.length / lat.length).toFixed(2) + ' % beyond twice the median (' + p50.toFixed(0), 'µs), their median', tail.length ? (tail[tail.length >> 1] / 1e3).toFixed(2) : '-', 'ms')"
+      rm -f "$dir"/lat_*.log
+    done
+    ;;
   *)
-    sed -n '7,11p' "$0"
+    sed -n '7,12p' "$0"
     exit 2
     ;;
 esac

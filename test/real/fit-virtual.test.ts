@@ -126,6 +126,38 @@ describe('fitting the virtual model to a sweep', () => {
     expect(lanes.structure).toBe('lanes')
   })
 
+  it('recovers the stalls of the host from the deep queue’s tail, and keeps none where there are none', () => {
+    const law = {
+      ...TRUTH,
+      readServiceUs: '0:40, 50:45, 100:60',
+      readContentionUs: 14,
+      writeContentionUs: 10,
+      pathUs: 0,
+      stallEveryMs: 50,
+      stallMs: '0:2, 50:2.5, 100:3',
+    }
+    const measured = sweep(law)
+    const fit = fitVirtual(measured, facts, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
+    expect(fit.structure).toBe('depth law')
+    const every = fit.refined.values.stallEveryMs as number
+    expect(every).toBeGreaterThan(50 * 0.7)
+    expect(every).toBeLessThan(50 * 1.3)
+    const stall = (fit.refined.values.stallMs as string).split(',').map((k) => Number(k.split(':')[1]))
+    // the median stall, as the requests it held back show it
+    expect(stall[2]).toBeGreaterThan(2)
+    expect(stall[2]).toBeLessThan(3.2)
+    // the re-simulated QD32 reads have the measured tail
+    const p999 = (ps: FitPoint[]) =>
+      LatencyHistogram.fromJSON(ps.find((p) => p.name === 'qd32-randread')!.latency).percentile(99.9)
+    expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
+    expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)
+    // a device without stalls gets none
+    const calm = fitVirtual(sweep({ ...law, stallEveryMs: 0 }), facts, 2 ** 28, undefined, HOST, (v, h) =>
+      sweep(v, h),
+    )
+    expect(calm.refined.values.stallEveryMs).toBe(0)
+  })
+
   it("takes the device path's CPU from the CPUs busy beyond fio's own", () => {
     const points = sweep(TRUTH).map((p) =>
       p.name === 'qd32-randread' ? { ...p, iops: 20_000, fioCpuUs: 10, busyCpus: 1.2 } : p,

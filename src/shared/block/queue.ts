@@ -154,7 +154,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.bioHead = rq.bioTail = bio
     bio.next = null
     rq.sched = null
-    rq.schedInt = rq.devInt = 0
+    rq.schedInt = rq.devInt = rq.devMark = 0
     rq.bypass = true
     rq.state = RQ_QUEUED
     this.queued++
@@ -397,6 +397,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.sched = null
     rq.schedInt = 0
     rq.devInt = 0
+    rq.devMark = 0
     rq.state = RQ_QUEUED
     this.hashStart(rq)
     this.hashEnd(rq)

@@ -85,6 +85,8 @@ export class Request {
   schedInt = 0
   /** For the device's own use (arrival time, decoded position …). */
   devInt = 0
+  /** For the device's own use, a second number (a virtual device: the host's stall time at its start). */
+  devMark = 0
   /** Dispatched past the scheduler (a flush-sequence write: REQ_PREFLUSH / REQ_FUA). */
   bypass = false
   /** Life cycle, checked by the block layer's invariants. */

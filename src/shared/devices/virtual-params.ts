@@ -125,6 +125,25 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     max: 1e6,
   },
   {
+    name: 'stallEveryMs',
+    kind: 'number',
+    default: 0,
+    unit: 'ms',
+    meaning:
+      "Busy time of the device's host thread, not paid back by idle time, after which the host takes its CPU away for a stall (0 = no stalls; depth-law mode only)",
+    min: 0,
+    max: 1e6,
+    source:
+      'measured on this machine (fio per-I/O latency logs on the scratch loop device): completions stop for 1–5 ms 10–18 times a second at QD32, none at QD1 — see devices/host-stalls.ts',
+  },
+  {
+    name: 'stallMs',
+    kind: 'string',
+    default: '0:1.5, 25:2, 50:2.5, 75:2.8, 100:3.5',
+    unit: 'ms',
+    meaning: 'How long a stall of the host lasts, as percent:ms quantiles',
+  },
+  {
     name: 'sharedLanes',
     kind: 'bool',
     default: true,
@@ -200,6 +219,9 @@ export interface VirtualConfig {
   readonly pathNs: number
   /** ns each scheduler listed adds on the serial path per request (measured; else its CPU cost). */
   readonly schedulerPathNs: Readonly<Record<string, number>>
+  /** Busy ns of the host thread between stalls (0: none), and a stall's length in ms. */
+  readonly stallEveryNs: number
+  readonly stallMs: QuantileTable
 }
 
 /** "scheduler:µs, …" → ns per scheduler; problems go to `issues` at `path` (then {}). */
@@ -251,6 +273,8 @@ export function virtualConfig(
     nsPerByte: [1000 / (v.readMBps as number), 1000 / (v.writeMBps as number)],
     pathThreads: v.pathThreads as number,
     pathNs: Math.round((v.pathUs as number) * 1000),
+    stallEveryNs: Math.round(((v.stallEveryMs as number | undefined) ?? 0) * 1e6),
+    stallMs: table('stallMs'),
     schedulerPathNs: parseSchedulerPath(
       (v.schedulerPathUs as string | undefined) ?? '',
       path ? `${path}.schedulerPathUs` : 'schedulerPathUs',

@@ -3,6 +3,7 @@ import type { Engine, Handler } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device, HostCpu, HostThread } from './device'
+import { HostStalls } from './host-stalls'
 import type { VirtualConfig } from './virtual-params'
 
 /**
@@ -26,7 +27,8 @@ import type { VirtualConfig } from './virtual-params'
  * QD1 time and n − 1 contentions (fio 4 KiB randread means 59, 100, 157, 478 µs at QD 1, 4, 8, 32:
  * 57 + (n − 1) × 14 µs within 6 %; a reader beside QD8 and QD32 writers took its QD1 time plus the
  * writers' share). The guest CPU of the device's own thread stays on the path (`pathUs`); the
- * scheduler's work per request joins its contention.
+ * scheduler's work per request joins its contention. Under load the host now and then stops
+ * serving altogether (`stallEveryMs`: host-stalls.ts) — the tail of a deep queue.
  */
 export class VirtualDevice implements Device, Handler {
   readonly info: DeviceInfo
@@ -46,6 +48,10 @@ export class VirtualDevice implements Device, Handler {
   /** Contention mode (`contentionNs` set): what the requests in flight add to one started now. */
   private readonly contention: boolean
   private inFlightCost: SimTime = 0
+  /** Contention mode: the host's pauses under load (null: none). */
+  private readonly stalls: HostStalls | null
+  /** The stall time the link's schedule has been moved by. */
+  private linkMark = 0
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -68,6 +74,10 @@ export class VirtualDevice implements Device, Handler {
     this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
     this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
+    this.stalls =
+      this.contention && cfg.stallEveryNs > 0
+        ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs)
+        : null
   }
 
   attachCpu(cpu: HostCpu): void {
@@ -133,6 +143,13 @@ export class VirtualDevice implements Device, Handler {
       return
     }
     if (this.contention) {
+      // a stall began while it was in service: it completes that much later
+      const owed = this.stalls !== null ? this.stalls.owed(rq.devMark) : 0
+      if (owed > 0) {
+        rq.devMark += owed
+        this.engine.at(now + owed, this, EV_DONE, rq)
+        return
+      }
       this.inFlight--
       this.inFlightCost -= rq.devInt
       this.sink.deviceCompleted(rq, now)
@@ -162,6 +179,14 @@ export class VirtualDevice implements Device, Handler {
     let done = now + this.cfg.service[op].draw(this.rng.next()) * 1000 + this.inFlightCost
     this.inFlightCost += own
     rq.devInt = own
+    if (this.stalls !== null) {
+      // a stall under way holds its start back; the link's schedule moves with every stall
+      done += this.stalls.start(now, own)
+      rq.devMark = this.stalls.total
+      // (a link still busy now was busy through the stall)
+      if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
+      this.linkMark = this.stalls.total
+    }
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     if (extra > 0) {
       const linkStart = Math.max(this.linkFree, done)

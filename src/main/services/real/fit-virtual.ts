@@ -6,6 +6,7 @@ import type { ParamValues } from '../../../shared/util/params'
 import type { SweepName } from './fingerprint-fit'
 import type { QueueFacts } from './queue-facts'
 import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
+import { correctStalls, initialStalls } from './fit-stalls'
 
 /**
  * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
@@ -16,6 +17,7 @@ import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
  *    knot (percent:µs), less what the host's path adds;
  *  - the CPU of the device's own path on the host: the CPUs kept busy at QD32 beyond fio's own
  *    CPU, per request;
+ *  - the host's stalls under load (depth law only): the QD32 reads beyond twice their median;
  *  - the parallelism of reads and of writes: the QD32 rates (Little's law to start with);
  *  - the bandwidths: the 1 MiB sequential points;
  *  - the host's CPU per system call: fio's own CPU per I/O at QD32 (libaio, few sleeps); the
@@ -128,6 +130,7 @@ export function initialVirtual(
   const meanUs = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).mean / 1000
   const readContention = clamp((meanUs(rr32) - meanUs(rr1)) / 31, 0.05, 1e5)
   const writeContention = clamp((meanUs(rw32) - meanUs(rw1)) / 31, 0.05, 1e5)
+  const stalls = contention ? initialStalls(rr32, 32) : { values: {}, sources: {} }
   const values: ParamValues = {
     kind: facts.kind,
     capacityGiB: r3(sizeBytes / 2 ** 30) || 0.25,
@@ -141,6 +144,7 @@ export function initialVirtual(
     ...(contention
       ? { readContentionUs: r3(readContention), writeContentionUs: r3(writeContention) }
       : { readParallel: r3(readParallel), writeParallel: r3(writeParallel) }),
+    ...stalls.values,
     readMBps: r3(Math.max(1, sr.MBps)),
     writeMBps: r3(Math.max(1, sw.MBps)),
     pathThreads: facts.kind === 'loop' ? 1 : 0,
@@ -165,6 +169,7 @@ export function initialVirtual(
           readParallel: `fitted: QD32 random reads at ${Math.round(rr32.iops)} IOPS (Little's law on the QD1 service time, then re-simulated)`,
           writeParallel: `fitted: QD32 random writes at ${Math.round(rw32.iops)} IOPS (Little's law, then re-simulated)`,
         }),
+    ...stalls.sources,
     readMBps: `fitted: 1 MiB sequential reads at ${r3(sr.MBps)} MB/s`,
     writeMBps: `fitted: 1 MiB sequential writes at ${r3(sw.MBps)} MB/s`,
     pathThreads:
@@ -341,6 +346,7 @@ function correct(
             4096,
           ),
         }),
+    ...(contentionMode ? correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency) : {}),
     readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
   }
