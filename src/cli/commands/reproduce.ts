@@ -2,10 +2,9 @@ import { parseArgs } from 'node:util'
 import type { CliCommand } from '../command'
 import { GalleryError, listGallery, loadGalleryEntry, reproduce } from '../../main/services/gallery-entries'
 import type { ReproduceResult } from '../../main/services/gallery-entries'
-import { describeRef } from '../../shared/gallery/claims'
 import { ProgressBar } from '../progress'
+import { reproduceReport } from '../reproduce-text'
 import { InputError } from '../spec-file'
-import { num, renderTable } from '../table'
 import { jsonDocument } from './run'
 
 /** `iosched-lab reproduce NAME|--all [--json]`: simulated figures beside the published ones. */
@@ -67,34 +66,7 @@ export const reproduceCommand: CliCommand = {
           2,
         ),
       )
-    } else io.out(results.map(report).join('\n\n'))
+    } else io.out(results.map(reproduceReport).join('\n\n'))
     return results.every((r) => r.pass) ? 0 : 1
   },
-}
-
-function report(r: ReproduceResult): string {
-  const figures = renderTable(
-    ['figure', 'simulated', 'published', 'unit'],
-    r.published.map((p) => [
-      describeRef(p.ref),
-      p.simulated === null ? '-' : num(p.simulated),
-      num(p.published),
-      p.unit,
-    ]),
-    ['l', 'r', 'r', 'l'],
-  )
-  const claims = r.claims
-    .map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.id}  ${c.text}\n            ${c.detail}`)
-    .join('\n')
-  const passed = r.claims.filter((c) => c.pass).length
-  return [
-    `${r.title}`,
-    `${r.source}`,
-    '',
-    figures,
-    '',
-    claims,
-    '',
-    `${passed} of ${r.claims.length} claims hold${r.pass ? '' : ' — NOT reproduced'}`,
-  ].join('\n')
 }
