@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import type * as GalleryEntries from '../../src/main/services/gallery-entries'
 import type { LoadedEntry, ReproduceResult } from '../../src/main/services/gallery-entries'
-import { loadGalleryEntry } from '../../src/main/services/gallery-entries'
-import { reproduceReport } from '../../src/cli/reproduce-text'
+import { listGallery, loadGalleryEntry } from '../../src/main/services/gallery-entries'
+import { reproduceReport, reproduceTotalText } from '../../src/cli/reproduce-text'
 
 /**
  * What `reproduce` makes of an entry, without simulating: every published figure simulated at
@@ -31,6 +32,16 @@ function judged({ entry }: LoadedEntry, failing = 0, ratio = 0.96): ReproduceRes
   }
 }
 
+// the command runs the real gallery's entries; only the simulation is left out
+const failingOf: Record<string, number> = { 'dd-under-cpu-load-1997': 2 }
+vi.mock('../../src/main/services/gallery-entries', async (original) => {
+  const real = await original<typeof GalleryEntries>()
+  return {
+    ...real,
+    reproduce: vi.fn(async (loaded: LoadedEntry) => judged(loaded, failingOf[loaded.entry.name] ?? 0)),
+  }
+})
+
 describe('iosched-lab reproduce (text)', () => {
   it('gives figures published in bytes/s in MB/s (MB = 10^6 bytes), other units as they are', () => {
     const dd = reproduceReport(judged(loadGalleryEntry('dd-under-cpu-load-1997')))
@@ -40,5 +51,69 @@ describe('iosched-lab reproduce (text)', () => {
     expect(dd).not.toMatch(/bytes\/s/)
     const book = reproduceReport(judged(loadGalleryEntry('textbook-disk-scheduling'), 0, 1))
     expect(book).toMatch(/queue\/fcfs seekCylinders\s+640\s+640\s+cylinders/)
+  })
+
+  it('--all: a progress line per entry on stderr, each report, then claims holding / all per entry and the total', async () => {
+    const { reproduceCommand } = await import('../../src/cli/commands/reproduce')
+    const out: string[] = []
+    const err: string[] = []
+    const status = await reproduceCommand.run(['--all'], {
+      out: (s) => out.push(s),
+      err: (s) => err.push(s),
+    })
+    const names = listGallery().map((e) => e.name)
+    expect(names.length).toBeGreaterThan(1)
+    expect(err).toEqual(names.map((n, i) => `reproduce ${i + 1}/${names.length}: ${n}…`))
+    const text = out.join('\n')
+    const totals = text.slice(text.lastIndexOf('\nentry '))
+    const claims = Object.fromEntries(names.map((n) => [n, loadGalleryEntry(n).entry.claims.length]))
+    for (const n of names) {
+      const held = claims[n] - (failingOf[n] ?? 0)
+      const verdict = failingOf[n] ? 'NOT reproduced' : 'reproduced'
+      expect(totals).toMatch(new RegExp(`\\n${n}\\s+${held} / ${claims[n]}\\s+${verdict}\\n`))
+    }
+    const all = Object.values(claims).reduce((a, b) => a + b, 0)
+    expect(totals.trimEnd().split('\n').at(-1)).toBe(
+      `total: ${all - 2} of ${all} claims hold; ${names.length - 1} of ${names.length} entries reproduced`,
+    )
+    expect(status).toBe(1)
+  })
+
+  it('--all --json carries the same totals; stdout holds only the document', async () => {
+    const { reproduceCommand } = await import('../../src/cli/commands/reproduce')
+    const out: string[] = []
+    await reproduceCommand.run(['--all', '--json'], { out: (s) => out.push(s), err: () => {} })
+    expect(out).toHaveLength(1)
+    const doc = JSON.parse(out[0])
+    const all = doc.entries.reduce((n: number, e: ReproduceResult) => n + e.claims.length, 0)
+    expect(doc.total).toEqual({
+      entries: doc.entries.length,
+      reproduced: doc.entries.length - 1,
+      claims: all,
+      holding: all - 2,
+    })
+  })
+
+  it('a single entry: no progress lines, no total', async () => {
+    const { reproduceCommand } = await import('../../src/cli/commands/reproduce')
+    const out: string[] = []
+    const err: string[] = []
+    expect(
+      await reproduceCommand.run(['textbook-disk-scheduling'], {
+        out: (s) => out.push(s),
+        err: (s) => err.push(s),
+      }),
+    ).toBe(0)
+    expect(err).toEqual([])
+    expect(out.join('\n')).not.toContain('total:')
+    expect(out.join('\n')).toMatch(/\d+ of \d+ claims hold$/)
+  })
+
+  it('the total table sums what it is given', () => {
+    const a = judged(loadGalleryEntry('textbook-disk-scheduling'))
+    const b = judged(loadGalleryEntry('interactive-latency'), 1)
+    const text = reproduceTotalText([a, b])
+    const n = a.claims.length + b.claims.length
+    expect(text.split('\n').at(-1)).toBe(`total: ${n - 1} of ${n} claims hold; 1 of 2 entries reproduced`)
   })
 })
