@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { packageRoot } from '../main/services/package-root'
 import { validateSpec } from '../shared/experiment/validate'
 import { parseJsonText } from '../shared/util/json-text'
 import type { ResolvedSpec } from '../shared/experiment/resolved'
@@ -34,10 +35,31 @@ export function readJsonFile(path: string): unknown {
 /** Read, parse and validate a spec file; every problem names the file and the place. */
 export function loadSpec(path: string): ResolvedSpec {
   const doc = readJsonFile(path)
+  refuseGalleryEntry(path, doc)
   inlineTraceFiles(doc, dirname(path))
   const v = validateSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
   return v.spec
+}
+
+/**
+ * A gallery entry (gallery/NAME.json: variants, published figures, claims) given where a spec
+ * belongs: an InputError that says how gallery entries are run, not a spec's missing keys.
+ */
+export function refuseGalleryEntry(path: string, doc: unknown): void {
+  const d = doc as { name?: unknown; variants?: unknown; claims?: unknown; published?: unknown }
+  if (typeof d !== 'object' || d === null || !Array.isArray(d.variants)) return
+  if (!Array.isArray(d.claims) && !Array.isArray(d.published)) return
+  const name = typeof d.name === 'string' && /^[a-z0-9.-]+$/.test(d.name) ? d.name : null
+  const own = name === null ? null : join(packageRoot(), 'gallery', `${name}.json`)
+  if (own !== null && existsSync(own))
+    throw new InputError([
+      `${path}: a gallery entry, not a spec: run it with iosched-lab reproduce ${name}` +
+        `${resolve(path) === own ? '' : ` (the gallery's own ${own})`}; its page and variants: iosched-lab gallery ${name}`,
+    ])
+  throw new InputError([
+    `${path}: a gallery entry (variants, published figures and claims), not a spec: iosched-lab reproduce runs the gallery's entries by name (iosched-lab gallery lists them); to run one variant, save its "spec" as a file of its own`,
+  ])
 }
 
 /**

@@ -7,13 +7,10 @@ import { labStateDir } from '../../main/services/real/state-dir'
 import type { CliCommand, CliIo } from '../command'
 import { InputError } from '../spec-file'
 import { renderTable } from '../table'
+import { bytes } from '../../shared/util/people-numbers'
 
-const size = (b: number): string =>
-  b >= 1e12
-    ? `${(b / 1e12).toFixed(1)} TB`
-    : b >= 1e9
-      ? `${(b / 1e9).toFixed(1)} GB`
-      : `${Math.round(b / 1e6)} MB`
+/** Sizes in binary units, as the app's device list shows them (and lsblk counts them). */
+const size = (b: number): string => (b === 0 ? '0' : bytes(b))
 
 const schedulers = (d: BlockDevice): string =>
   d.schedulers.map((s) => (s === d.activeScheduler ? `[${s}]` : s)).join(' ') || '(none)'
@@ -41,6 +38,28 @@ export async function repairAtStart(io: CliIo): Promise<void> {
   }
 }
 
+/** The device list as text: one row per device, sizes in the app's units (GiB, MiB). */
+export function devicesTable(devices: readonly BlockDevice[]): string {
+  const rows = devices.map((d) => [
+    d.name,
+    size(d.sizeBytes),
+    d.type,
+    d.rotational ? 'yes' : 'no',
+    d.model ?? (d.loopBackingFile ? `loop: ${d.loopBackingFile}` : '-'),
+    schedulers(d),
+    status(d),
+  ])
+  return renderTable(['device', 'size', 'type', 'rotational', 'model', 'schedulers', 'status'], rows, [
+    'l',
+    'r',
+    'l',
+    'l',
+    'l',
+    'l',
+    'l',
+  ])
+}
+
 export const devicesCommand: CliCommand = {
   name: 'devices',
   usage: [
@@ -59,26 +78,7 @@ export const devicesCommand: CliCommand = {
       io.out(JSON.stringify({ schema: 'iosched-lab/devices@1', root: isRoot(), devices }, null, 2))
       return 0
     }
-    const rows = devices.map((d) => [
-      d.name,
-      size(d.sizeBytes),
-      d.type,
-      d.rotational ? 'yes' : 'no',
-      d.model ?? (d.loopBackingFile ? `loop: ${d.loopBackingFile}` : '-'),
-      schedulers(d),
-      status(d),
-    ])
-    io.out(
-      renderTable(['device', 'size', 'type', 'rotational', 'model', 'schedulers', 'status'], rows, [
-        'l',
-        'r',
-        'l',
-        'l',
-        'l',
-        'l',
-        'l',
-      ]),
-    )
+    io.out(devicesTable(devices))
     if (!isRoot()) io.out(`\nnote: ${ROOT_MESSAGE}`)
     return 0
   },

@@ -5,7 +5,7 @@ import { fingerprintDevice } from '../../main/services/real/fingerprint'
 import type { PresetDocument } from '../../main/services/real/fingerprint'
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
 import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
-import { labStateDir } from '../../main/services/real/state-dir'
+import { userPresetDir } from '../../main/services/user-presets'
 import { TargetRefused } from '../../main/services/real/target'
 import type { CliCommand } from '../command'
 import { InputError } from '../spec-file'
@@ -52,7 +52,7 @@ export const fingerprintCommand: CliCommand = {
       return 1
     }
     const name = values.name
-    const out = values.out ?? join(labStateDir(), 'presets', `${name ?? 'fingerprint'}-${Date.now()}.json`)
+    const out = values.out ?? join(userPresetDir(), `${name ?? 'fingerprint'}-${Date.now()}.json`)
     const runner = new RealExperimentRunner()
     const stop = (): void => {
       io.err('iosched-lab: cancelling: stopping fio and restoring the scheduler…')

@@ -2,18 +2,20 @@ import { parseArgs } from 'node:util'
 import type { CliCommand } from '../command'
 import { GalleryError, listGallery, loadGalleryEntry, reproduce } from '../../main/services/gallery-entries'
 import type { ReproduceResult } from '../../main/services/gallery-entries'
-import { describeRef } from '../../shared/gallery/claims'
 import { ProgressBar } from '../progress'
+import { reproduceReport, reproduceTotals, reproduceTotalText } from '../reproduce-text'
 import { InputError } from '../spec-file'
-import { num, renderTable } from '../table'
 import { jsonDocument } from './run'
 
-/** `iosched-lab reproduce NAME|--all [--json]`: simulated figures beside the published ones. */
+/**
+ * `iosched-lab reproduce NAME|--all [--json]`: simulated figures beside the published ones. With
+ * `--all`, a line on stderr as each entry starts, each entry's report as it ends, then the total.
+ */
 export const reproduceCommand: CliCommand = {
   name: 'reproduce',
   usage: [
     'reproduce NAME [--json]             run a gallery entry: simulated beside published figures, a verdict per claim',
-    'reproduce --all [--json]            every gallery entry',
+    'reproduce --all [--json]            every gallery entry, then the claims that hold of all, per entry',
   ],
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -25,8 +27,10 @@ export const reproduceCommand: CliCommand = {
       throw new InputError(['reproduce: name one gallery entry, or --all (see: iosched-lab gallery)'])
     const names = values.all ? listGallery().map((e) => e.name) : positionals
     const jobs = values.jobs === undefined ? undefined : Number(values.jobs)
+    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 0))
+      throw new InputError([`reproduce: --jobs expects a whole number ≥ 0, got "${values.jobs}"`])
     const results: ReproduceResult[] = []
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
       let loaded
       try {
         loaded = loadGalleryEntry(name)
@@ -34,6 +38,7 @@ export const reproduceCommand: CliCommand = {
         if (e instanceof GalleryError) throw new InputError([e.message])
         throw e
       }
+      if (values.all) io.err(`reproduce ${i + 1}/${names.length}: ${name}…`)
       const bar = new ProgressBar()
       let where = ''
       try {
@@ -51,6 +56,7 @@ export const reproduceCommand: CliCommand = {
       } finally {
         bar.done()
       }
+      if (!values.json) io.out(`${i > 0 ? '\n' : ''}${reproduceReport(results[i])}`)
     }
     if (values.json) {
       const docs = results.map((r) => ({
@@ -62,39 +68,14 @@ export const reproduceCommand: CliCommand = {
       }))
       io.out(
         JSON.stringify(
-          values.all ? { schema: 'iosched-lab/reproduce-all@1', entries: docs } : docs[0],
+          values.all
+            ? { schema: 'iosched-lab/reproduce-all@1', total: reproduceTotals(results), entries: docs }
+            : docs[0],
           null,
           2,
         ),
       )
-    } else io.out(results.map(report).join('\n\n'))
+    } else if (values.all) io.out(`\n${reproduceTotalText(results)}`)
     return results.every((r) => r.pass) ? 0 : 1
   },
-}
-
-function report(r: ReproduceResult): string {
-  const figures = renderTable(
-    ['figure', 'simulated', 'published', 'unit'],
-    r.published.map((p) => [
-      describeRef(p.ref),
-      p.simulated === null ? '-' : num(p.simulated),
-      num(p.published),
-      p.unit,
-    ]),
-    ['l', 'r', 'r', 'l'],
-  )
-  const claims = r.claims
-    .map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.id}  ${c.text}\n            ${c.detail}`)
-    .join('\n')
-  const passed = r.claims.filter((c) => c.pass).length
-  return [
-    `${r.title}`,
-    `${r.source}`,
-    '',
-    figures,
-    '',
-    claims,
-    '',
-    `${passed} of ${r.claims.length} claims hold${r.pass ? '' : ' — NOT reproduced'}`,
-  ].join('\n')
 }

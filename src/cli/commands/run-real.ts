@@ -17,7 +17,7 @@ import { TargetRefused } from '../../main/services/real/target'
 import { TranslationError } from '../../main/services/real/fio-job'
 import { engineByName, engineNames, toolsFor } from '../../main/services/real/engines'
 import type { CliIo } from '../command'
-import { InputError, readJsonFile } from '../spec-file'
+import { InputError, readJsonFile, refuseGalleryEntry } from '../spec-file'
 import { checkWork } from '../work-check'
 
 /** Usage lines of `run --real` (appended to `run`'s). */
@@ -42,6 +42,7 @@ const num = (v: string | undefined, what: string, min = 0): number | undefined =
 
 function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[] } {
   const doc = readJsonFile(path)
+  refuseGalleryEntry(path, doc)
   const v = resolveRealSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
   return v

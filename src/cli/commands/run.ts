@@ -20,6 +20,7 @@ import type { CliCommand } from '../command'
 import { InputError, loadSpec } from '../spec-file'
 import { num, renderTable, withCi } from '../table'
 import { realRunUsage, runRealCli } from './run-real'
+import { kernelRows } from '../kernel-rows'
 
 export interface RunOptions {
   format: 'table' | 'json' | 'csv'
@@ -142,7 +143,7 @@ export function table(full: ExperimentResult): string {
   if (u)
     for (const [key, v] of stabilityBySource(full))
       note += `\n${describeStability(key.startsWith('real:') ? { ...v, label: `${v.label} (real)` } : v)}`
-  return `${title}\n\n${renderTable(header, rows, ['l'])}${note}`
+  return `${title}\n\n${renderTable(header, rows, ['l'])}${kernelRows(full)}${note}`
 }
 
 /**

@@ -3,8 +3,14 @@ import { join } from 'node:path'
 import { findDevicePreset, registerDevicePreset } from '../../shared/devices/registry'
 import { labStateDir } from './real/state-dir'
 
-/** Where a user's device presets live: `iosched-lab fingerprint` saves there by default. */
-export const userPresetDir = (): string => join(labStateDir(), 'presets')
+/**
+ * Where a user's device presets live (`iosched-lab fingerprint` saves there by default): beside
+ * the sessions in $IOSCHED_LAB_HOME (the folder sessions.ts's defaultLibraryFolder honours), else
+ * in the state folder (labStateDir: $IOSCHED_LAB_STATE_DIR, $XDG_STATE_HOME/iosched-lab …).
+ */
+export function userPresetDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.IOSCHED_LAB_HOME || labStateDir(env), 'presets')
+}
 
 /**
  * Register every preset file of the user's preset folder (`iosched-lab/device-preset@1`: a model,

@@ -113,7 +113,10 @@ export interface DoctorReport {
   stateDir: string
   healthy: boolean
   checks: RealCheck[]
+  /** What doctor changed (restored, stopped, detached, deleted); empty: nothing to repair. */
   actions: string[]
+  /** What it looked at and left as it was: a running lab's journal, a device already restored or gone. */
+  notes: string[]
   problems: string[]
 }
 

@@ -12,7 +12,10 @@ export interface DoctorCheck {
 
 export interface Diagnosis {
   checks: DoctorCheck[]
+  /** What doctor changed; empty: nothing to repair. */
   actions: string[]
+  /** What doctor looked at and left as it was: a running lab's journal, a device already restored. */
+  notes: string[]
   problems: string[]
 }
 
@@ -45,17 +48,19 @@ export async function prerequisiteChecks(): Promise<DoctorCheck[]> {
 export async function diagnose(stateDir: string, scratchDir?: string): Promise<Diagnosis> {
   const checks = await prerequisiteChecks()
   const actions: string[] = []
+  const notes: string[] = []
   const problems: string[] = []
-  if (!isRoot()) return { checks, actions, problems }
+  if (!isRoot()) return { checks, actions, notes, problems }
   for (const r of await repairJournals(stateDir)) {
     if (r.ownerAlive) {
-      actions.push(`journal ${r.journal}: ${r.owner} is still running; left alone`)
+      notes.push(`journal ${r.journal}: ${r.owner} is still running; left alone`)
       continue
     }
     actions.push(...r.actions.map((a) => `${a} (journal of ${r.owner})`))
+    notes.push(...r.notes.map((n) => `${n} (journal of ${r.owner})`))
     problems.push(...r.problems.map((p) => `${p} (journal ${r.journal})`))
   }
   // scratch devices and directories whose journal is gone (or never written): ours by the name
   actions.push(...(await removeStrayScratch(stateDir, scratchDir)))
-  return { checks, actions, problems }
+  return { checks, actions, notes, problems }
 }

@@ -16,7 +16,10 @@ export interface RepairReport {
   /** The lab process that wrote it (dead, or alive when only listed). */
   owner: string
   ownerAlive: boolean
+  /** What was changed: engines stopped, schedulers restored, loop devices detached, files deleted. */
   actions: string[]
+  /** What was looked at and left as it was (a device gone, or already as saved). */
+  notes: string[]
   problems: string[]
 }
 
@@ -37,6 +40,7 @@ export async function repairJournals(stateDir: string): Promise<RepairReport[]> 
       owner: j.data ? `pid ${j.data.owner.pid} (${j.data.owner.argv.join(' ')})` : 'unknown',
       ownerAlive: j.ownerAlive,
       actions: [],
+      notes: [],
       problems: [],
     }
     reports.push(report)
@@ -87,20 +91,18 @@ async function replay(d: JournalData, r: RepairReport): Promise<void> {
     const majMin = readSys(join(dir, 'dev'))
     const back = readSys(join(dir, 'loop/backing_file'))?.replace(/ \(deleted\)$/, '') ?? null
     if (majMin === null) {
-      r.actions.push(`${dev.name} is gone: nothing to restore`)
+      r.notes.push(`${dev.name} is gone: nothing to restore`)
       continue
     }
     if (majMin !== dev.majMin || (dev.loopBackingFile !== null && back !== dev.loopBackingFile)) {
-      r.actions.push(
-        `${dev.name} is now a different device (${majMin}${back ? `, ${back}` : ''}): left alone`,
-      )
+      r.notes.push(`${dev.name} is now a different device (${majMin}${back ? `, ${back}` : ''}): left alone`)
       continue
     }
     const res = restoreScheduler(dev.name, dev.original)
     r.actions.push(...res.actions)
     r.problems.push(...res.problems)
     if (res.actions.length === 0 && res.problems.length === 0)
-      r.actions.push(`${dev.name}: already ${dev.original.scheduler} with its tunables`)
+      r.notes.push(`${dev.name}: already ${dev.original.scheduler} with its tunables`)
   }
   for (const dir of d.tempDirs ?? []) {
     if (!basename(dir).startsWith(RUN_PREFIX)) continue

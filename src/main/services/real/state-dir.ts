@@ -5,9 +5,9 @@ import { join } from 'node:path'
  * Where the lab keeps state that must outlive a crash (the journal of switched devices):
  * IOSCHED_LAB_STATE_DIR, else $XDG_STATE_HOME/iosched-lab, else ~/.local/state/iosched-lab.
  */
-export function labStateDir(): string {
-  if (process.env.IOSCHED_LAB_STATE_DIR) return process.env.IOSCHED_LAB_STATE_DIR
-  const xdg = process.env.XDG_STATE_HOME
+export function labStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.IOSCHED_LAB_STATE_DIR) return env.IOSCHED_LAB_STATE_DIR
+  const xdg = env.XDG_STATE_HOME
   return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.local/state'), 'iosched-lab')
 }
 

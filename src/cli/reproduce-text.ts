@@ -1,0 +1,67 @@
+// What `iosched-lab reproduce` prints: an entry's figures (each in the unit people read it in)
+// and its claims, and after `--all` the total: claims holding of all, per entry.
+import type { ReproduceResult } from '../main/services/gallery-entries'
+import { describeRef } from '../shared/gallery/claims'
+import { inReadingUnit } from '../shared/gallery/figure-unit'
+import { num, renderTable } from './table'
+
+/** One entry: simulated beside published figures, a verdict per claim, how many hold. */
+export function reproduceReport(r: ReproduceResult): string {
+  const figures = renderTable(
+    ['figure', 'simulated', 'published', 'unit'],
+    r.published.map((p) => {
+      const published = inReadingUnit(p.published, p.unit)
+      return [
+        describeRef(p.ref),
+        p.simulated === null ? '-' : num(inReadingUnit(p.simulated, p.unit).value),
+        num(published.value),
+        published.unit,
+      ]
+    }),
+    ['l', 'r', 'r', 'l'],
+  )
+  const claims = r.claims
+    .map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.id}  ${c.text}\n            ${c.detail}`)
+    .join('\n')
+  return [
+    `${r.title}`,
+    `${r.source}`,
+    '',
+    figures,
+    '',
+    claims,
+    '',
+    `${holding(r)} of ${r.claims.length} claims hold${r.pass ? '' : ' — NOT reproduced'}`,
+  ].join('\n')
+}
+
+const holding = (r: ReproduceResult): number => r.claims.filter((c) => c.pass).length
+
+/** The totals of `reproduce --all` (also in its JSON document). */
+export function reproduceTotals(results: readonly ReproduceResult[]) {
+  return {
+    entries: results.length,
+    reproduced: results.filter((r) => r.pass).length,
+    claims: results.reduce((n, r) => n + r.claims.length, 0),
+    holding: results.reduce((n, r) => n + holding(r), 0),
+  }
+}
+
+/** The end of `reproduce --all`: claims holding of all per entry, then the whole gallery's. */
+export function reproduceTotalText(results: readonly ReproduceResult[]): string {
+  const t = reproduceTotals(results)
+  const table = renderTable(
+    ['entry', 'claims hold', 'verdict'],
+    results.map((r) => [
+      r.name,
+      `${holding(r)} / ${r.claims.length}`,
+      r.pass ? 'reproduced' : 'NOT reproduced',
+    ]),
+    ['l', 'r', 'l'],
+  )
+  return [
+    table,
+    '',
+    `total: ${t.holding} of ${t.claims} claims hold; ${t.reproduced} of ${t.entries} entries reproduced`,
+  ].join('\n')
+}

@@ -1,0 +1,25 @@
+// Numbers as people read them, the same in the app and on the command line: three significant
+// figures, thousands separated; sizes in binary units (KiB, MiB, GiB), as lsblk and the kernel
+// count them.
+
+/** Three significant figures (`digits`), thousands separated; `–` for a missing value. */
+export function num(v: number | undefined | null, digits = 3): string {
+  if (v === undefined || v === null || Number.isNaN(v)) return '–'
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞'
+  if (v === 0) return '0'
+  const a = Math.abs(v)
+  if (a >= 10 ** digits) return Math.round(v).toLocaleString('en-US')
+  if (a < 0.001) return v.toExponential(1)
+  return Number(v.toPrecision(digits)).toString()
+}
+
+/** A size in bytes in the largest binary unit below it: `512 B`, `4 KiB`, `256 MiB`, `256 GiB`. */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let i = 0
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024
+    i++
+  }
+  return `${num(n)} ${units[i]}`
+}
