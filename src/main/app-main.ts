@@ -17,6 +17,7 @@ import { defaultLibraryFolder } from './services/sessions'
 import { isRoot } from './services/real/prerequisites'
 import { repairAtStart } from './services/real/startup-repair'
 import { labStateDir } from './services/real/state-dir'
+import { loadUserPresets } from './services/user-presets'
 import { askBeforeDroppingWork, quitAfterDispose } from './unsaved-work'
 import { utilitySpawner } from './utility-spawner'
 
@@ -27,6 +28,8 @@ const appUrl = devUrl ?? APP_INDEX_URL
 const launch = { execPath: process.execPath, appPath: app.getAppPath(), isPackaged: app.isPackaged }
 
 function createService(): LabService {
+  // The device presets the user saved (fingerprints), as the CLI and `serve` load them at start.
+  for (const p of loadUserPresets().problems) console.warn(`iosched-lab: ignoring device preset ${p}`)
   // Devices a crashed lab left switched are put back first (as root; otherwise listed as pending).
   const startupRepair = repairAtStart(labStateDir())
   void startupRepair.then((r) => {
