@@ -70,6 +70,11 @@ describe('renderer helpers', () => {
     expect(bestIndex(mbps, rows)).toBe(1)
     expect(bestIndex(time, rows)).toBe(0)
     expect(bestIndex(mbps, rows.slice(0, 1))).toBe(-1)
+    // a time-based job ran for the time it was given: its time has no best, its throughput has
+    const [mbpsT, timeT] = tableMetrics(['r'], new Map([['r', 'time-based']]))
+    expect(timeT.better).toBeNull()
+    expect(bestIndex(timeT, rows)).toBe(-1)
+    expect(bestIndex(mbpsT, rows)).toBe(1)
   })
 
   it('formats numbers to three figures', () => {

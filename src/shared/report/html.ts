@@ -5,6 +5,7 @@ import { secondsOf } from './csv'
 import { escapeHtml as h } from './escape'
 import { fmt, fmtCi } from './format'
 import type { ReportInput } from './input'
+import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
 import { schedulerColour } from './palette'
 import { lineChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
@@ -17,6 +18,7 @@ th { text-align: left; background: #f5f5f5; } td:first-child { white-space: nowr
 .noisy { color: #b35900; } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }
 pre { background: #f7f7f7; padding: 1em; overflow: auto; font-size: 12px; } figure { margin: 1em 0; }
 .note { color: #666; font-size: 0.9em; }
+.identical { border-left: 3px solid #0072B2; background: #f2f6fa; padding: 0.5em 0.8em; }
 `
 
 /**
@@ -77,6 +79,12 @@ function table(header: string[], rows: string[][], numericFrom = 1): string {
   return `<table>${th}${tr.join('')}</table>`
 }
 
+/** The spec's seed, when the document holds the spec. */
+const seedOf = (spec: unknown): number | null =>
+  typeof spec === 'object' && spec !== null && typeof (spec as { seed?: unknown }).seed === 'number'
+    ? (spec as { seed: number }).seed
+    : null
+
 /** A row's or run's name as the app shows it: a real one with "(real)". */
 const shown = (x: { label: string; source: string }): string =>
   x.source === 'real' ? `${x.label} (real)` : x.label
@@ -113,10 +121,15 @@ function resultsTable(input: ReportInput, colour: Colour): string {
     return cells
   })
   const reps = input.summary.some((s) => s.repetitions > 1)
+  const same = input.summary.filter(identicalRepetitions)
+  const all = same.length > 0 && same.length === input.summary.filter((s) => s.repetitions > 1).length
   return (
     table(header, rows) +
     (reps
       ? '<p class="note">With repetitions: mean ± 95 % confidence half-width; ⚠ noisy (coefficient of variation over 5 %).</p>'
+      : '') +
+    (same.length > 0
+      ? `<p class="identical"><b>${h(IDENTICAL_REPETITIONS[0].toUpperCase() + IDENTICAL_REPETITIONS.slice(1))}</b>${all ? '' : ` for ${h(same.map(shown).join(', '))}`}: no confidence interval to show. ${h(identicalAdvice(seedOf(input.spec)))}</p>`
       : '')
   )
 }
