@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { num } from '../../src/renderer/src/lib/format'
-import { bestIndex, tableMetrics } from '../../src/renderer/src/lib/metrics'
+import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
   normalizeDoc,
   parentPath,
@@ -75,6 +75,13 @@ describe('renderer helpers', () => {
     expect(timeT.better).toBeNull()
     expect(bestIndex(timeT, rows)).toBe(-1)
     expect(bestIndex(mbpsT, rows)).toBe(1)
+    // ties: every row at the best value, and none when all rows are alike
+    const tied = [row('a', 30, 5), row('b', 30, 5), row('c', 10, 9)]
+    expect([...bestRows(mbps, tied)]).toEqual([0, 1])
+    expect([...bestRows(time, tied)]).toEqual([0, 1])
+    expect([...bestRows(mbps, [row('a', 30, 5), row('b', 30, 5)])]).toEqual([])
+    expect([...bestRows(mbps, rows)]).toEqual([1])
+    expect([...bestRows(timeT, rows)]).toEqual([])
   })
 
   it('formats numbers to three figures', () => {

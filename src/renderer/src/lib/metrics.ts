@@ -140,6 +140,28 @@ export function tableMetrics(procs: string[], kinds?: Kinds): Metric[] {
   ]
 }
 
+/**
+ * The best rows for a metric (by mean): every row at the best value (a tie is a tie), none when it
+ * has no direction, fewer than two rows have it, or all of them are at the same value (then no
+ * row is better than another).
+ */
+export function bestRows(m: Metric, rows: readonly LabelSummary[]): Set<number> {
+  const out = new Set<number>()
+  const i = bestIndex(m, rows)
+  if (i < 0) return out
+  const bestV = m.get(rows[i])!.mean
+  const same = (v: number): boolean => Math.abs(v - bestV) <= 1e-9 * Math.max(Math.abs(v), Math.abs(bestV))
+  let values = 0
+  rows.forEach((r, k) => {
+    const v = m.get(r)?.mean
+    if (v === undefined || !Number.isFinite(v)) return
+    values++
+    if (same(v)) out.add(k)
+  })
+  if (values < 2 || out.size === values) out.clear()
+  return out
+}
+
 /** Index of the best row for a metric (by mean), or -1 when it has no direction or one row. */
 export function bestIndex(m: Metric, rows: readonly LabelSummary[]): number {
   if (!m.better || rows.length < 2) return -1
