@@ -40,6 +40,9 @@ const random = {
   repetitions: 3,
 }
 
+/** The page's getComputedStyle (the tests' types have no DOM). */
+type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } }
+
 /** `#rrggbb` as the browser's computed style writes it. */
 const rgb = (hex: string): string => {
   const n = parseInt(hex.slice(1), 16)
@@ -177,14 +180,19 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     expect(expected[VARIANT]).not.toBe(SCHEDULER_COLOURS.deadline)
     expect(new Set(Object.values(expected)).size).toBe(LABELS.length)
     const swatch = (where: string) =>
-      page.locator(where).evaluate((el) => getComputedStyle(el as Element).backgroundColor)
+      page
+        .locator(where)
+        .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor)
     for (const l of LABELS) {
       await expect(swatch(`tr[data-label="${l}"] .swatch`), `table ${l}`).resolves.toBe(rgb(expected[l]))
     }
     const progress = await page
       .locator('.progress .row .name')
       .evaluateAll((els) =>
-        els.map((e) => [e.textContent ?? '', getComputedStyle(e.querySelector('.swatch')!).backgroundColor]),
+        els.map((e) => [
+          e.textContent ?? '',
+          (globalThis as unknown as Styles).getComputedStyle(e.querySelector('.swatch')!).backgroundColor,
+        ]),
       )
     for (const [name, colour] of progress) {
       const label = LABELS.filter((l) => name.startsWith(l)).sort((a, b) => b.length - a.length)[0]
@@ -239,7 +247,7 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     await expect(
       hit
         .locator('tr[data-set="result/deadline"] .swatch')
-        .evaluate((el) => getComputedStyle(el).backgroundColor),
+        .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
     ).resolves.toBe(rgb(SCHEDULER_COLOURS.deadline))
     await page.getByRole('button', { name: 'Compare 3 →' }).click()
     const table = page.getByRole('table', { name: 'Comparison of run sets' })
@@ -248,7 +256,7 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
       await expect(
         table
           .locator(`tr[data-row="deterministic: ${l}"] .swatch`)
-          .evaluate((el) => getComputedStyle(el).backgroundColor),
+          .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
         l,
       ).resolves.toBe(rgb(schedulerColour(l)))
     // identical repetitions: the library prints no interval either
