@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { coloursFor, entryLabel, setColour } from '../../src/renderer/src/lib/colours'
 import { num } from '../../src/renderer/src/lib/format'
 import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
@@ -10,6 +11,7 @@ import {
 } from '../../src/renderer/src/lib/spec-doc'
 import type { LabelSummary } from '../../src/shared/experiment/compare'
 import { summarize } from '../../src/shared/metrics/stats'
+import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 
 describe('renderer helpers', () => {
   it('walks a spec path up to the field the form has for it', () => {
@@ -89,5 +91,24 @@ describe('renderer helpers', () => {
     expect(num(308.4)).toBe('308')
     expect(num(12345.6)).toBe('12,346')
     expect(num(NaN)).toBe('–')
+  })
+})
+
+describe('colours of rows, series and run sets', () => {
+  it('colours a shown label by its entry’s scheduler, a real run and a variant as shades of it', () => {
+    const colour = coloursFor([
+      { label: 'fast', name: 'deadline' },
+      { label: 'noop', name: 'noop' },
+    ])
+    expect(colour('noop')).toBe(SCHEDULER_COLOURS.noop)
+    // "fast" names no scheduler: its entry says deadline
+    expect(colour('fast')).toBe(schedulerColour('fast', 'deadline'))
+    expect(colour('fast')).not.toBe(SCHEDULER_COLOURS.deadline)
+    expect(colour('noop (real)')).toBe(schedulerColour('noop (real)', 'noop'))
+    expect(colour('noop (real)')).not.toBe(SCHEDULER_COLOURS.noop)
+    expect(entryLabel('noop (real)')).toBe('noop')
+    // a library set as its comparison shows it
+    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'simulated' })).toBe(SCHEDULER_COLOURS.noop)
+    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'imported' })).toBe(colour('noop (real)'))
   })
 })
