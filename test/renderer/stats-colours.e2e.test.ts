@@ -209,6 +209,15 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
       expect(sectors.find((s) => s.label === 'read')?.colour, `sectors ${l}`).toBe(expected[l])
     }
     await shots('results')
+    // and on the setup page, beside each scheduler entry
+    await page.getByRole('button', { name: 'Setup', exact: true }).click()
+    for (const l of LABELS)
+      await expect(swatch(`[data-scheduler="${l}"] .swatch`), `setup ${l}`).resolves.toBe(rgb(expected[l]))
+    await page
+      .locator('[data-scheduler="noop"]')
+      .locator('xpath=..')
+      .screenshot({ path: join(RESULTS, 'stats-setup-schedulers.png') })
+    await page.getByRole('button', { name: 'Results', exact: true }).click()
   }, 120_000)
 
   it('keeps the colours in the saved session’s HTML report', async () => {
