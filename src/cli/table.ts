@@ -1,3 +1,5 @@
+import { meanCi } from '../shared/report/mean-ci'
+
 /** Plain-text tables for the terminal and for pasting into a mailing-list post. */
 export function renderTable(header: string[], rows: string[][], align: ('l' | 'r')[] = []): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
@@ -17,7 +19,10 @@ export function num(x: number, digits = 3): string {
   return x.toFixed(Math.min(d, 6))
 }
 
-/** "mean ± ci95" when there are repetitions, else the value. */
+/**
+ * "mean ± ci95" when there are repetitions — the interval at its one or two significant digits,
+ * the mean to its place — else (one run, identical runs) the value.
+ */
 export function withCi(mean: number, ci: number, n: number, digits = 3): string {
-  return n > 1 && Number.isFinite(ci) ? `${num(mean, digits)} ± ${num(ci, 2)}` : num(mean, digits)
+  return meanCi({ n, mean, ci95: ci }, { plain: (x) => num(x, digits) })
 }

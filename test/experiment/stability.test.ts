@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest'
 import { ExperimentRunner } from '../../src/main/services/experiments'
 import type { RunResult } from '../../src/shared/experiment/result'
-import { describeStability, nextRound, stabilityOf } from '../../src/shared/experiment/stability'
+import { summarizeRuns } from '../../src/shared/experiment/compare'
+import {
+  describeStability,
+  identicalAdvice,
+  identicalRepetitions,
+  nextRound,
+  stabilityOf,
+} from '../../src/shared/experiment/stability'
+import { syntheticRuns } from '../report/runs'
 import { resolveSpec, validateSpec } from '../../src/shared/experiment/validate'
 
 const base = {
@@ -98,4 +106,23 @@ describe('repeat until stable', () => {
     const b = await go()
     expect(JSON.stringify(b.runs)).toBe(JSON.stringify(a.runs))
   }, 60_000)
+
+  it('tells identical repetitions (a deterministic workload) from varying ones', () => {
+    const [same, varying] = summarizeRuns(
+      syntheticRuns({ noop: [19.8, 19.8, 19.8], deadline: [19.8, 20.1, 19.7] }),
+    )
+    expect(identicalRepetitions(same)).toBe(true)
+    expect(identicalRepetitions(varying)).toBe(false)
+    expect(identicalRepetitions(summarizeRuns(syntheticRuns({ noop: [19.8] }))[0])).toBe(false)
+    expect(identicalAdvice(7)).toContain("the spec's seed, 7,")
+    expect(identicalAdvice(null)).toContain('random-read')
+    const spec = resolveSpec({ ...base, repetitions: 3, untilStable: { cvPercent: 3, maxRepetitions: 5 } })
+    const [noop] = stabilityOf(
+      spec,
+      [10, 10, 10].map((r) => run('noop', { rr: r })),
+    )
+    expect(describeStability(noop)).toBe(
+      'noop: 3 runs, CV 0.0 % (rr) — stable, identical repetitions (deterministic workload)',
+    )
+  })
 })

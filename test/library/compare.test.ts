@@ -109,6 +109,26 @@ describe('library comparison', () => {
     expect(x.cells[1][x.metrics.findIndex((m) => m.id === 'run:seconds')]?.noisy).toBe(true)
   })
 
+  it('shows first the metric the workload makes sense of, and ranks no time of a time-based job', () => {
+    // the reader reads 100 MB: a job of fixed size, judged by the run's time
+    expect(c.defaultMetric).toBe('run:seconds')
+    expect(c.metrics.find((m) => m.id === 'proc:reader:seconds')?.better).toBe('lower')
+    // the same reader looping until a time limit ended each run: throughput, and no better time
+    const looping = [...a, ...b].map((s) => ({
+      ...s,
+      runs: s.runs.map((r) => ({
+        ...r,
+        stoppedBy: 'time-limit' as const,
+        processes: r.processes.map((p) => ({ ...p, finished: false })),
+      })),
+    }))
+    const t = compareRunSets(looping, 0)
+    expect(t.defaultMetric).toBe('proc:reader:MBps')
+    expect(t.metrics.find((m) => m.id === 'run:seconds')?.better).toBeNull()
+    expect(t.metrics.find((m) => m.id === 'proc:reader:seconds')?.better).toBeNull()
+    expect(t.metrics.find((m) => m.id === 'proc:reader:MBps')?.better).toBe('higher')
+  })
+
   it('refuses a baseline that is not one of the sets', () => {
     expect(() => compareRunSets(a, 3)).toThrow(RangeError)
   })

@@ -60,6 +60,15 @@ describe('descriptive statistics', () => {
       cv: NaN,
     })
   })
+
+  it('give identical values (a deterministic run repeated) no spread at all, not floating-point noise', () => {
+    // 0.1 × 3 summed and divided again is not 0.1 in the last bit: the deviations were 1e-17
+    const same = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]
+    const s = summarize(same)
+    expect([s.stddev, s.ci95, s.cv]).toEqual([0, 0, 0])
+    expect(welch(same, [0.2, 0.2, 0.2]).p).toBeNaN() // no test where nothing varies
+    expect(stddev([Infinity, Infinity])).toBeNaN()
+  })
 })
 
 describe('Student t', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { coloursFor, entryLabel, setColour } from '../../src/renderer/src/lib/colours'
 import { num } from '../../src/renderer/src/lib/format'
-import { bestIndex, tableMetrics } from '../../src/renderer/src/lib/metrics'
+import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
   normalizeDoc,
   parentPath,
@@ -10,6 +11,7 @@ import {
 } from '../../src/renderer/src/lib/spec-doc'
 import type { LabelSummary } from '../../src/shared/experiment/compare'
 import { summarize } from '../../src/shared/metrics/stats'
+import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 
 describe('renderer helpers', () => {
   it('walks a spec path up to the field the form has for it', () => {
@@ -70,6 +72,18 @@ describe('renderer helpers', () => {
     expect(bestIndex(mbps, rows)).toBe(1)
     expect(bestIndex(time, rows)).toBe(0)
     expect(bestIndex(mbps, rows.slice(0, 1))).toBe(-1)
+    // a time-based job ran for the time it was given: its time has no best, its throughput has
+    const [mbpsT, timeT] = tableMetrics(['r'], new Map([['r', 'time-based']]))
+    expect(timeT.better).toBeNull()
+    expect(bestIndex(timeT, rows)).toBe(-1)
+    expect(bestIndex(mbpsT, rows)).toBe(1)
+    // ties: every row at the best value, and none when all rows are alike
+    const tied = [row('a', 30, 5), row('b', 30, 5), row('c', 10, 9)]
+    expect([...bestRows(mbps, tied)]).toEqual([0, 1])
+    expect([...bestRows(time, tied)]).toEqual([0, 1])
+    expect([...bestRows(mbps, [row('a', 30, 5), row('b', 30, 5)])]).toEqual([])
+    expect([...bestRows(mbps, rows)]).toEqual([1])
+    expect([...bestRows(timeT, rows)]).toEqual([])
   })
 
   it('formats numbers to three figures', () => {
@@ -77,5 +91,24 @@ describe('renderer helpers', () => {
     expect(num(308.4)).toBe('308')
     expect(num(12345.6)).toBe('12,346')
     expect(num(NaN)).toBe('–')
+  })
+})
+
+describe('colours of rows, series and run sets', () => {
+  it('colours a shown label by its entry’s scheduler, a real run and a variant as shades of it', () => {
+    const colour = coloursFor([
+      { label: 'fast', name: 'deadline' },
+      { label: 'noop', name: 'noop' },
+    ])
+    expect(colour('noop')).toBe(SCHEDULER_COLOURS.noop)
+    // "fast" names no scheduler: its entry says deadline
+    expect(colour('fast')).toBe(schedulerColour('fast', 'deadline'))
+    expect(colour('fast')).not.toBe(SCHEDULER_COLOURS.deadline)
+    expect(colour('noop (real)')).toBe(schedulerColour('noop (real)', 'noop'))
+    expect(colour('noop (real)')).not.toBe(SCHEDULER_COLOURS.noop)
+    expect(entryLabel('noop (real)')).toBe('noop')
+    // a library set as its comparison shows it
+    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'simulated' })).toBe(SCHEDULER_COLOURS.noop)
+    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'imported' })).toBe(colour('noop (real)'))
   })
 })

@@ -8,6 +8,7 @@ import { readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SCHEDULER_COLOURS } from '../../src/shared/report/palette'
 import { BONNIE_103, FIO_MINI } from '../formats/fixtures'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
@@ -59,11 +60,16 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
           const c = el as unknown as {
             width: number
             height: number
+            dataset: { series?: string }
             getContext(t: '2d'): { getImageData(...a: number[]): { data: Uint8ClampedArray } }
           }
           const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data
-          // colourOf(0 … 3): #0072B2, #E69F00, #009E73, #CC79A7
-          const bars = ['0,114,178', '230,159,0', '0,158,115', '204,121,167']
+          // the run sets' colours (each scheduler's, from the palette), as the chart says it drew them
+          const series = JSON.parse(c.dataset.series ?? '[]') as { colour: string[] }[]
+          const bars = (series[0]?.colour ?? []).map((h) => {
+            const x = parseInt(h.slice(1), 16)
+            return `${(x >> 16) & 255},${(x >> 8) & 255},${x & 255}`
+          })
           let n = 0
           for (let i = 0; i < d.length; i += 4) if (bars.includes(`${d[i]},${d[i + 1]},${d[i + 2]}`)) n++
           return n
@@ -174,6 +180,15 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
       .toBe('SSD kyber and tools: kyber')
     await page.getByLabel('Metric to chart').selectOption('proc:rr:MBps')
     await chartDrawn()
+    // each scheduler in its own colour, the palette's (the same as on the results page)
+    const drawn = JSON.parse(
+      (await page.locator('[data-chart="library-compare"] canvas').getAttribute('data-series'))!,
+    ) as { colour: string[] }[]
+    expect(drawn[0].colour.slice(0, 3)).toEqual([
+      SCHEDULER_COLOURS.noop,
+      SCHEDULER_COLOURS.deadline,
+      SCHEDULER_COLOURS.kyber,
+    ])
     // each bar's value and difference from the baseline, readable without hovering
     await expect(
       page.locator('[data-chart="library-compare"] canvas').getAttribute('aria-label'),

@@ -3,6 +3,7 @@ import { runsCsv, summaryCsv } from '../../src/shared/report/csv'
 import { htmlReport } from '../../src/shared/report/html'
 import { reportInput, ReportInputError } from '../../src/shared/report/input'
 import { reportJson } from '../../src/shared/report/json'
+import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 import { lineChart, ticks } from '../../src/shared/report/svg-chart'
 import { mailingListText } from '../../src/shared/report/text'
 import { importText } from '../../src/shared/import/import-text'
@@ -153,6 +154,37 @@ describe('the HTML report', () => {
     expect((full.match(/<polyline /g) ?? []).length).toBe(9) // 3 schedulers × 3 charts
     expect(full).toContain('<h2>Repeated runs</h2>')
     expect(full).toContain('<h2>Environment</h2>')
+  })
+
+  it('colours each scheduler as the app does, whatever the order of its rows', () => {
+    const full = htmlReport(input)
+    // "cfq-v1" is a label variant of cfq: a shade of cfq's colour
+    for (const [label, scheduler] of [
+      ['deadline', 'deadline'],
+      ['anticipatory', 'anticipatory'],
+      ['cfq-v1', 'cfq-v'],
+    ]) {
+      const colour = schedulerColour(label, scheduler)
+      expect(full).toContain(`background:${colour}"></span>${label}`)
+      expect(full).toContain(`stroke="${colour}"`)
+    }
+    expect(schedulerColour('deadline', 'deadline')).toBe(SCHEDULER_COLOURS.deadline)
+    const reversed = syntheticRuns({ 'cfq-v1': [27, 31, 24], deadline: [48.6, 47.1, 47.9] })
+    const other = htmlReport(reportInput(JSON.parse(JSON.stringify(runOutput('r', reversed)))))
+    expect(other).toContain(`background:${SCHEDULER_COLOURS.deadline}"></span>deadline`)
+  })
+
+  it('says repetitions were identical instead of printing ± 0', () => {
+    const same = syntheticRuns({ noop: [19.8, 19.8, 19.8], deadline: [19.8, 19.8, 19.8] })
+    const doc = htmlReport(reportInput(JSON.parse(JSON.stringify(runOutput('deterministic', same)))))
+    expect(doc).toContain('Identical repetitions (deterministic workload)')
+    expect(doc).not.toMatch(/\d ± 0\b/)
+    expect(mailingListText(reportInput(JSON.parse(JSON.stringify(runOutput('d', same)))))).toContain(
+      'Identical repetitions (deterministic workload)',
+    )
+    // the varying ones keep their intervals, at the interval's digits
+    expect(htmlReport(input)).toMatch(/\d ± \d/)
+    expect(htmlReport(input)).not.toContain('Identical repetitions')
   })
 })
 

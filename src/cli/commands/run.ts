@@ -4,7 +4,12 @@ import { groupProcesses } from '../../shared/experiment/process-groups'
 import { ExperimentRunner } from '../../main/services/experiments'
 import type { UntilStable } from '../../shared/experiment/resolved'
 import { checkWork } from '../work-check'
-import { describeStability, stabilityOf } from '../../shared/experiment/stability'
+import {
+  describeStability,
+  IDENTICAL_REPETITIONS,
+  identicalRepetitions,
+  stabilityOf,
+} from '../../shared/experiment/stability'
 import type { StabilityVerdict } from '../../shared/experiment/stability'
 import type { RealRunResult } from '../../main/services/real/real-result'
 import {
@@ -140,6 +145,12 @@ export function table(full: ExperimentResult): string {
       : ''
   const title = `${r.name} — ${r.spec.device.preset}, host ${r.spec.host.preset}${reps}`
   let note = unfinishedNote(full, r.summary)
+  const same = r.summary.filter(identicalRepetitions)
+  if (same.length > 0)
+    note +=
+      `\n${IDENTICAL_REPETITIONS[0].toUpperCase()}${IDENTICAL_REPETITIONS.slice(1)}: ` +
+      `${same.map((s) => (s.source === 'real' ? `${s.label} (real)` : s.label)).join(', ')} — every run the same, ` +
+      'no interval to show; random choices in the workload or device variability vary them (docs/spec.md, "Determinism")'
   if (u)
     for (const [key, v] of stabilityBySource(full))
       note += `\n${describeStability(key.startsWith('real:') ? { ...v, label: `${v.label} (real)` } : v)}`

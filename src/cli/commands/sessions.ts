@@ -4,6 +4,7 @@ import type { SessionStore } from '../../main/services/sessions'
 import type { CompareCell, LibraryComparison, RunSetRef } from '../../shared/library/compare'
 import type { LibraryEntry, LibraryQuery } from '../../shared/library/types'
 import { ReportInputError } from '../../shared/report/input'
+import { meanCi } from '../../shared/report/mean-ci'
 import { mailingListText } from '../../shared/report/text'
 import { sessionReportInput } from '../../shared/session/report-input'
 import type { RunKind } from '../../shared/session/types'
@@ -243,9 +244,7 @@ function cellRow(name: string, cell: CompareCell | null): string[] {
   const value =
     cell.value === null
       ? '-'
-      : cell.ci95 !== null
-        ? `${num(cell.value)} ± ${num(cell.ci95, 2)}`
-        : num(cell.value)
+      : meanCi({ n: cell.n, mean: cell.value, ci95: cell.ci95 ?? NaN }, { plain: (x) => num(x) })
   const diff =
     cell.diffPercent === null ? '' : `${cell.diffPercent > 0 ? '+' : ''}${num(cell.diffPercent, 3)} %`
   const p = cell.p === null ? '' : cell.p < 0.0001 ? '<0.0001' : cell.p.toFixed(4)

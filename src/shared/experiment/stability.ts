@@ -3,6 +3,8 @@
 // by at most the spec's coefficient of variation; the Phoronix Test Suite's rule (3 % by default),
 // with the spec's `repetitions` as the least number of runs and `maxRepetitions` as the cap.
 import { mean, stddev } from '../metrics/stats'
+import { identicalValues } from '../report/mean-ci'
+import type { LabelSummary } from './compare'
 import type { ResolvedSpec } from './resolved'
 import type { RunResult } from './result'
 
@@ -69,7 +71,8 @@ export function stabilityOf(spec: ResolvedSpec, runs: readonly RunResult[]): Sta
 /** One line per entry for a report: `deadline: 5 runs, CV 1.2 % (reader) — stable`. */
 export function describeStability(v: StabilityVerdict): string {
   const cv = v.cvPercent === null ? 'CV –' : `CV ${v.cvPercent.toFixed(1)} %${v.worst ? ` (${v.worst})` : ''}`
-  return `${v.label}: ${v.runs} run${v.runs === 1 ? '' : 's'}, ${cv} — ${v.reason}`
+  const same = v.cvPercent !== null && v.cvPercent < 1e-6 && v.runs >= 2 ? `, ${IDENTICAL_REPETITIONS}` : ''
+  return `${v.label}: ${v.runs} run${v.runs === 1 ? '' : 's'}, ${cv} — ${v.reason}${same}`
 }
 
 /**
@@ -86,4 +89,38 @@ export function nextRound(
   return stabilityOf(spec, runs)
     .filter((v) => v.more && attempts[v.schedIndex] < max)
     .map((v) => ({ schedIndex: v.schedIndex, repetition: attempts[v.schedIndex] }))
+}
+
+/** Said when repeated runs gave the same figures: there is no spread to show. */
+export const IDENTICAL_REPETITIONS = 'identical repetitions (deterministic workload)'
+
+/**
+ * Whether every repetition of a summary row gave the same figures: each process's bytes, time
+ * and throughput, and the device's rates. False below two repetitions.
+ */
+export function identicalRepetitions(s: LabelSummary): boolean {
+  if (s.repetitions < 2) return false
+  const figures = [
+    s.device.readMBps,
+    s.device.writeMBps,
+    ...s.processes.flatMap((p) => [p.bytes, p.seconds, p.MBps]),
+  ]
+  return figures.every((f) => f.n < 2 || identicalValues(f))
+}
+
+/**
+ * Why repetitions can be identical and how to vary them: each repetition has its own seed, but a
+ * workload and device that draw nothing from it give the same run every time.
+ */
+export function identicalAdvice(seed: number | null): string {
+  const from = seed === null ? "the spec's seed" : `the spec's seed, ${seed},`
+  return (
+    `Each repetition ran with a seed of its own (derived from ${from} and the repetition), but nothing ` +
+    'in this workload or device draws on it, so every run came out the same: there is no spread to ' +
+    'show, and a confidence interval would only say ± 0. To measure run-to-run variation, give the ' +
+    'experiment randomness — a workload with random choices (random-read, fio with rw=randread …) or ' +
+    "the device preset's variability (seekSpreadPct, commandJitterUs …, see `iosched-lab list`) — " +
+    'and each repetition draws it anew; a different `seed` gives another draw of all of them. ' +
+    'Otherwise one repetition says it all.'
+  )
 }

@@ -8,6 +8,7 @@ import { compare, isNoisy, orderedWithMean } from '../metrics/compare-runs'
 import { LatencyHistogram } from '../metrics/histogram'
 import { mannWhitneyHistograms } from '../metrics/mann-whitney'
 import { summarize } from '../metrics/stats'
+import { processKinds, runLengthMeaningful } from '../experiment/process-kind'
 import type { RunSetFacts } from '../session/types'
 
 /** A run set of a session file: the file and the set's key in it. */
@@ -23,7 +24,11 @@ export interface CompareMetric {
   unit: string
   /** The column group: `run`, `device` or the process's name. */
   group: string
-  better: 'higher' | 'lower'
+  /**
+   * Which way is better; null where no way is: the time of a time-based job (it ran for a given
+   * time), the run's length when a time limit ended it.
+   */
+  better: 'higher' | 'lower' | null
   /** How significance is judged: across repetitions, on the latency distributions, or not at all. */
   test: 'welch' | 'mann-whitney' | 'none'
 }
@@ -58,6 +63,11 @@ export interface LibraryComparison {
   baseline: number
   sets: CompareSetRow[]
   metrics: CompareMetric[]
+  /**
+   * The metric to show first, as the workload makes sense of it: the time of jobs of fixed size
+   * (the run's, when every job is), else the throughput of time-based ones.
+   */
+  defaultMetric: string
   /** `cells[set][metric]`; null when the set has no such figure (a process it does not run). */
   cells: (CompareCell | null)[][]
 }
@@ -80,7 +90,8 @@ export function compareRunSets(sets: CompareSetInput[], baseline = 0, alpha = 0.
   if (baseline < 0 || baseline >= sets.length)
     throw new RangeError(`no run set ${baseline} to compare against`)
   const grouped = sets.map((s) => s.runs.map(groupProcesses))
-  const metrics = metricsOf(sets, grouped, baseline)
+  const kinds = processKinds(grouped.flat())
+  const metrics = metricsOf(sets, grouped, baseline, kinds)
   const cells = grouped.map((runs, i) =>
     metrics.map((m) => cellOf(m, runs, i === baseline ? null : grouped[baseline], alpha)),
   )
@@ -97,15 +108,48 @@ export function compareRunSets(sets: CompareSetInput[], baseline = 0, alpha = 0.
       }
     }),
     metrics,
+    defaultMetric: defaultMetricOf(metrics, kinds),
     cells,
   }
 }
 
-function metricsOf(sets: CompareSetInput[], grouped: RunResult[][], baseline: number): CompareMetric[] {
+/**
+ * Time for jobs of fixed size, throughput for time-based ones: the run's time when every job is of
+ * fixed size and the run ended with them; else the first fixed-size job's time; else the first
+ * time-based job's throughput (or the device's).
+ */
+export function defaultMetricOf(
+  metrics: readonly CompareMetric[],
+  kinds: ReadonlyMap<string, string>,
+): string {
+  const has = (id: string): boolean => metrics.some((m) => m.id === id)
+  const procs = [...new Set(metrics.filter((m) => m.id.startsWith('proc:')).map((m) => m.group))]
+  const fixed = procs.filter((n) => kinds.get(n) !== 'time-based')
+  const run = metrics.find((m) => m.id === 'run:seconds')
+  if (run?.better && fixed.length === procs.length) return run.id
+  if (fixed.length > 0 && has(`proc:${fixed[0]}:seconds`)) return `proc:${fixed[0]}:seconds`
+  for (const n of procs) if (has(`proc:${n}:MBps`)) return `proc:${n}:MBps`
+  for (const id of ['dev:readMBps', 'dev:writeMBps']) if (has(id)) return id
+  return metrics[0]?.id ?? ''
+}
+
+function metricsOf(
+  sets: CompareSetInput[],
+  grouped: RunResult[][],
+  baseline: number,
+  kinds: ReadonlyMap<string, string>,
+): CompareMetric[] {
   const all = grouped.flat()
   const some = (f: (r: RunResult) => number): boolean => all.some((r) => num(f(r)) > 0)
   const out: CompareMetric[] = [
-    { id: 'run:seconds', label: 'run time', unit: 's', group: 'run', better: 'lower', test: 'welch' },
+    {
+      id: 'run:seconds',
+      label: 'run time',
+      unit: 's',
+      group: 'run',
+      better: runLengthMeaningful(all) ? 'lower' : null,
+      test: 'welch',
+    },
   ]
   if (some((r) => r.totals.readMBps))
     out.push({
@@ -137,7 +181,7 @@ function metricsOf(sets: CompareSetInput[], grouped: RunResult[][], baseline: nu
       better: CompareMetric['better'],
       test: CompareMetric['test'],
     ) => out.push({ id: `proc:${name}:${id}`, label, unit, group: name, better, test })
-    m('seconds', 'time', 's', 'lower', 'welch')
+    m('seconds', 'time', 's', kinds.get(name) === 'time-based' ? null : 'lower', 'welch')
     if (ps.some((p) => num(p.MBps) > 0)) m('MBps', 'rate', 'MB/s', 'higher', 'welch')
     if (ps.some((p) => Number.isFinite(num(p.latencyMs?.p50)))) {
       m('p50', 'p50 latency', 'ms', 'lower', 'mann-whitney')

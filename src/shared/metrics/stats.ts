@@ -22,10 +22,17 @@ export function median(values: ArrayLike<number>): number {
   return n % 2 === 1 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid])
 }
 
-/** Sample variance (divisor n − 1); NaN for n < 2. */
+/**
+ * Sample variance (divisor n − 1); NaN for n < 2. Exactly 0 for identical values (the repetitions
+ * of a deterministic run): their computed mean may differ from them in the last bit, which would
+ * leave a variance of 1e-28 — a "± 4.3e-14" interval, and a t-test finding significance in noise.
+ */
 export function variance(values: ArrayLike<number>): number {
   const n = values.length
   if (n < 2) return NaN
+  let same = true
+  for (let i = 1; i < n && same; i++) same = values[i] === values[0]
+  if (same) return Number.isFinite(values[0]) ? 0 : NaN
   const m = mean(values)
   let ss = 0
   for (let i = 0; i < n; i++) {

@@ -1,3 +1,5 @@
+import { meanCi } from './mean-ci'
+
 /** A number with about `digits` significant digits, for tables; `-` for NaN or infinity. */
 export function fmt(x: number, digits = 3): string {
   if (!Number.isFinite(x)) return '-'
@@ -8,9 +10,12 @@ export function fmt(x: number, digits = 3): string {
   return x.toFixed(Math.min(d, 6))
 }
 
-/** "mean ± ci95" when there are repetitions, else the value. */
+/**
+ * "mean ± ci95" when there are repetitions — the interval at its one or two significant digits,
+ * the mean to the same place — else (one run, identical runs) the value.
+ */
 export function fmtCi(mean: number, ci: number, n: number, digits = 3): string {
-  return n > 1 && Number.isFinite(ci) ? `${fmt(mean, digits)} ± ${fmt(ci, 2)}` : fmt(mean, digits)
+  return meanCi({ n, mean, ci95: ci }, { plain: (x) => fmt(x, digits) })
 }
 
 /** Fixed-width columns, two spaces apart; the first `left` columns left-aligned, the rest right. */

@@ -5,7 +5,9 @@ import { secondsOf } from './csv'
 import { escapeHtml as h } from './escape'
 import { fmt, fmtCi } from './format'
 import type { ReportInput } from './input'
-import { PALETTE, lineChart } from './svg-chart'
+import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
+import { schedulerColour } from './palette'
+import { lineChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
 
 const STYLE = `
@@ -16,6 +18,7 @@ th { text-align: left; background: #f5f5f5; } td:first-child { white-space: nowr
 .noisy { color: #b35900; } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }
 pre { background: #f7f7f7; padding: 1em; overflow: auto; font-size: 12px; } figure { margin: 1em 0; }
 .note { color: #666; font-size: 0.9em; }
+.identical { border-left: 3px solid #0072B2; background: #f2f6fa; padding: 0.5em 0.8em; }
 `
 
 /**
@@ -25,8 +28,8 @@ pre { background: #f7f7f7; padding: 1em; overflow: auto; font-size: 12px; } figu
  * the imported runs' notes, and the spec. No scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
-  const labels = input.summary.map((s) => s.label)
-  const colour = (label: string): string => PALETTE[Math.max(0, labels.indexOf(label)) % PALETTE.length]
+  // the app's palette: a scheduler's colour by its name, a variant's shade by its label
+  const colour: Colour = (x) => schedulerColour(shown(x), x.scheduler)
   const parts: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -76,7 +79,19 @@ function table(header: string[], rows: string[][], numericFrom = 1): string {
   return `<table>${th}${tr.join('')}</table>`
 }
 
-function resultsTable(input: ReportInput, colour: (l: string) => string): string {
+/** The spec's seed, when the document holds the spec. */
+const seedOf = (spec: unknown): number | null =>
+  typeof spec === 'object' && spec !== null && typeof (spec as { seed?: unknown }).seed === 'number'
+    ? (spec as { seed: number }).seed
+    : null
+
+/** A row's or run's name as the app shows it: a real one with "(real)". */
+const shown = (x: { label: string; source: string }): string =>
+  x.source === 'real' ? `${x.label} (real)` : x.label
+
+type Colour = (x: { label: string; scheduler: string; source: string }) => string
+
+function resultsTable(input: ReportInput, colour: Colour): string {
   const names: string[] = []
   for (const s of input.summary) for (const p of s.processes) if (!names.includes(p.name)) names.push(p.name)
   const header = ['scheduler']
@@ -84,7 +99,7 @@ function resultsTable(input: ReportInput, colour: (l: string) => string): string
   header.push('device read MB/s', 'device write MB/s')
   const rows = input.summary.map((s) => {
     const cells = [
-      `<span class="swatch" style="background:${colour(s.label)}"></span>${h(s.label)}${s.source === 'real' ? ' (real)' : ''}`,
+      `<span class="swatch" style="background:${colour(s)}"></span>${h(s.label)}${s.source === 'real' ? ' (real)' : ''}`,
     ]
     for (const n of names) {
       const p = s.processes.find((x) => x.name === n)
@@ -106,10 +121,15 @@ function resultsTable(input: ReportInput, colour: (l: string) => string): string
     return cells
   })
   const reps = input.summary.some((s) => s.repetitions > 1)
+  const same = input.summary.filter(identicalRepetitions)
+  const all = same.length > 0 && same.length === input.summary.filter((s) => s.repetitions > 1).length
   return (
     table(header, rows) +
     (reps
       ? '<p class="note">With repetitions: mean ± 95 % confidence half-width; ⚠ noisy (coefficient of variation over 5 %).</p>'
+      : '') +
+    (same.length > 0
+      ? `<p class="identical"><b>${h(IDENTICAL_REPETITIONS[0].toUpperCase() + IDENTICAL_REPETITIONS.slice(1))}</b>${all ? '' : ` for ${h(same.map(shown).join(', '))}`}: no confidence interval to show. ${h(identicalAdvice(seedOf(input.spec)))}</p>`
       : '')
   )
 }
@@ -131,13 +151,13 @@ const firstRuns = (input: ReportInput): RunResult[] =>
     .map((s) => input.runs.find((r) => r.label === s.label && r.source === s.source)!)
     .filter(Boolean)
 
-function throughputCharts(input: ReportInput, colour: (l: string) => string): string[] {
+function throughputCharts(input: ReportInput, colour: Colour): string[] {
   const runs = firstRuns(input).filter((r) => r.timeSeries.tMs.length > 0)
   if (runs.length === 0) return ['<p class="note">No run has a time series.</p>']
   const chart = (title: string, pick: (r: RunResult) => number[]): string => {
     const series: ChartSeries[] = runs.map((r) => ({
-      name: r.label,
-      colour: colour(r.label),
+      name: shown(r),
+      colour: colour(r),
       points: r.timeSeries.tMs.map((t, k): [number, number] => [t / 1000, pick(r)[k]]),
     }))
     return `<figure>${lineChart({ title, xLabel: 'time (s)', yLabel: 'MB/s', series })}</figure>`
@@ -152,7 +172,7 @@ function throughputCharts(input: ReportInput, colour: (l: string) => string): st
   ]
 }
 
-function latencyCharts(input: ReportInput, colour: (l: string) => string): string[] {
+function latencyCharts(input: ReportInput, colour: Colour): string[] {
   const names: string[] = []
   for (const s of input.summary) for (const p of s.processes) if (!names.includes(p.name)) names.push(p.name)
   const out: string[] = []
@@ -172,8 +192,8 @@ function latencyCharts(input: ReportInput, colour: (l: string) => string): strin
             }
       if (hist.count > 0)
         series.push({
-          name: s.label,
-          colour: colour(s.label),
+          name: shown(s),
+          colour: colour(s),
           points: hist.cdf(300).map((c): [number, number] => [c.valueNs / 1e6, c.fraction]),
         })
     }

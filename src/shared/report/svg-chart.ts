@@ -20,20 +20,6 @@ export interface LineChart {
   height?: number
 }
 
-/** Colours of the series, one per scheduler label in order (readable on white, distinct in greyscale order). */
-export const PALETTE = [
-  '#1f77b4',
-  '#d62728',
-  '#2ca02c',
-  '#ff7f0e',
-  '#9467bd',
-  '#8c564b',
-  '#e377c2',
-  '#17becf',
-  '#7f7f7f',
-  '#bcbd22',
-]
-
 /** Most points drawn per line: enough for a 900-pixel-wide chart. */
 const MAX_POINTS = 900
 

@@ -1,5 +1,6 @@
 import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
 import { secondsOf } from './csv'
+import { IDENTICAL_REPETITIONS, identicalRepetitions } from '../experiment/stability'
 import { fixedWidth, fmt, fmtCi } from './format'
 import type { ReportInput } from './input'
 
@@ -58,6 +59,16 @@ export function mailingListText(input: ReportInput): string {
   const notes: string[] = []
   if (noisy) notes.push('* noisy: the runs vary by more than 5 % of their mean')
   if (repeated) notes.push('MB/s: mean ± 95 % confidence half-width; latency: means over the runs')
+  const same = input.summary.filter(identicalRepetitions)
+  if (same.length > 0)
+    notes.push(
+      wrap(
+        `${IDENTICAL_REPETITIONS[0].toUpperCase()}${IDENTICAL_REPETITIONS.slice(1)}` +
+          `${same.length < input.summary.filter((s) => s.repetitions > 1).length ? ` for ${same.map((s) => s.label).join(', ')}` : ''}: ` +
+          'no confidence interval to show; every run of each came out the same.',
+        76,
+      ),
+    )
   if (notes.length > 0) out.push(notes.join('\n'))
   return out.join('\n\n') + '\n'
 }

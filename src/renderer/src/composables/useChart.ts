@@ -100,6 +100,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
     const t0 = performance.now()
     const colours = chartColours(ui.dark)
     if (!cfg || !canvas.value) {
+      if (canvas.value) delete canvas.value.dataset.series
       chart.value?.destroy()
       chart.value = null
       return
@@ -123,6 +124,10 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
         labBackground: { color: colours.background },
       } as never,
     }
+    // each series' name and colour, readable from the page (the tests check them against the table's)
+    canvas.value.dataset.series = JSON.stringify(
+      cfg.data.datasets.map((d) => ({ label: d.label ?? '', colour: d.borderColor ?? null })),
+    )
     const c = chart.value
     if (c && (c.config as { type?: string }).type === cfg.type) {
       c.data = cfg.data

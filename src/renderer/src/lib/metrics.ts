@@ -1,6 +1,7 @@
 // The metrics of a result, as data: the comparison table's columns and the sweep chart's y axis
 // ("any metric on any axis") both come from this list.
 import type { LabelSummary } from '../../../shared/experiment/compare'
+import type { ProcessKind } from '../../../shared/experiment/process-kind'
 import type { Summary } from '../../../shared/metrics/stats'
 
 export interface Metric {
@@ -9,7 +10,10 @@ export interface Metric {
   group: string
   label: string
   unit: string
-  /** Which way is better, for highlighting; null: neither. */
+  /**
+   * Which way is better, for highlighting; null: neither (a share of time busy, the time of a
+   * time-based job, the run's length).
+   */
   better: 'higher' | 'lower' | null
   get(s: LabelSummary): Summary | undefined
 }
@@ -25,7 +29,10 @@ const percent = (s: Summary): Summary => ({
   max: s.max * 100,
 })
 
-const perProcess = (name: string): Metric[] => {
+/** How the workload makes sense of the figures: each process's kind (absent: of fixed size). */
+export type Kinds = ReadonlyMap<string, ProcessKind>
+
+const perProcess = (name: string, kinds?: Kinds): Metric[] => {
   const p = (s: LabelSummary) => s.processes.find((x) => x.name === name)
   return [
     {
@@ -41,7 +48,8 @@ const perProcess = (name: string): Metric[] => {
       group: name,
       label: 'time',
       unit: 's',
-      better: 'lower',
+      // a time-based job ran for the time it was given: its time ranks nothing
+      better: kinds?.get(name) === 'time-based' ? null : 'lower',
       get: (s) => p(s)?.seconds,
     },
     {
@@ -115,17 +123,43 @@ export function processNames(rows: readonly LabelSummary[]): string[] {
 }
 
 /** Every metric of these rows: per process, then the device. */
-export function metricsOf(rows: readonly LabelSummary[], procs = processNames(rows)): Metric[] {
-  return [...procs.flatMap(perProcess), ...device]
+export function metricsOf(
+  rows: readonly LabelSummary[],
+  procs = processNames(rows),
+  kinds?: Kinds,
+): Metric[] {
+  return [...procs.flatMap((p) => perProcess(p, kinds)), ...device]
 }
 
 /** The table's compact set: per process MB/s, time and p99; device read and write. */
-export function tableMetrics(procs: string[]): Metric[] {
+export function tableMetrics(procs: string[], kinds?: Kinds): Metric[] {
   const keep = new Set(['throughput', 'time', 'p99'])
   return [
-    ...procs.flatMap(perProcess).filter((m) => keep.has(m.label)),
+    ...procs.flatMap((p) => perProcess(p, kinds)).filter((m) => keep.has(m.label)),
     ...device.filter((m) => m.id !== 'dev:seek'),
   ]
+}
+
+/**
+ * The best rows for a metric (by mean): every row at the best value (a tie is a tie), none when it
+ * has no direction, fewer than two rows have it, or all of them are at the same value (then no
+ * row is better than another).
+ */
+export function bestRows(m: Metric, rows: readonly LabelSummary[]): Set<number> {
+  const out = new Set<number>()
+  const i = bestIndex(m, rows)
+  if (i < 0) return out
+  const bestV = m.get(rows[i])!.mean
+  const same = (v: number): boolean => Math.abs(v - bestV) <= 1e-9 * Math.max(Math.abs(v), Math.abs(bestV))
+  let values = 0
+  rows.forEach((r, k) => {
+    const v = m.get(r)?.mean
+    if (v === undefined || !Number.isFinite(v)) return
+    values++
+    if (same(v)) out.add(k)
+  })
+  if (values < 2 || out.size === values) out.clear()
+  return out
 }
 
 /** Index of the best row for a metric (by mean), or -1 when it has no direction or one row. */

@@ -1,0 +1,306 @@
+// End to end: one colour per scheduler and statistics that do not mislead, in Chromium through the
+// browser host. A deterministic experiment repeated three times (nullblk, a fixed-size reader and
+// a writer looping beside it) shows the "identical repetitions" notice instead of "± 0"; "best"
+// marks the reader's time but never the looping writer's; each scheduler has the palette's colour
+// in the table, the progress, every chart, the library and the HTML report, a label variant a shade
+// of its own; the library's chart starts on the metric the workload makes sense of. A workload with
+// randomness keeps its intervals, at their significant digits. Screenshots at 1440 and 1024 pixels
+// wide, light and dark, go to test-results/stats-*.png.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
+import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { startLabHost } from './lab-host'
+import type { LabHost } from './lab-host'
+
+const VARIANT = 'deadline (fifo_batch=1)'
+const LABELS = ['noop', 'deadline', VARIANT, 'bfq']
+const deterministic = {
+  name: 'deterministic',
+  device: { preset: 'nullblk' },
+  workload: {
+    processes: [
+      { name: 'reader', type: 'dd', params: { op: 'read', file: 'f', bs: '1M', count: 64 } },
+      { name: 'writer', type: 'dd', params: { op: 'write', file: 'g', bs: '1M', count: 8, loop: true } },
+    ],
+    stop: { processes: ['reader'], maxSeconds: 5 },
+  },
+  schedulers: ['noop', 'deadline', { name: 'deadline', label: VARIANT, tunables: { fifo_batch: 1 } }, 'bfq'],
+  repetitions: 3,
+}
+const random = {
+  name: 'random',
+  device: { preset: 'ssd-sata-mlc' },
+  workload: {
+    processes: [{ name: 'rr', type: 'random-read', params: { size: '64M', count: 200, direct: true } }],
+  },
+  schedulers: ['noop', 'deadline'],
+  repetitions: 3,
+}
+
+/** The page's getComputedStyle (the tests' types have no DOM). */
+type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } }
+
+/** `#rrggbb` as the browser's computed style writes it. */
+const rgb = (hex: string): string => {
+  const n = parseInt(hex.slice(1), 16)
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`
+}
+
+describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics in Chromium', () => {
+  let host: LabHost
+  let browser: Browser
+  let page: Page
+  const errors: string[] = []
+
+  /** Charts redraw in idle time: wait for an idle moment before a picture. */
+  const idle = () =>
+    page.evaluate(async () => {
+      const g = globalThis as unknown as {
+        requestIdleCallback(f: (d: { timeRemaining(): number }) => void, o: { timeout: number }): void
+      }
+      for (let i = 0; i < 20; i++) {
+        const left = await new Promise<number>((r) =>
+          g.requestIdleCallback((d) => r(d.timeRemaining()), { timeout: 200 }),
+        )
+        if (left > 30) return
+      }
+    })
+
+  /** Wait until every chart has redrawn on the theme's background (they redraw in idle time). */
+  const chartsIn = (rgb: number[]) =>
+    page.waitForFunction(
+      (want) => {
+        type Canvas = {
+          getContext(t: '2d'): {
+            getImageData(x: number, y: number, w: number, h: number): { data: number[] }
+          }
+        }
+        const doc = (
+          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<Canvas> } }
+        ).document
+        const canvases = Array.from(doc.querySelectorAll('[data-chart] canvas'))
+        return canvases.every((c) => {
+          const d = c.getContext('2d').getImageData(1, 1, 1, 1).data
+          return d[0] === want[0] && d[1] === want[1] && d[2] === want[2]
+        })
+      },
+      rgb,
+      { timeout: 15_000 },
+    )
+
+  /** Full-page pictures at 1440 and 1024 wide, light and dark; the theme is left light. */
+  async function shots(name: string): Promise<void> {
+    await page.addStyleTag({ content: 'footer { position: static !important }' })
+    for (const width of [1440, 1024])
+      for (const theme of ['light', 'dark']) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.getByLabel('Theme').selectOption(theme)
+        await chartsIn(theme === 'dark' ? [0x1f, 0x22, 0x27] : [255, 255, 255])
+        await idle()
+        await page.screenshot({ path: join(RESULTS, `stats-${name}-${width}-${theme}.png`), fullPage: true })
+      }
+    await page.getByLabel('Theme').selectOption('light')
+    await page.setViewportSize({ width: 1440, height: 900 })
+  }
+
+  /** Each series' name and colour of a chart, as it drew them (data-series on its canvas). */
+  async function series(chart: string): Promise<{ label: string; colour: string | string[] }[]> {
+    const canvas = page.locator(`[data-chart="${chart}"] canvas`)
+    await expect.poll(() => canvas.getAttribute('data-series'), { timeout: 15_000 }).toBeTruthy()
+    return JSON.parse((await canvas.getAttribute('data-series'))!)
+  }
+
+  async function runSpec(doc: unknown): Promise<void> {
+    await page.getByRole('button', { name: 'Start', exact: true }).click()
+    await page.getByRole('button', { name: 'New blank experiment' }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('The spec is valid.').waitFor()
+    await page.keyboard.press('Control+Enter')
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+  }
+
+  beforeAll(async () => {
+    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(host.server.url)
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+  })
+
+  it('says a deterministic repeated run had identical repetitions, instead of a CI of ± 0', async () => {
+    await runSpec(deterministic)
+    const table = page.getByRole('table', { name: 'Comparison' })
+    for (const l of LABELS) await table.locator(`tr[data-label="${l}"] td.num`).first().waitFor()
+    const notice = page.getByTestId('identical-repetitions')
+    await expect(notice.textContent()).resolves.toContain('Identical repetitions (deterministic workload)')
+    await notice.getByText('Why, and how to vary the runs').click()
+    await expect(notice.textContent()).resolves.toMatch(/seed of its own.*seed, 1,/s)
+    // no interval anywhere in the table: not "± 0", not "± 4.3e-14"
+    const cells = await table.locator('td.num').allTextContents()
+    expect(cells.length).toBeGreaterThan(LABELS.length * 5)
+    for (const c of cells) expect(c).not.toContain('±')
+    await expect(table.locator('td[data-metric="reader:MBps"]').first().getAttribute('title')).resolves.toBe(
+      'the same in all 3 repetitions',
+    )
+  }, 150_000)
+
+  it('marks "best" only where a direction means something: not the looping writer’s time', async () => {
+    const table = page.getByRole('table', { name: 'Comparison' })
+    // the reader reads 64 MB: shorter is better; bfq's path is slower here, the other three tie
+    const best = (id: string) =>
+      table
+        .locator(`td[data-metric="${id}"].best`)
+        .evaluateAll((els) => els.map((e) => e.closest('tr')!.dataset.label))
+    await expect(best('reader:seconds')).resolves.toEqual(['noop', 'deadline', VARIANT])
+    await expect(best('reader:MBps')).resolves.toEqual(['noop', 'deadline', VARIANT])
+    // the writer loops until the reader is done: its time is the run's, for every scheduler
+    await expect(table.locator('td[data-metric="writer:seconds"]').count()).resolves.toBe(LABELS.length)
+    await expect(table.locator('td[data-metric="writer:seconds"].best').count()).resolves.toBe(0)
+    await expect(best('writer:MBps')).resolves.toEqual(['noop', 'deadline', VARIANT])
+    await expect(best('run:seconds')).resolves.toEqual([])
+    // nothing written by any: all alike, none better
+    await expect(best('dev:writeMBps')).resolves.toEqual([])
+  })
+
+  it('gives each scheduler one colour in the table, the progress and every chart', async () => {
+    const expected = Object.fromEntries(LABELS.map((l) => [l, schedulerColour(l)]))
+    // the palette's, by name, whatever the row's place: deadline is second here, orange as always
+    expect(expected.deadline).toBe(SCHEDULER_COLOURS.deadline)
+    expect(expected.noop).toBe(SCHEDULER_COLOURS.noop)
+    expect(expected[VARIANT]).not.toBe(SCHEDULER_COLOURS.deadline)
+    expect(new Set(Object.values(expected)).size).toBe(LABELS.length)
+    const swatch = (where: string) =>
+      page
+        .locator(where)
+        .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor)
+    for (const l of LABELS) {
+      await expect(swatch(`tr[data-label="${l}"] .swatch`), `table ${l}`).resolves.toBe(rgb(expected[l]))
+    }
+    const progress = await page
+      .locator('.progress .row .name')
+      .evaluateAll((els) =>
+        els.map((e) => [
+          e.textContent ?? '',
+          (globalThis as unknown as Styles).getComputedStyle(e.querySelector('.swatch')!).backgroundColor,
+        ]),
+      )
+    for (const [name, colour] of progress) {
+      const label = LABELS.filter((l) => name.startsWith(l)).sort((a, b) => b.length - a.length)[0]
+      expect(colour, name).toBe(rgb(expected[label]))
+    }
+    const bars = await series('process-throughput')
+    const cdf = await series('latency-cdf')
+    const over = await series('throughput')
+    for (const l of LABELS) {
+      expect(bars.find((s) => s.label === l)?.colour, `bars ${l}`).toBe(expected[l])
+      expect(cdf.find((s) => s.label === l)?.colour, `cdf ${l}`).toBe(expected[l])
+      expect(over.find((s) => s.label === `${l} read`)?.colour, `throughput ${l}`).toBe(expected[l])
+      const sectors = await series(`sectors-${l}`)
+      expect(sectors.find((s) => s.label === 'read')?.colour, `sectors ${l}`).toBe(expected[l])
+    }
+    await shots('results')
+    // and on the setup page, beside each scheduler entry
+    await page.getByRole('button', { name: 'Setup', exact: true }).click()
+    for (const l of LABELS)
+      await expect(swatch(`[data-scheduler="${l}"] .swatch`), `setup ${l}`).resolves.toBe(rgb(expected[l]))
+    await page
+      .locator('[data-scheduler="noop"]')
+      .locator('xpath=..')
+      .screenshot({ path: join(RESULTS, 'stats-setup-schedulers.png') })
+    await page.getByRole('button', { name: 'Results', exact: true }).click()
+  }, 120_000)
+
+  it('keeps the colours in the saved session’s HTML report', async () => {
+    await page.keyboard.press('Control+s')
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    await dialog.locator('input[name="session-name"]').fill('deterministic')
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved “deterministic”' }).waitFor()
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-export="html"]').click(),
+    ])
+    const report = await readFile((await download.path())!, 'utf8')
+    for (const l of LABELS)
+      expect(report, l).toContain(
+        `background:${schedulerColour(l, l === VARIANT ? 'deadline' : l)}"></span>${l}`,
+      )
+    expect(report).toContain('Identical repetitions (deterministic workload)')
+    expect(report).not.toMatch(/\d ± \d/)
+    await writeFile(join(RESULTS, 'stats-report.html'), report)
+    const view = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await view.setContent(report)
+    await view.screenshot({ path: join(RESULTS, 'stats-report-1440.png'), fullPage: true })
+    await view.setViewportSize({ width: 1024, height: 900 })
+    await view.screenshot({ path: join(RESULTS, 'stats-report-1024.png'), fullPage: true })
+    await view.close()
+  })
+
+  it('colours the run sets in the library as in the results, and charts the metric the workload makes sense of', async () => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Library' }).click()
+    const hit = page.locator('article.hit[data-session="deterministic"]')
+    await hit.waitFor()
+    for (const l of ['deadline', VARIANT, 'bfq'])
+      await page.getByRole('checkbox', { name: `Pick deterministic: ${l}`, exact: true }).check()
+    await expect(
+      hit
+        .locator('tr[data-set="result/deadline"] .swatch')
+        .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
+    ).resolves.toBe(rgb(SCHEDULER_COLOURS.deadline))
+    await page.getByRole('button', { name: 'Compare 3 →' }).click()
+    const table = page.getByRole('table', { name: 'Comparison of run sets' })
+    await table.waitFor()
+    for (const l of ['deadline', VARIANT, 'bfq'])
+      await expect(
+        table
+          .locator(`tr[data-row="deterministic: ${l}"] .swatch`)
+          .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
+        l,
+      ).resolves.toBe(rgb(schedulerColour(l)))
+    // identical repetitions: the library prints no interval either
+    for (const c of await table.locator('td.num .value').allTextContents()) expect(c).not.toContain('±')
+    // a fixed-size reader beside a looping writer: the reader's time first
+    await expect(page.getByLabel('Metric to chart').inputValue()).resolves.toBe('proc:reader:seconds')
+    await expect(page.getByTestId('direction').textContent()).resolves.toBe('lower is better')
+    const bars = await series('library-compare')
+    expect(bars[0].colour).toEqual(['deadline', VARIANT, 'bfq'].map((l) => schedulerColour(l)))
+    await shots('library')
+    await page.getByLabel('Metric to chart').selectOption('proc:writer:seconds')
+    await expect(page.getByTestId('direction').textContent()).resolves.toContain('neither way is better')
+  }, 60_000)
+
+  it('keeps the intervals of a workload with randomness, at their significant digits', async () => {
+    await runSpec(random)
+    const table = page.getByRole('table', { name: 'Comparison' })
+    for (const l of ['noop', 'deadline'])
+      await table.locator(`tr[data-label="${l}"] td.num`).first().waitFor()
+    await expect(page.getByTestId('identical-repetitions').count()).resolves.toBe(0)
+    const cell = await table
+      .locator('tr[data-label="noop"] td[data-metric="rr:MBps"] span')
+      .first()
+      .textContent()
+    const m = /^([\d,.]+) ± ([\d,.]+)$/.exec(cell ?? '')
+    expect(m, cell ?? '').not.toBeNull()
+    // one or two significant digits in the interval, the mean to the same decimal place
+    const digits = m![2].replace(/[,.]/g, '').replace(/^0+/, '')
+    expect(digits.length).toBeGreaterThanOrEqual(1)
+    expect(digits.length).toBeLessThanOrEqual(2)
+    const decimals = (s: string) => (s.includes('.') ? s.split('.')[1].length : 0)
+    expect(decimals(m![1])).toBe(decimals(m![2]))
+  }, 120_000)
+
+  it('logged no errors in the page', () => {
+    expect(errors).toEqual([])
+  })
+})
