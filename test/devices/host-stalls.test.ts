@@ -7,7 +7,7 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ParamValues } from '../../src/shared/util/params'
 
-function run(depth: number, overrides: ParamValues, seconds = 2, job: ParamValues = {}) {
+function run(depth: number, overrides: ParamValues, seconds = 2) {
   const p = simulate(
     resolveSpec({
       device: {
@@ -36,7 +36,6 @@ function run(depth: number, overrides: ParamValues, seconds = 2, job: ParamValue
               size: '64M',
               time_based: true,
               runtime: seconds,
-              ...job,
             },
           },
         ],
@@ -90,15 +89,6 @@ describe('stalls of the host under load', () => {
     const q32 = at(32)
     const q4 = at(4)
     expect(q4).toBeLessThan(q32)
-  })
-
-  it("a stream of large requests keeps the host thread busy with their data's transfer: it stalls too", () => {
-    const seq = (o: ParamValues) => run(4, { readMBps: 1000, ...o }, 2, { rw: 'read', bs: '1M' })
-    const plain = seq({})
-    const stalled = seq(STALLS)
-    const p50 = plain.h.percentile(50) / 1e6
-    expect(beyond(plain.h, p50 + 1.5)).toBe(0)
-    expect(beyond(stalled.h, p50 + 1.5)).toBeGreaterThan(0.01)
   })
 
   it('the same spec and seed give the same stalls', () => {

@@ -16,9 +16,9 @@ import type { QuantileTable } from './quantile-table'
  * QD4 and none at QD1. The stalled requests are the tail: at QD32 about 1 % of them, 1.5–3.3 ms
  * beyond the median, where the per-request service times drawn at QD1 have hardly any.
  *
- * The model: the device's serial work (what each request adds, `workNs`: its contention and the
- * transfer of its data) is a fluid queue drained at one nanosecond per nanosecond. While it is
- * not empty the host thread runs and runs up a debt; while it is empty the thread sleeps and the debt is paid back at the
+ * The model: the device's serial work (what each request adds, `workNs` — its contention) is a
+ * fluid queue drained at one nanosecond per nanosecond. While it is not empty the host thread
+ * runs and runs up a debt; while it is empty the thread sleeps and the debt is paid back at the
  * same rate (a thread idle as long as it ran is owed nothing more — the fair share of a sleeper).
  * When the debt reaches `everyNs` the device stops for a duration drawn from `duration`, and
  * every request in flight, and every one started meanwhile, completes that much later.

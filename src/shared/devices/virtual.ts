@@ -179,16 +179,15 @@ export class VirtualDevice implements Device, Handler {
     let done = now + this.cfg.service[op].draw(this.rng.next()) * 1000 + this.inFlightCost
     this.inFlightCost += own
     rq.devInt = own
-    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     if (this.stalls !== null) {
-      // the host thread's work: the request's contention and its data's transfer; a stall under
-      // way holds its start back, and the link's schedule moves with every stall
-      done += this.stalls.start(now, own + extra)
+      // a stall under way holds its start back; the link's schedule moves with every stall
+      done += this.stalls.start(now, own)
       rq.devMark = this.stalls.total
       // (a link still busy now was busy through the stall)
       if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
       this.linkMark = this.stalls.total
     }
+    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     if (extra > 0) {
       const linkStart = Math.max(this.linkFree, done)
       this.linkFree = linkStart + extra
