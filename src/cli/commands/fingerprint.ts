@@ -37,7 +37,7 @@ export const fingerprintCommand: CliCommand = {
     const seconds = values.seconds === undefined ? 3 : Number(values.seconds)
     if (!(seconds > 0 && seconds <= 600))
       throw new InputError([`fingerprint: --seconds expects 0 < S ≤ 600, got "${values.seconds}"`])
-    const passes = values.passes === undefined ? 2 : Number(values.passes)
+    const passes = values.passes === undefined ? 3 : Number(values.passes)
     if (!(Number.isInteger(passes) && passes >= 1 && passes <= 20))
       throw new InputError([`fingerprint: --passes expects a whole number 1 … 20, got "${values.passes}"`])
     const size = (v: string | undefined, what: string): number | undefined => {

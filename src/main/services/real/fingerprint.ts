@@ -98,7 +98,7 @@ export interface FingerprintOptions {
   target?: TargetRequest
   /** Seconds per sweep point (default 3). */
   seconds?: number
-  /** Passes of the sweep (default 2): their spread is each point's noise. */
+  /** Passes of the sweep (default 3): their spread is each point's noise; the median pass counts. */
   passes?: number
   /** Bytes of the device the random points spread over (default: all of it, at most 8 GiB). */
   regionBytes?: number
@@ -149,8 +149,13 @@ function fitPointOf(p: ProcessResult, busy: number | null): FitPoint {
   }
 }
 
-/** The mean of several passes of one point: rates averaged, histograms merged. */
-function mergePasses(passes: FitPoint[]): FitPoint {
+/**
+ * Several passes of one point as one: with three or more, the median pass by rate (its rates and
+ * histogram together — on a shared VM one pass in three can be off by a third, and a mean or a
+ * merged histogram would carry it); with two, the rates averaged and the histograms merged.
+ */
+export function mergePasses(passes: FitPoint[]): FitPoint {
+  if (passes.length >= 3) return [...passes].sort((a, b) => a.iops - b.iops)[(passes.length - 1) >> 1]
   const h = new LatencyHistogram()
   for (const p of passes) h.merge(LatencyHistogram.fromJSON(p.latency))
   const mean = (f: (p: FitPoint) => number | null): number | null => {
@@ -179,7 +184,7 @@ const sweepPointOf = (f: FitPoint): SweepPoint => {
   }
 }
 
-/** The spread of two passes of a point: rates and medians, at least 5 %. */
+/** The spread of a point's passes (largest less smallest, over the mean): rates and medians, at least 5 %. */
 function noiseOf(passes: FitPoint[]): number {
   if (passes.length < 2) return 0.05
   const spread = (xs: number[]): number => {
@@ -202,7 +207,7 @@ export async function fingerprintDevice(
   ev: RealExperimentEvents = {},
 ): Promise<PresetDocument> {
   const seconds = o.seconds ?? 3
-  const passes = Math.max(1, Math.round(o.passes ?? 2))
+  const passes = Math.max(1, Math.round(o.passes ?? 3))
   const req: TargetRequest = o.target ?? { kind: 'scratch' }
   // the device size decides the region the random points spread over
   const size =

@@ -114,7 +114,8 @@ export async function validateDevice(
       {
         target: o.target,
         seconds: quick ? 2 : 3,
-        passes: 2,
+        // three passes: each point's median pass (mergePasses in fingerprint.ts); quick: two
+        passes: quick ? 2 : 3,
         stateDir: o.stateDir,
         runner,
         ...(o.fingerprintOut ? { out: o.fingerprintOut } : {}),
