@@ -1,7 +1,7 @@
 // A fingerprint point measured in several passes: the median pass by rate when there are three or
 // more (one pass off by a third on a shared VM does not move the point), the mean of two.
 import { describe, expect, it } from 'vitest'
-import { mergePasses } from '../../src/main/services/real/fingerprint'
+import { mergePasses } from '../../src/main/services/real/fingerprint-passes'
 import type { FitPoint } from '../../src/main/services/real/fit-virtual'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 
