@@ -230,3 +230,40 @@ describe('fio numjobs on one file', () => {
     expect(r.totals.writeBytes).toBe(3 * 2 * MiB)
   })
 })
+
+describe('fio fadvise_hint', () => {
+  // read_ahead_kb 128 on a device of its own: the window is what the device sees per request
+  const hostRa = { filesystem: { type: 'none' }, overrides: { readAheadKiB: 128 } }
+  const runRa = (params: Record<string, unknown>) =>
+    simulate(
+      resolveSpec({
+        device: { preset: 'nullblk', overrides: { completionUs: 200, queueDepth: 64 } },
+        host: hostRa,
+        workload: { processes: [{ name: 'r', type: 'fio', params }] },
+        schedulers: ['noop'],
+      }),
+      0,
+      0,
+    )
+
+  it('a sequential job (hint 1) doubles its read-ahead window: larger reads at the device', () => {
+    const seq = { rw: 'read', bs: '4k', size: '32M' }
+    const hinted = runRa(seq)
+    const plain = runRa({ ...seq, fadvise_hint: '0' })
+    expect(hinted.totals.readBytes).toBe(plain.totals.readBytes)
+    // windows of 256 KiB instead of 128 KiB
+    expect(hinted.totals.meanRequestKiB).toBeGreaterThan(1.6 * plain.totals.meanRequestKiB)
+    expect(hinted.totals.requests).toBeLessThan(plain.totals.requests)
+  })
+
+  it('a random job (hint 1) reads no more than it asked for: FADV_RANDOM turns read-ahead off', () => {
+    const rnd = { rw: 'randread', bs: '4k', size: '32M', loops: 1 }
+    const hinted = runRa(rnd)
+    // every block once: exactly the region from the device, 4 KiB at a time
+    expect(hinted.totals.readBytes).toBe(32 * MiB)
+    expect(hinted.totals.meanRequestKiB).toBeCloseTo(4, 5)
+    // without the hint the ramp-up of sequential neighbours reads ahead of some of them
+    const plain = runRa({ ...rnd, fadvise_hint: '0' })
+    expect(plain.totals.meanRequestKiB).toBeGreaterThan(4)
+  })
+})

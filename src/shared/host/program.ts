@@ -3,6 +3,7 @@ import type { SimTime } from '../sim/time'
 import type { Op } from '../block/types'
 import type { SimFile } from './files'
 import type { MetaOp } from '../fs/types'
+import type { AccessAdvice } from './readahead'
 
 /**
  * The system calls a workload process can make. Each `Program.step` makes exactly one; the kernel
@@ -36,6 +37,12 @@ export interface Sys {
    * waiting) and drop its clean pages from the page cache. Not counted as an I/O operation.
    */
   fadviseDontNeed(file: SimFile, offset: number, bytes: number): void
+  /**
+   * posix_fadvise(POSIX_FADV_NORMAL | SEQUENTIAL | RANDOM) on the process's open file: how its
+   * read-ahead works from now on (readahead.ts adviseAccess). Takes no time of its own and is
+   * made alongside the step's one call.
+   */
+  adviseAccess(file: SimFile, advice: AccessAdvice): void
   /**
    * ioctl(BLKFLSBUF) on the block device: write back the dirty pages of its page cache, wait for
    * them, and drop its clean pages. Not counted as an I/O operation.

@@ -1,7 +1,7 @@
 import { PG_LOCKED, PG_READAHEAD, PG_UPTODATE } from './pagecache'
 import type { SimFile } from './files'
 import { K_OP_DONE, K_READ } from './continuations'
-import { RaState, ondemand } from './readahead'
+import { RaState, ondemand, raMax } from './readahead'
 import type { Task } from './task'
 
 /**
@@ -13,7 +13,7 @@ export function readLoop(t: Task): void {
   const f = t.file!
   const pages = f.pageStates()
   const k = t.kernel
-  const max = k.raPages
+  const max = raMax(raState(t, f), k.raPages)
   while (t.pg < t.endPg) {
     const p = t.pg
     const s = pages[p]
@@ -57,7 +57,7 @@ function readPages(t: Task, f: SimFile, first: number, n: number, marker: number
 }
 
 /** The task's read-ahead state for a file (struct file_ra_state), made on first use. */
-function raState(t: Task, f: SimFile): RaState {
+export function raState(t: Task, f: SimFile): RaState {
   let r = t.ra.get(f.id)
   if (r === undefined) {
     r = new RaState()

@@ -10,6 +10,31 @@ export class RaState {
   asyncSize = 0
   /** Page index of the last page the previous read touched, or -1. */
   prevPage = -1
+  /**
+   * The file's own largest window, pages (file->f_ra.ra_pages), or -1 for the device's
+   * read_ahead_kb; and whether it is marked random (FMODE_RANDOM): set by posix_fadvise.
+   */
+  maxPages = -1
+  random = false
+}
+
+/** posix_fadvise's access advice on an open file. */
+export type AccessAdvice = 'normal' | 'sequential' | 'random'
+
+/**
+ * posix_fadvise(NORMAL | SEQUENTIAL | RANDOM) on the file's read-ahead state (mm/fadvise.c,
+ * generic_fadvise, 2.6.x to 6.x): SEQUENTIAL doubles the file's window (ra_pages = the device's ×
+ * 2), RANDOM marks the file FMODE_RANDOM — a miss then reads just what was asked
+ * (page_cache_sync_ra → do_page_cache_ra with the request's size) — and NORMAL undoes both.
+ */
+export function adviseAccess(ra: RaState, advice: AccessAdvice, devicePages: number): void {
+  ra.random = advice === 'random'
+  if (advice !== 'random') ra.maxPages = advice === 'sequential' ? 2 * devicePages : -1
+}
+
+/** The largest window a read of this file may start: 0 for a file marked random. */
+export function raMax(ra: RaState, devicePages: number): number {
+  return ra.random ? 0 : ra.maxPages >= 0 ? ra.maxPages : devicePages
 }
 
 export interface RaWindow {

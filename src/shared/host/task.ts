@@ -11,7 +11,8 @@ import { niceWeight } from './cpu'
 import type { SimFile } from './files'
 import { PAGE } from './files'
 import type { Program, Sys } from './program'
-import type { RaState } from './readahead'
+import type { AccessAdvice, RaState } from './readahead'
+import { adviseAccess } from './readahead'
 import type { AnonSpace } from './anon'
 import type { Kernel } from './kernel'
 import type { Allocator } from './reclaim'
@@ -46,7 +47,7 @@ import {
   TASK_NEW,
   TASK_RUN,
 } from './continuations'
-import { readLoop } from './read-path'
+import { raState, readLoop } from './read-path'
 import { balance, bufferedWrite, fsyncMore, fsyncStart, fsyncWait } from './write-path'
 import type { AioSlot } from './direct-path'
 import { aioCollect, aioComplete, aioIssue, direct, directNext, directWait } from './direct-path'
@@ -237,6 +238,10 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.begin(file, offset, bytes, WRITE)
     this.k = K_FADVISE
     this.burst(this.kernel.h.syscall)
+  }
+
+  adviseAccess(file: SimFile, advice: AccessAdvice): void {
+    adviseAccess(raState(this, file), advice, this.kernel.raPages)
   }
 
   flushBlockDevice(): void {

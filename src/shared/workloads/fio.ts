@@ -1,5 +1,6 @@
 import type { Program, Sys } from '../host/program'
 import type { SimFile } from '../host/files'
+import type { AccessAdvice } from '../host/readahead'
 import { READ, WRITE } from '../block/types'
 import type { Op } from '../block/types'
 import { SECOND, US } from '../sim/time'
@@ -30,6 +31,8 @@ interface JobOptions {
   invalidate: boolean
   /** The file is the block device (/dev): BLKFLSBUF instead of posix_fadvise. */
   blockDevice: boolean
+  /** posix_fadvise access advice given at open (fio `fadvise_hint`), or null for none. */
+  advice: AccessAdvice | null
   endFsync: boolean
   fsyncOnClose: boolean
   /** fsync after every this many writes (fio `fsync`; 0 = never). */
@@ -123,6 +126,8 @@ class FioJob implements Program {
         return sys.openBlockDevice()
       }
       this.phase = RUN
+      // fio's td_io_open_file: the access advice, with the open (no time of its own)
+      if (o.advice !== null) sys.adviseAccess(this.f, o.advice)
       if (o.invalidate) return this.invalidate(sys)
     }
     if (!this.rampDone && now - this.startAt >= o.ramp) {
@@ -382,6 +387,17 @@ export const fio: WorkloadType = {
         'fio HOWTO invalidate (default true); ioengines.c td_io_open_file, io_u.c loop_cache_invalidate, filesetup.c __file_invalidate_cache',
     },
     {
+      name: 'fadvise_hint',
+      kind: 'enum',
+      default: '1',
+      unit: '',
+      meaning:
+        'posix_fadvise advice at open: 1 = by the job’s pattern (RANDOM for a random job, SEQUENTIAL for a sequential one), 0 = none, or sequential / random; SEQUENTIAL doubles the file’s read-ahead window, RANDOM turns read-ahead off for it (buffered reads)',
+      values: ['1', '0', 'sequential', 'random'],
+      source:
+        'fio HOWTO fadvise_hint (default 1); ioengines.c td_io_open_file; mm/fadvise.c generic_fadvise. Measured on 6.18 (ftrace, 128 KiB buffered sequential reads of a loop device, read_ahead_kb 2560): read-ahead came in bursts of 5 MiB, twice the device’s window',
+    },
+    {
       name: 'end_fsync',
       kind: 'bool',
       default: false,
@@ -467,6 +483,7 @@ export const fio: WorkloadType = {
         timeBased: p.time_based as boolean,
         invalidate: p.invalidate as boolean,
         blockDevice: onDevice,
+        advice: adviceOf(p.fadvise_hint as string, pat.random),
         endFsync: p.end_fsync as boolean,
         fsyncOnClose: p.fsync_on_close as boolean,
         fsyncEvery: p.fsync as number,
@@ -478,4 +495,11 @@ export const fio: WorkloadType = {
     }
     return out
   },
+}
+
+/** fio's fadvise_hint as the advice it gives (1: by the job's pattern; 0: none). */
+function adviceOf(hint: string, random: boolean): AccessAdvice | null {
+  if (hint === '0') return null
+  if (hint === 'sequential' || hint === 'random') return hint
+  return random ? 'random' : 'sequential'
 }

@@ -201,6 +201,8 @@ const fioJob: Translator = (p, c) => {
     if ((v.loops as number) > 1) o.push(['loops', String(v.loops)])
     if (!v.invalidate) o.push(['invalidate', '0'])
     if (v.end_fsync) o.push(['end_fsync', '1'])
+    if (v.fadvise_hint !== undefined && v.fadvise_hint !== '1')
+      o.push(['fadvise_hint', String(v.fadvise_hint)])
     if (v.fsync_on_close) o.push(['fsync_on_close', '1'])
     if ((v.fsync as number) > 0) o.push(['fsync', String(v.fsync)])
     if (i === 0 && v.invalidate && !v.direct && file !== '/dev') c.notes.push(invalidateNote(p.name))
