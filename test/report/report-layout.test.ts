@@ -10,6 +10,7 @@ import { reportInput } from '../../src/shared/report/input'
 import { lineChart, logTicks } from '../../src/shared/report/svg-chart'
 import { mailingListText } from '../../src/shared/report/text'
 import { DARK, LIGHT } from '../../src/shared/report/theme'
+import { validateSpec } from '../../src/shared/experiment/validate'
 import { syntheticRuns } from './runs'
 
 const spec = {
@@ -170,10 +171,32 @@ describe('the text report', () => {
     expect(workload).toContain('reader: cat file=100m-file size=100M; starts at 10000 ms')
     expect(workload).toContain('stops: when reader finishes, or after 900 s at the latest')
     const tunables = text.split('\n\n').find((b) => b.startsWith('schedulers and tunables:'))!
-    expect(tunables).toContain('deadline: defaults')
+    expect(tunables).toContain('deadline: deadline, defaults')
     expect(tunables).toContain('cfq-v1: cfq, version=v1')
     expect(tunables).toContain('device hdd-2003-ide: cacheMiB=4')
     for (const l of text.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80)
+  })
+
+  it('tells a resolved spec (what results hold) as it was written: only what differs from the defaults', () => {
+    const written = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../examples/streaming-read-under-write-2003.json'), 'utf8'),
+    )
+    written.schedulers[1] = { name: 'deadline', tunables: { fifo_batch: 8 } }
+    written.device.overrides = { queueDepth: 4 }
+    const v = validateSpec(written)
+    if (!v.ok) throw new Error(JSON.stringify(v.issues))
+    const doc = { schema: 'iosched-lab/experiment@1', name: 'resolved', spec: v.spec, runs, summary: [] }
+    const out = mailingListText(reportInput(JSON.parse(JSON.stringify(doc))))
+    expect(out).toContain('  files: foo 512M, 100m-file 100M')
+    expect(out).toContain('  writer: dd op=write file=foo bs=1M count=512 loop=true\n')
+    // cat's size is 100M by default: left out, as the example leaves it out
+    expect(out).toContain('  reader: cat file=100m-file; starts at 10000 ms\n')
+    expect(out).toContain('  stops: when reader finishes, or after 900 s at the latest')
+    expect(out).toContain('  noop: noop, defaults\n')
+    expect(out).toContain('  deadline: deadline, fifo_batch=8\n')
+    expect(out).toContain('  cfq-v1: cfq, version=v1\n')
+    expect(out).toContain('  device hdd-2003-ide: queueDepth=4')
+    expect(out).not.toContain('host linux-2003:')
   })
 
   it('says so when the document holds runs but no spec', () => {

@@ -1,5 +1,6 @@
 import type { RunResult } from '../experiment/result'
 import type { ReportInput } from './input'
+import { isResolved, resolvedOverrides, resolvedTunables, resolvedWorkload } from './resolved-setup'
 
 // What a reader needs to repeat an experiment from its text report: where each set of runs came
 // from (simulated on which model, measured on which device, imported from which tool's file), the
@@ -34,7 +35,11 @@ export function sourceRows(input: ReportInput): string[][] {
 
 /** The workload's lines: files, each process with its type and parameters, the stop rule. */
 export function workloadLines(spec: unknown): string[] {
-  const w = isObj(spec) && isObj(spec.workload) ? spec.workload : null
+  const w = isResolved(spec)
+    ? (resolvedWorkload(spec) as unknown as Obj)
+    : isObj(spec) && isObj(spec.workload)
+      ? spec.workload
+      : null
   if (!w) return []
   const out: string[] = []
   const files = Array.isArray(w.files) ? w.files.filter(isObj) : []
@@ -67,9 +72,19 @@ export function workloadLines(spec: unknown): string[] {
 export function tunableLines(input: ReportInput): string[] {
   const spec = isObj(input.spec) ? input.spec : null
   const out: string[] = []
+  if (isResolved(spec)) {
+    for (const e of resolvedTunables(spec))
+      out.push(
+        `${e.label}: ${e.name}, ${Object.keys(e.tunables).length > 0 ? keyValues(e.tunables) : 'defaults'}`,
+      )
+    const o = resolvedOverrides(spec)
+    if (Object.keys(o.device).length > 0) out.push(`device ${spec.device.preset}: ${keyValues(o.device)}`)
+    if (Object.keys(o.host).length > 0) out.push(`host ${spec.host.preset}: ${keyValues(o.host)}`)
+    return out
+  }
   if (spec && Array.isArray(spec.schedulers)) {
     for (const e of spec.schedulers) {
-      if (typeof e === 'string') out.push(`${e}: defaults`)
+      if (typeof e === 'string') out.push(`${e}: ${e}, defaults`)
       else if (isObj(e)) {
         const t = isObj(e.tunables) && Object.keys(e.tunables).length > 0 ? keyValues(e.tunables) : 'defaults'
         out.push(`${String(e.label ?? e.name)}: ${String(e.name)}, ${t}`)
