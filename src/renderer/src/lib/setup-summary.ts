@@ -44,8 +44,9 @@ export function sectionSummary(id: SetupSectionId, doc: SpecDoc, model?: string)
       const until = stop.length
         ? `stops when ${stop.join(', ')} ${stop.length === 1 ? 'finishes' : 'finish'}`
         : ''
-      const max = w.stop?.maxSeconds !== undefined ? `at most ${String(w.stop.maxSeconds)} s` : ''
-      if (until || max) parts.push([until, max].filter(Boolean).join(', '))
+      const max = w.stop?.maxSeconds !== undefined ? String(w.stop.maxSeconds) : ''
+      if (until) parts.push(max ? `${until}, or after ${max} s` : until)
+      else if (max) parts.push(`stops after ${max} s`)
       return parts.join(' · ')
     }
     case 'device':
