@@ -25,6 +25,7 @@ const SHORT = {
   },
   schedulers: ['noop', 'deadline'],
 }
+const IDS = ['experiment', 'schedulers', 'workload', 'device', 'host']
 const VIEWS = ['Start', 'Setup', 'Results', 'Sweep', 'Devices', 'Library']
 
 /** The page's DOM as far as these tests use it (the tests' types have no DOM). */
@@ -150,7 +151,7 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Setup' }).click()
     const section = (id: string) => page.locator(`[data-section="${id}"]`)
     const summary = (id: string) => section(id).getByTestId('section-summary')
-    for (const id of ['experiment', 'schedulers', 'workload', 'device', 'host']) {
+    for (const id of IDS) {
       await expect(section(id).getAttribute('open'), id).resolves.toBe('')
       await expect(summary(id).count(), id).resolves.toBe(0)
     }
@@ -209,6 +210,17 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
     await page.getByLabel('Time limit').fill('900')
     await page.getByLabel('Time limit').press('Tab')
     await page.getByText('The spec is valid.').waitFor()
+    // all at once
+    await page.getByRole('button', { name: 'Fold all' }).click()
+    for (const id of IDS) await expect(summary(id).isVisible(), id).resolves.toBe(true)
+    await expect(summary('experiment').textContent()).resolves.toBe(
+      'streaming-read-under-write-2003 · 1 repetition · seed 1',
+    )
+    await expect(summary('device').textContent()).resolves.toBe('hdd-2003-ide (hdd model) · defaults')
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await page.screenshot({ path: join(RESULTS, 'layout-setup-all-folded-1024-light.png') })
+    await page.getByRole('button', { name: 'Unfold all' }).click()
+    for (const id of IDS) await expect(section(id).getAttribute('open'), id).resolves.toBe('')
   })
 
   it('fits the flagship’s eight schedulers in the comparison table at 1440, ratios and all', async () => {

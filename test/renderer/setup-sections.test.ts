@@ -2,7 +2,7 @@
 // localStorage across a new store (a reload).
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sectionSummary } from '../../src/renderer/src/lib/setup-summary'
+import { SETUP_SECTIONS, sectionSummary } from '../../src/renderer/src/lib/setup-summary'
 import { blankDoc, normalizeDoc } from '../../src/renderer/src/lib/spec-doc'
 import { FOLDS_KEY, useSetupFolds } from '../../src/renderer/src/stores/setup-folds'
 
@@ -81,6 +81,16 @@ describe('the folds', () => {
     const again = useSetupFolds()
     expect(again.isFolded('host')).toBe(true)
     expect(again.isFolded('schedulers')).toBe(false)
+  })
+
+  it('fold and unfold all at once', () => {
+    const folds = useSetupFolds()
+    folds.fold('host', true)
+    folds.foldAll(SETUP_SECTIONS, true)
+    expect(SETUP_SECTIONS.every((id) => folds.isFolded(id))).toBe(true)
+    expect(JSON.parse(store.get(FOLDS_KEY)!)).toHaveLength(SETUP_SECTIONS.length)
+    folds.foldAll(SETUP_SECTIONS, false)
+    expect(folds.folded).toEqual([])
   })
 
   it('start unfolded when the stored value is not a list', () => {

@@ -3,7 +3,8 @@
 import type { SpecDoc } from './spec-doc'
 import { labelOf } from './spec-doc'
 
-export type SetupSectionId = 'experiment' | 'schedulers' | 'workload' | 'device' | 'host'
+export const SETUP_SECTIONS = ['experiment', 'schedulers', 'workload', 'device', 'host'] as const
+export type SetupSectionId = (typeof SETUP_SECTIONS)[number]
 
 /** "1 process", "2 processes". */
 export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`

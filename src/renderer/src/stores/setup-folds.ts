@@ -44,5 +44,10 @@ export const useSetupFolds = defineStore('setup-folds', () => {
     }
   }
 
-  return { folded, isFolded, fold }
+  /** Fold or unfold every section in `ids`. */
+  function foldAll(ids: readonly SetupSectionId[], on: boolean): void {
+    for (const id of ids) fold(id, on)
+  }
+
+  return { folded, isFolded, fold, foldAll }
 })
