@@ -74,7 +74,7 @@ export function htmlReport(input: ReportInput): string {
   if (input.spec !== null && input.spec !== undefined)
     parts.push(
       '<h2>Spec</h2>',
-      '<details id="spec"><summary>The spec as run (JSON): open it in IOSched Lab to repeat the experiment</summary>',
+      '<details id="spec"><summary>The spec as run, every default filled in (JSON)</summary>',
       `<pre>${h(JSON.stringify(input.spec, null, 2))}</pre></details>`,
     )
   parts.push(
