@@ -4,9 +4,10 @@ import { isResolved, resolvedOverrides, resolvedTunables, resolvedWorkload } fro
 
 // What a reader needs to repeat an experiment from its text report: where each set of runs came
 // from (simulated on which model, measured on which device, imported from which tool's file), the
-// workload — files, processes with every parameter, when the run stops — and the schedulers'
+// workload — files, processes with their parameters, when the run stops — and the schedulers'
 // tunables and the device's and host's changed parameters. From the spec when the document holds
-// it, else from what the runs say.
+// it (as written, or resolved: then only what differs from the defaults), else from what the runs
+// say.
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
