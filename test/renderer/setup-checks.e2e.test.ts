@@ -135,7 +135,9 @@ describe.runIf(chromiumAvailable())('the setup page’s checks in Chromium', () 
     await expect(list().textContent()).resolves.toContain('name: must not be empty or only spaces')
     await expect(page.getByLabel('Experiment name').getAttribute('aria-invalid')).resolves.toBe('true')
     await expect(page.getByRole('button', { name: 'Run', exact: true }).isDisabled()).resolves.toBe(true)
-    await page.locator('section.settings').screenshot({ path: join(RESULTS, 'setup-empty-name.png') })
+    await page
+      .locator('[data-section="experiment"]')
+      .screenshot({ path: join(RESULTS, 'setup-empty-name.png') })
   })
 
   it('shows the work estimate, and refuses a run beyond the limits until told to run it', async () => {
@@ -148,7 +150,9 @@ describe.runIf(chromiumAvailable())('the setup page’s checks in Chromium', () 
     await expect(work.textContent()).resolves.toContain(
       'up to 1e12 I/O requests in one run: the I/O its processes ask for',
     )
-    await page.locator('section.settings').screenshot({ path: join(RESULTS, 'setup-work-limits.png') })
+    await page
+      .locator('[data-section="experiment"]')
+      .screenshot({ path: join(RESULTS, 'setup-work-limits.png') })
     // Run stays on the setup and says why
     await page.getByRole('button', { name: 'Run', exact: true }).click()
     await page.getByText('The run is beyond the work limits').waitFor()

@@ -1,5 +1,6 @@
 import type { RunResult } from '../experiment/result'
 import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
+import { binPoints } from '../metrics/bin-points'
 import { LatencyHistogram } from '../metrics/histogram'
 import { secondsOf } from './csv'
 import { escapeHtml as h } from './escape'
@@ -7,25 +8,34 @@ import { fmt, fmtCi } from './format'
 import type { ReportInput } from './input'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
 import { schedulerColour } from './palette'
+import { cssVariables, DARK, LIGHT } from './theme'
 import { lineChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
 
+/** The app's colours, light or dark as the reader's system is; charts drawn on the panel colour. */
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; color: #222; margin: 2em auto; max-width: 1000px; padding: 0 1em; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 0.6em 0; } th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #eee; }
-th { text-align: left; background: #f5f5f5; } td:first-child { white-space: nowrap; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.noisy { color: #b35900; } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }
-pre { background: #f7f7f7; padding: 1em; overflow: auto; font-size: 12px; } figure { margin: 1em 0; }
-.note { color: #666; font-size: 0.9em; }
-.identical { border-left: 3px solid #0072B2; background: #f2f6fa; padding: 0.5em 0.8em; }
+:root { color-scheme: light dark; ${cssVariables(LIGHT)} }
+@media (prefers-color-scheme: dark) { :root { ${cssVariables(DARK)} } }
+body { font: 14px/1.45 system-ui, sans-serif; color: var(--text); background: var(--bg); margin: 0 auto; max-width: 1000px; padding: 2em 1em; }
+h1 { font-size: 1.6em; margin: 0 0 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; padding-bottom: 0.2em; border-bottom: 1px solid var(--border); }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.6em 0; background: var(--panel); } th, td { padding: 0.25em 0.7em; border-bottom: 1px solid var(--border); }
+th { text-align: left; background: var(--chip); color: var(--muted); font-weight: 500; } td:first-child { white-space: nowrap; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.noisy { color: var(--warn); } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; border-radius: 2px; }
+pre { background: var(--panel); border: 1px solid var(--border); border-radius: 6px; padding: 1em; overflow: auto; font-size: 12px; }
+figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid var(--border); border-radius: 8px; }
+svg .bg { fill: var(--panel); } svg .grid { stroke: var(--border); } svg .axis { stroke: var(--muted); } svg text { fill: var(--text); }
+details > summary { cursor: pointer; color: var(--accent); }
+.note { color: var(--muted); font-size: 0.9em; }
+.identical { border-left: 3px solid var(--accent); background: var(--chip); padding: 0.5em 0.8em; }
 `
 
 /**
- * A self-contained HTML report: the experiment's name and description, the environment, the
+ * A self-contained HTML report in the app's colours: the experiment's name and description; first
+ * the charts — throughput over time and latency CDFs per scheduler, as inline SVG; then the
  * side-by-side table (mean ± 95 % CI with repetitions, noisy results flagged), repeated runs in
- * order with their average, throughput over time and latency CDFs per scheduler as inline SVG,
- * the imported runs' notes, and the spec. No scripts, no external resources; every text escaped.
+ * order with their average, the environment, the imported runs' notes; last the spec, folded. No
+ * scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
   // the app's palette: a scheduler's colour by its name, a variant's shade by its label
@@ -39,6 +49,11 @@ export function htmlReport(input: ReportInput): string {
     `<h1>${h(input.name)}</h1>`,
   ]
   if (input.description) parts.push(`<p>${h(input.description)}</p>`)
+  parts.push('<h2>Throughput over time</h2>', ...throughputCharts(input, colour))
+  parts.push('<h2>Latency</h2>', ...latencyCharts(input, colour))
+  parts.push('<h2>Results</h2>', resultsTable(input, colour))
+  const repeated = repeatedTable(input)
+  if (repeated) parts.push('<h2>Repeated runs</h2>', repeated)
   parts.push(
     '<h2>Environment</h2>',
     table(
@@ -47,11 +62,6 @@ export function htmlReport(input: ReportInput): string {
       0,
     ),
   )
-  parts.push('<h2>Results</h2>', resultsTable(input, colour))
-  const repeated = repeatedTable(input)
-  if (repeated) parts.push('<h2>Repeated runs</h2>', repeated)
-  parts.push('<h2>Throughput over time</h2>', ...throughputCharts(input, colour))
-  parts.push('<h2>Latency</h2>', ...latencyCharts(input, colour))
   const notes = input.runs.filter((r) => r.imported?.notes?.length)
   if (notes.length > 0) {
     parts.push('<h2>Imported runs</h2>')
@@ -62,7 +72,11 @@ export function htmlReport(input: ReportInput): string {
       )
   }
   if (input.spec !== null && input.spec !== undefined)
-    parts.push('<h2>Spec</h2>', `<pre>${h(JSON.stringify(input.spec, null, 2))}</pre>`)
+    parts.push(
+      '<h2>Spec</h2>',
+      '<details id="spec"><summary>The spec as run, every default filled in (JSON)</summary>',
+      `<pre>${h(JSON.stringify(input.spec, null, 2))}</pre></details>`,
+    )
   parts.push(
     '<p class="note">Written by IOSched Lab. MB = 10<sup>6</sup> bytes; latencies per operation.</p>',
   )
@@ -76,7 +90,7 @@ function table(header: string[], rows: string[][], numericFrom = 1): string {
     (r) =>
       `<tr>${r.map((c, i) => (i >= numericFrom && numericFrom > 0 ? `<td class="n">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`,
   )
-  return `<table>${th}${tr.join('')}</table>`
+  return `<div class="wide"><table>${th}${tr.join('')}</table></div>`
 }
 
 /** The spec's seed, when the document holds the spec. */
@@ -158,7 +172,7 @@ function throughputCharts(input: ReportInput, colour: Colour): string[] {
     const series: ChartSeries[] = runs.map((r) => ({
       name: shown(r),
       colour: colour(r),
-      points: r.timeSeries.tMs.map((t, k): [number, number] => [t / 1000, pick(r)[k]]),
+      points: binPoints(r.timeSeries, pick(r), r.seconds),
     }))
     return `<figure>${lineChart({ title, xLabel: 'time (s)', yLabel: 'MB/s', series })}</figure>`
   }

@@ -20,6 +20,9 @@ export interface LineChart {
   height?: number
 }
 
+/** A legend's names are cut (…) beyond this many characters; the chart narrows for up to this many. */
+const LEGEND_MAX_CHARS = 36
+
 /** Most points drawn per line: enough for a 900-pixel-wide chart. */
 const MAX_POINTS = 900
 
@@ -28,9 +31,13 @@ const MAX_POINTS = 900
  * legend. Every text is escaped; nothing outside the element is needed to view it.
  */
 export function lineChart(c: LineChart): string {
-  const W = c.width ?? 720
+  // the legend as wide as its longest name needs (about 6.2 px a character), within reason
+  const longest = Math.max(0, ...c.series.map((s) => s.name.length + (s.points.length === 0 ? 10 : 0)))
+  const legendChars = Math.min(LEGEND_MAX_CHARS, Math.max(18, longest))
+  const m = { left: 64, right: Math.round(44 + legendChars * 6.2), top: 30, bottom: 46 }
+  // by default a plot 496 px wide, whatever the legend's width
+  const W = c.width ?? m.left + 496 + m.right
   const H = c.height ?? 320
-  const m = { left: 64, right: 160, top: 30, bottom: 46 }
   const pw = W - m.left - m.right
   const ph = H - m.top - m.bottom
   const tx = (x: number): number => (c.logX ? Math.log10(x) : x)
@@ -56,26 +63,28 @@ export function lineChart(c: LineChart): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(c.title)}" font-family="sans-serif" font-size="11">`,
     `<title>${escapeHtml(c.title)}</title>`,
-    `<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`,
+    `<rect class="bg" x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`,
     `<text x="${m.left}" y="18" font-size="13" font-weight="bold">${escapeHtml(c.title)}</text>`,
   ]
   // y ticks and grid
   for (const v of ticks(y0, y1)) {
     const y = r(py(v))
-    parts.push(`<line x1="${m.left}" y1="${y}" x2="${m.left + pw}" y2="${y}" stroke="#e5e5e5"/>`)
+    parts.push(`<line x1="${m.left}" y1="${y}" x2="${m.left + pw}" y2="${y}" stroke="#e5e5e5" class="grid"/>`)
     parts.push(`<text x="${m.left - 6}" y="${y + 4}" text-anchor="end">${escapeHtml(tickLabel(v))}</text>`)
   }
   // x ticks
   const xt = c.logX ? logTicks(x0, x1) : ticks(x0, x1)
   for (const v of xt) {
     const x = r(c.logX ? m.left + ((Math.log10(v) - x0) / (x1 - x0)) * pw : px(v))
-    parts.push(`<line x1="${x}" y1="${m.top + ph}" x2="${x}" y2="${m.top + ph + 4}" stroke="#333"/>`)
+    parts.push(
+      `<line x1="${x}" y1="${m.top + ph}" x2="${x}" y2="${m.top + ph + 4}" stroke="#333" class="axis"/>`,
+    )
     parts.push(
       `<text x="${x}" y="${m.top + ph + 16}" text-anchor="middle">${escapeHtml(tickLabel(v))}</text>`,
     )
   }
   parts.push(
-    `<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#333"/>`,
+    `<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#333" class="axis"/>`,
     `<text x="${m.left + pw / 2}" y="${H - 8}" text-anchor="middle">${escapeHtml(c.xLabel)}</text>`,
     `<text transform="translate(14 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(c.yLabel)}</text>`,
   )
@@ -89,7 +98,7 @@ export function lineChart(c: LineChart): string {
     const ly = m.top + 8 + i * 16
     parts.push(
       `<line x1="${m.left + pw + 12}" y1="${ly}" x2="${m.left + pw + 32}" y2="${ly}" stroke="${escapeHtml(s.colour)}" stroke-width="3"/>`,
-      `<text x="${m.left + pw + 38}" y="${ly + 4}">${escapeHtml(clip(s.name, 20))}${s.points.length === 0 ? ' (no data)' : ''}</text>`,
+      `<text x="${m.left + pw + 38}" y="${ly + 4}">${escapeHtml(clip(s.name, LEGEND_MAX_CHARS))}${s.points.length === 0 ? ' (no data)' : ''}</text>`,
     )
   })
   if (series.every((s) => s.points.length === 0))
@@ -128,9 +137,20 @@ export function ticks(a: number, b: number, n = 5): number[] {
   return out
 }
 
-/** Powers of ten between 10^a and 10^b (log10 bounds). */
-function logTicks(a: number, b: number): number[] {
+/**
+ * Round ticks between 10^a and 10^b (log10 bounds): the powers of ten; over less than three decades
+ * also 2× and 5× them; over less than one, round values as on a linear axis — never the bound itself
+ * unrounded (a CDF from 0.103423 ms).
+ */
+export function logTicks(a: number, b: number): number[] {
+  const within = (v: number): boolean => Math.log10(v) >= a - 1e-9 && Math.log10(v) <= b + 1e-9
+  const steps = b - a < 3 ? [1, 2, 5] : [1]
   const out: number[] = []
-  for (let k = Math.ceil(a); k <= Math.floor(b); k++) out.push(10 ** k)
-  return out.length > 0 ? out : [10 ** a]
+  for (let k = Math.floor(a); k <= Math.ceil(b); k++)
+    for (const s of steps) {
+      const v = Number((s * 10 ** k).toPrecision(12))
+      if (within(v)) out.push(v)
+    }
+  if (out.length >= 2) return out
+  return ticks(10 ** a, 10 ** b, 4).filter((v) => v > 0)
 }

@@ -2,19 +2,24 @@ import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
 import { secondsOf } from './csv'
 import { IDENTICAL_REPETITIONS, identicalRepetitions } from '../experiment/stability'
 import { fixedWidth, fmt, fmtCi } from './format'
+import { sourceRows, tunableLines, workloadLines } from './how-run'
 import type { ReportInput } from './input'
 
 /**
  * A plain-text summary to paste into a mailing-list post, the way the 2003 scheduler comparisons
  * were shared: fixed-width, under 80 columns, one table per process with each scheduler's key
  * figures — the time (with repetitions: every run's time in order, then the average, as kernel
- * posts list them), MB/s and latency — and the device's read and write rates.
+ * posts list them), MB/s and latency — and the device's read and write rates. It says where each
+ * scheduler's runs came from (simulated, real, imported) and ends with the workload and the
+ * tunables, so a reader can repeat the experiment.
  */
 export function mailingListText(input: ReportInput): string {
   const out: string[] = [`${input.name}\n${'='.repeat(Math.min(76, input.name.length))}`]
   if (input.description) out.push(wrap(input.description, 76))
   const env = input.environment.filter(([k]) => !k.startsWith('runs'))
   if (env.length > 0) out.push(env.map(([k, v]) => wrap(`${k}: ${v}`, 76)).join('\n'))
+  if (input.summary.length > 0)
+    out.push(`runs:\n${fixedWidth(['scheduler', 'source'], sourceRows(input), 2)}`)
   const repeated = input.summary.some((s) => s.repetitions > 1)
   let noisy = false
   const names: string[] = []
@@ -70,8 +75,24 @@ export function mailingListText(input: ReportInput): string {
       ),
     )
   if (notes.length > 0) out.push(notes.join('\n'))
+  const workload = workloadLines(input.spec)
+  out.push(
+    workload.length > 0
+      ? `workload:\n${workload.map((l) => indent(wrap(l, 74))).join('\n')}`
+      : 'workload: not recorded in this document (it holds the runs, not the spec)',
+  )
+  const tunables = tunableLines(input)
+  if (tunables.length > 0)
+    out.push(`schedulers and tunables:\n${tunables.map((l) => indent(wrap(l, 74))).join('\n')}`)
   return out.join('\n\n') + '\n'
 }
+
+/** Two spaces before each line; continuation lines four. */
+const indent = (text: string): string =>
+  text
+    .split('\n')
+    .map((l, i) => (i === 0 ? `  ${l}` : `    ${l}`))
+    .join('\n')
 
 function wrap(text: string, width: number): string {
   const lines: string[] = []

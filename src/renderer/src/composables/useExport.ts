@@ -10,10 +10,18 @@ import { useSessions } from '../stores/sessions'
 import { useUi } from '../stores/ui'
 
 export const EXPORTS: { format: ReportFormat; label: string; title: string }[] = [
-  { format: 'html', label: 'HTML report', title: 'A self-contained page: spec, tables, charts, environment' },
+  {
+    format: 'html',
+    label: 'HTML report',
+    title: 'A self-contained page: charts, tables, environment, the spec',
+  },
   { format: 'csv', label: 'CSV', title: 'One row per run and process' },
   { format: 'json', label: 'JSON', title: 'Summary, statistics and every run' },
-  { format: 'text', label: 'Text', title: 'A plain-text table to paste into a mailing-list post' },
+  {
+    format: 'text',
+    label: 'Text',
+    title: 'Plain-text tables to paste into a mailing-list post, with the workload and tunables',
+  },
 ]
 
 /** Which export is being made (null: none). */

@@ -1,6 +1,7 @@
 // Chart-ready series of a run, computed once per run object (results are never edited), so a chart
 // that redraws because another scheduler's result arrived does not redo this one's work.
 import type { RunResult } from '../../../shared/experiment/result'
+import { binPoints } from '../../../shared/metrics/bin-points'
 
 type Point = { x: number; y: number }
 
@@ -10,14 +11,14 @@ export const SECTOR_POINTS = 3000
 const throughput = new WeakMap<RunResult, { read: Point[]; write: Point[] }>()
 const sectors = new WeakMap<RunResult, { reads: Point[]; writes: Point[]; maxGiB: number }>()
 
-/** Read and write MB/s over time (x in seconds). */
+/** Read and write MB/s over time (x in seconds), to where the last bin ends. */
 export function throughputSeries(r: RunResult): { read: Point[]; write: Point[] } {
   let s = throughput.get(r)
   if (!s) {
     const ts = r.timeSeries
     s = {
-      read: ts.tMs.map((t, k) => ({ x: t / 1000, y: ts.readMBps[k] })),
-      write: ts.tMs.map((t, k) => ({ x: t / 1000, y: ts.writeMBps[k] })),
+      read: binPoints(ts, ts.readMBps, r.seconds).map(([x, y]) => ({ x, y })),
+      write: binPoints(ts, ts.writeMBps, r.seconds).map(([x, y]) => ({ x, y })),
     }
     throughput.set(r, s)
   }
