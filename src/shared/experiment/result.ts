@@ -44,6 +44,13 @@ export interface RunResult {
   imported?: { tool: string; version?: string; file: string; notes?: string[] }
 }
 
+/** Where a run came from: the simulator, a real run of the lab's, or a tool's output imported. */
+export type RunKind = 'simulated' | 'real' | 'imported'
+
+/** Imported runs by their file, real runs by the lab, simulated runs by the simulator. */
+export const runKind = (r: Pick<RunResult, 'source' | 'imported'>): RunKind =>
+  r.imported ? 'imported' : r.source
+
 export interface ProcessResult {
   name: string
   pid: number

@@ -178,7 +178,15 @@ export function histogramFromBins(lats: readonly FioLatency[]): LatencyHistogram
 
 /** Plain JSON: fio's own percentiles of the direction with the most I/Os; mean and max over all. */
 function percentileSummary(lats: FioLatency[]): LatencySummary {
-  const nan: LatencySummary = { p50: NaN, p90: NaN, p99: NaN, p999: NaN, max: NaN, mean: NaN }
+  const nan: LatencySummary = {
+    p50: NaN,
+    p90: NaN,
+    p95: NaN,
+    p99: NaN,
+    p999: NaN,
+    max: NaN,
+    mean: NaN,
+  }
   if (lats.length === 0) return nan
   const main = lats.reduce((a, l) => (l.N > a.N ? l : a))
   const pct = (k: string): number => {
@@ -189,6 +197,7 @@ function percentileSummary(lats: FioLatency[]): LatencySummary {
   return {
     p50: pct('50.000000'),
     p90: pct('90.000000'),
+    p95: pct('95.000000'),
     p99: pct('99.000000'),
     p999: pct('99.900000'),
     max: Math.max(...lats.map((l) => l.max)) / 1e6,
