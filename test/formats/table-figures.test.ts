@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { summarizeRuns } from '../../src/shared/experiment/compare'
 import { importText } from '../../src/shared/import/import-text'
 import { phaseRate } from '../../src/shared/metrics/phase-rate'
-import { BONNIE_103, FIO_MINI } from './fixtures'
+import { BONNIE_103, FIO_MINI, FIO_STAGES } from './fixtures'
 
 describe('fio: IOPS and percentiles', () => {
   it('gives each job its IOPS and p95 and p99.9 from the json+ bins', () => {
@@ -89,5 +89,25 @@ describe('bonnie++: its own figures per test', () => {
       unit: '/s',
       value: 5,
     })
+  })
+})
+
+describe('fio: submission (slat) and total (lat) latency beside clat', () => {
+  it('keeps fio’s slat and lat, their percentiles only where fio printed them', () => {
+    const [{ run }] = importText(FIO_STAGES, 'stages.json').runs
+    const reader = run.processes[0]
+    expect(reader.slatMs).toMatchObject({ mean: 0.004, max: 0.052 })
+    expect(reader.slatMs!.p95).toBeNaN()
+    expect(reader.latMs).toMatchObject({ p50: 0.29, p95: 0.91, p999: 0.94, max: 0.95, mean: 0.304 })
+    expect(reader.latMs!.p99).toBeNaN()
+    const [row] = summarizeRuns([JSON.parse(JSON.stringify(run))])
+    expect(row.processes[0].latMs!.p95.mean).toBe(0.91)
+    expect(row.processes[0].slatMs!.p95.mean).toBeNaN()
+  })
+
+  it('leaves them out where the report has none (and so do simulated runs)', () => {
+    const [{ run }] = importText(FIO_MINI, 'mini.json').runs
+    expect(run.processes[0].slatMs).toBeUndefined()
+    expect(summarizeRuns([run])[0].processes[0].slatMs).toBeUndefined()
   })
 })

@@ -11,7 +11,7 @@ import { summarizeRuns } from '../../src/shared/experiment/compare'
 import { importText } from '../../src/shared/import/import-text'
 import { num } from '../../src/renderer/src/lib/format'
 import { meanCiParts } from '../../src/shared/report/mean-ci'
-import { BONNIE_103, FIO_MINI } from '../formats/fixtures'
+import { BONNIE_103, FIO_STAGES } from '../formats/fixtures'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
@@ -28,15 +28,16 @@ const spec = {
 }
 
 const files = [
-  { name: 'mini.json', mimeType: 'application/json', buffer: Buffer.from(FIO_MINI) },
+  { name: 'mini.json', mimeType: 'application/json', buffer: Buffer.from(FIO_STAGES) },
   { name: 'bonnie.csv', mimeType: 'text/csv', buffer: Buffer.from(BONNIE_103) },
 ]
 
 /** What the importers make of the fixtures, summarised as the table does: the figures to expect. */
 function expected() {
-  const runs = [...importText(FIO_MINI, 'mini.json').runs, ...importText(BONNIE_103, 'bonnie.csv').runs].map(
-    (r) => r.run,
-  )
+  const runs = [
+    ...importText(FIO_STAGES, 'mini.json').runs,
+    ...importText(BONNIE_103, 'bonnie.csv').runs,
+  ].map((r) => r.run)
   return summarizeRuns(runs)
 }
 
@@ -153,6 +154,28 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
     expect(heads.filter((h) => h === 'seeks/s')).toHaveLength(1)
     await shots('results')
   }, 120_000)
+
+  it('shows fio’s submission and total latency where a fio run has them, a dash where fio printed no percentile', async () => {
+    const reader = expected()
+      .find((s) => s.label === 'mini')!
+      .processes.find((p) => p.name === 'reader')!
+    await expect(table().locator('td[data-metric="reader:slat:max"]').count()).resolves.toBe(0)
+    await page.getByText('Columns', { exact: true }).click()
+    await page.getByRole('checkbox', { name: /fio slat/ }).check()
+    await page.getByRole('checkbox', { name: /fio lat/ }).check()
+    await page.getByText('Columns', { exact: true }).click()
+    await expect(cell('mini', 'reader:slat:max').textContent()).resolves.toBe(num(reader.slatMs!.max.mean))
+    // fio prints slat percentiles only with slat_percentiles=1: not measured here
+    await expect(cell('mini', 'reader:slat:p95').textContent()).resolves.toBe('–')
+    await expect(cell('mini', 'reader:lat:p95').textContent()).resolves.toBe(num(reader.latMs!.p95.mean))
+    // the simulator does not split a call's time so: a dash for its rows, and no columns for its process
+    await expect(cell('noop', 'reader:lat:p95').textContent()).resolves.toBe('–')
+    await expect(table().locator('td[data-metric="dd:lat:p95"]').count()).resolves.toBe(0)
+    await page.getByText('Columns', { exact: true }).click()
+    await page.getByRole('button', { name: 'defaults' }).click()
+    await page.getByText('Columns', { exact: true }).click()
+    await expect(table().locator('td[data-metric="reader:slat:max"]').count()).resolves.toBe(0)
+  })
 
   it('hides and shows a column with the picker, and remembers the choice after a reload', async () => {
     const p95 = table().locator('td[data-metric$=":p95"]')

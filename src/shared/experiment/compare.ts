@@ -1,3 +1,4 @@
+import type { LatencySummary } from '../metrics/histogram'
 import { phaseRate } from '../metrics/phase-rate'
 import type { PhaseRate } from '../metrics/phase-rate'
 import { summarize } from '../metrics/stats'
@@ -49,9 +50,14 @@ export interface ProcessSummary {
     max: Summary
     mean: Summary
   }
+  /** fio's submission and total latency (real and imported fio runs; absent when no run has them). */
+  slatMs?: LatencySummaries
+  latMs?: LatencySummaries
   /** Per phase, for tools that time phases (bonnie++'s K/sec, seeks/s, creates/s …), in their order. */
   phases?: PhaseSummary[]
 }
+
+export type LatencySummaries = ProcessSummary['latencyMs']
 
 export interface PhaseSummary {
   name: string
@@ -103,6 +109,21 @@ export function summarizeRuns(runs: readonly RunResult[]): LabelSummary[] {
         const ps = rs.map((r) => r.processes.find((p) => p.name === n)).filter((p) => p !== undefined)
         const s = (f: (p: (typeof ps)[number]) => number): Summary => summarize(ps.map((p) => measured(f(p))))
         const phases = phasesOf(ps)
+        const stage = (k: 'slatMs' | 'latMs'): { [K in typeof k]?: LatencySummaries } => {
+          if (!ps.some((p) => p[k])) return {}
+          const v = (f: (l: LatencySummary) => number) => s((p) => (p[k] ? f(p[k]) : NaN))
+          return {
+            [k]: {
+              p50: v((l) => l.p50),
+              p90: v((l) => l.p90),
+              p95: v((l) => l.p95),
+              p99: v((l) => l.p99),
+              p999: v((l) => l.p999),
+              max: v((l) => l.max),
+              mean: v((l) => l.mean),
+            },
+          }
+        }
         return {
           name: n,
           bytes: s((p) => p.bytes),
@@ -120,6 +141,8 @@ export function summarizeRuns(runs: readonly RunResult[]): LabelSummary[] {
             max: s((p) => p.latencyMs.max),
             mean: s((p) => p.latencyMs.mean),
           },
+          ...stage('slatMs'),
+          ...stage('latMs'),
           ...(phases.length > 0 ? { phases } : {}),
         }
       }),

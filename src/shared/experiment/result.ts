@@ -69,6 +69,14 @@ export interface ProcessResult {
   /** Per operation, from the call to its return (fio: submission to completion). */
   latencyMs: LatencySummary
   latency: LatencyHistogramJSON
+  /**
+   * fio's submission latency (slat) and total latency (lat, submission to completion), real and
+   * imported fio runs only: `latencyMs` is then fio's completion latency (clat). Percentiles are
+   * NaN unless fio printed them (`slat_percentiles`, `lat_percentiles`). The simulator does not
+   * split a call's time so: it leaves them out.
+   */
+  slatMs?: LatencySummary
+  latMs?: LatencySummary
   /** Per phase, for tools that report phases (bonnie++, iozone). */
   phases?: PhaseResult[]
 }

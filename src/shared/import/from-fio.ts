@@ -1,5 +1,6 @@
 import type { ProcessResult } from '../experiment/result'
 import type { FioDirection, FioDocuments, FioJobReport, FioLatency, FioReport } from '../formats/fio-json'
+import { fioStageLatency } from '../formats/fio-stages'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import type { LatencyHistogramJSON, LatencySummary } from '../metrics/histogram'
 import type { TimeSeriesData } from '../metrics/timeseries'
@@ -107,6 +108,8 @@ function processOf(job: FioJobReport, name: string, pid: number): { process: Pro
   const hist = histogramFromBins(lats)
   const latency = hist ?? emptyHistogram()
   const latencyMs = hist ? summarizeLatency(LatencyHistogram.fromJSON(hist)) : percentileSummary(lats)
+  const slatMs = fioStageLatency(dirs, 'slat_ns')
+  const latMs = fioStageLatency(dirs, 'lat_ns')
   return {
     plain: hist === null && lats.length > 0,
     process: {
@@ -123,6 +126,8 @@ function processOf(job: FioJobReport, name: string, pid: number): { process: Pro
       cpuSeconds: (((job.usr_cpu ?? 0) + (job.sys_cpu ?? 0)) / 100) * seconds,
       latencyMs,
       latency,
+      ...(slatMs ? { slatMs } : {}),
+      ...(latMs ? { latMs } : {}),
     },
   }
 }

@@ -38,6 +38,8 @@ export const COLUMNS: readonly Column[] = [
   { key: 'p99', title: 'latency p99', shown: true },
   { key: 'p999', title: 'latency p99.9', shown: true },
   { key: 'max', title: 'latency max', shown: false },
+  { key: 'slat', title: 'fio slat (submission) p50 … max', shown: false },
+  { key: 'lat', title: 'fio lat (total) p50 … max', shown: false },
   { key: 'phases', title: 'per phase (bonnie++ K/sec, seeks/s, creates/s)', shown: true },
   { key: 'dev:readMBps', title: 'device read, MB/s', shown: true },
   { key: 'dev:writeMBps', title: 'device write, MB/s', shown: true },
@@ -111,6 +113,29 @@ const perProcess = (name: string, kinds?: Kinds): Metric[] => {
     latency('p999', 'p99.9'),
     latency('max', 'max'),
   ]
+}
+
+/** fio's submission or total latency of a process, where any row has it (fio runs, real or imported). */
+const perStage = (name: string, rows: readonly LabelSummary[], stage: 'slat' | 'lat'): Metric[] => {
+  const key = stage === 'slat' ? 'slatMs' : 'latMs'
+  const p = (s: LabelSummary) => s.processes.find((x) => x.name === name)?.[key]
+  if (!rows.some((r) => p(r))) return []
+  const points = [
+    ['p50', 'p50'],
+    ['p95', 'p95'],
+    ['p99', 'p99'],
+    ['p999', 'p99.9'],
+    ['max', 'max'],
+  ] as const
+  return points.map(([k, label]) => ({
+    id: `${name}:${stage}:${k}`,
+    group: name,
+    label: `${stage} ${label}`,
+    unit: 'ms',
+    column: stage,
+    better: 'lower' as const,
+    get: (s: LabelSummary) => p(s)?.[k],
+  }))
 }
 
 /** A process's phases (bonnie++'s tests), as any row reports them, in first-seen order. */
@@ -210,7 +235,15 @@ export function metricsOf(
   procs = processNames(rows),
   kinds?: Kinds,
 ): Metric[] {
-  return [...procs.flatMap((p) => [...perProcess(p, kinds), ...perPhase(p, rows)]), ...device]
+  return [
+    ...procs.flatMap((p) => [
+      ...perProcess(p, kinds),
+      ...perStage(p, rows, 'slat'),
+      ...perStage(p, rows, 'lat'),
+      ...perPhase(p, rows),
+    ]),
+    ...device,
+  ]
 }
 
 /**
