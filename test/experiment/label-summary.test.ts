@@ -2,7 +2,7 @@
 // rows, each carrying its source and tunables; IOPS per process; p95 of a simulated run from its
 // histogram; a session saved before p95 was kept reads as "not measured".
 import { describe, expect, it } from 'vitest'
-import { summarizeRuns } from '../../src/shared/experiment/compare'
+import { currentSummary, summarizeRuns } from '../../src/shared/experiment/compare'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { emptyRun, measuredProcess } from '../../src/shared/import/empty-run'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
@@ -54,5 +54,18 @@ describe('summary rows', () => {
     const [row] = summarizeRuns([old])
     expect(row.processes[0].latencyMs.p95.mean).toBeNaN()
     expect(row.processes[0].latencyMs.p99.mean).toBeGreaterThan(0)
+  })
+})
+
+describe('a result saved by an older version', () => {
+  it('has its summary made again from its runs, with source, tunables, IOPS and p95', () => {
+    const runs = [run('simulated', false)]
+    const [fresh] = summarizeRuns(runs)
+    const { kind: _kind, tunables: _tunables, ...old } = fresh
+    const stale = [{ ...old, processes: old.processes.map(({ IOPS: _iops, ...p }) => p) }] as never
+    expect(currentSummary({ summary: stale, runs })).toEqual([fresh])
+    // one of this version's own is kept as it is
+    const own = summarizeRuns(runs)
+    expect(currentSummary({ summary: own, runs })).toBe(own)
   })
 })

@@ -171,3 +171,14 @@ function phasesOf(ps: readonly RunResult['processes'][number][]): PhaseSummary[]
     }
   return [...by].map(([name, g]) => ({ name, title: g.title, unit: g.unit, rate: summarize(g.values) }))
 }
+
+/**
+ * The summary rows of a result, as this version makes them: its own when they were (they carry
+ * the row's `kind`), else made again from its runs — a session saved before the rows had their
+ * source, tunables, IOPS and p95 shows them all the same.
+ */
+export function currentSummary(result: Pick<ExperimentResult, 'summary' | 'runs'>): LabelSummary[] {
+  return result.summary.every((s) => typeof (s as Partial<LabelSummary>).kind === 'string')
+    ? result.summary
+    : summarizeRuns(result.runs)
+}
