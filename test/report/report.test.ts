@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runsCsv, summaryCsv } from '../../src/shared/report/csv'
+import { fmt } from '../../src/shared/report/format'
 import { htmlReport } from '../../src/shared/report/html'
 import { reportInput, ReportInputError } from '../../src/shared/report/input'
 import { reportJson } from '../../src/shared/report/json'
@@ -82,6 +83,17 @@ describe('the mailing-list text', () => {
     expect(rule).toMatch(/^-+( {2}-+)+$/)
   })
 
+  it('puts IOPS beside MB/s, per process and for the device', () => {
+    const header = text.split('\n').find((l) => l.startsWith('scheduler ') && l.includes('MB/s'))!
+    expect(header).toMatch(/MB\/s\s+IOPS\s+p99 ms/)
+    expect(text).toMatch(/read MB\/s\s+write MB\/s\s+read IOPS\s+write IOPS\s+busy %/)
+    const deadline = input.summary.find((s) => s.label === 'deadline')!
+    const iops = deadline.processes.find((p) => p.name === 'reader')!.IOPS.mean
+    expect(iops).toBeGreaterThan(0)
+    const row = text.split('\n').find((l) => l.startsWith('deadline '))!
+    expect(row.split(/\s{2,}/)).toContain(fmt(iops))
+  })
+
   it('flags noisy runs (a coefficient of variation over 5 %)', () => {
     expect(text.split('\n').find((l) => l.startsWith('cfq-v1 '))).toContain('24.0 27.0 31.0 *')
     expect(text).toContain('* noisy: the runs vary by more than 5 % of their mean')
@@ -143,6 +155,20 @@ describe('the HTML report', () => {
     expect(html).toContain('x &lt;/title&gt;&lt;script&gt;bad()&lt;/script&gt;')
     expect(html).toContain('a&amp;b &quot;q&quot;')
     expect(html).toContain('&lt;/pre&gt;&lt;b&gt;')
+  })
+
+  it('puts IOPS beside MB/s and p95 and p99.9 among the latencies of its results table', () => {
+    const full = htmlReport(input)
+    for (const h of [
+      'reader MB/s',
+      'reader IOPS',
+      'reader p50 / p95 / p99 / p99.9 / max ms',
+      'device read IOPS',
+    ])
+      expect(full, h).toContain(`<th>${h}</th>`)
+    const p = input.summary.find((s) => s.label === 'deadline')!.processes[0]
+    const five = [p.latencyMs.p50, p.latencyMs.p95, p.latencyMs.p99, p.latencyMs.p999, p.latencyMs.max]
+    expect(full).toContain(`<td class="n">${five.map((x) => fmt(x.mean)).join(' / ')}</td>`)
   })
 
   it('holds the tables and the charts as inline SVG: throughput over time and a latency CDF per process', () => {
