@@ -118,6 +118,25 @@ describe('CSV and JSON', () => {
     expect(s.find((l) => l.startsWith('cfq-v1,'))!.split(',')[6]).toBe('true')
   })
 
+  it('adds IOPS, p95 and the run’s kind after the CSVs’ earlier columns, which keep their places', () => {
+    const csv = runsCsv(input.runs).trimEnd().split('\n')
+    const head = csv[0].split(',')
+    expect(head.slice(-3)).toEqual(['iops', 'p95_ms', 'kind'])
+    expect(head.indexOf('MBps')).toBe(12)
+    const r = input.runs[0]
+    const row = csv[1].split(',')
+    expect(Number(row[head.indexOf('iops')])).toBeCloseTo(r.processes[0].ops / r.processes[0].seconds, 9)
+    expect(Number(row[head.indexOf('p95_ms')])).toBe(r.processes[0].latencyMs.p95)
+    expect(row.at(-1)).toBe('simulated')
+    const s = summaryCsv(input.summary, input.runs).trimEnd().split('\n')
+    const sh = s[0].split(',')
+    expect(sh.at(-1)).toBe('kind')
+    const deadline = input.summary.find((x) => x.label === 'deadline')!
+    const line = s.find((l) => l.startsWith('deadline,'))!.split(',')
+    expect(Number(line[sh.indexOf('IOPS_mean')])).toBeCloseTo(deadline.processes[0].IOPS.mean, 9)
+    expect(Number(line[sh.indexOf('p999_ms_mean')])).toBe(deadline.processes[0].latencyMs.p999.mean)
+  })
+
   it('writes JSON with the summary, the ordered repeated runs and every run', () => {
     const doc = JSON.parse(reportJson(input))
     expect(doc.schema).toBe('iosched-lab/report@1')
