@@ -82,6 +82,18 @@ export interface ExperimentResult {
  */
 const measured = (v: number | null | undefined): number => (typeof v === 'number' ? v : NaN)
 
+/**
+ * Operations, or NaN where bytes moved without any counted: the tool did not count them (bonnie++
+ * and dd report no device operations), which is not the same as none.
+ */
+const countedOps = (ops: number, bytes: number): number => (ops > 0 || !(bytes > 0) ? ops : NaN)
+
+/**
+ * A device counter of a run: an imported run's 0 is a tool that did not watch the device (bonnie++,
+ * dd, iozone leave them 0), so NaN — not measured; fio's disk_util and blkparse's trace fill them.
+ */
+const deviceFigure = (r: RunResult, v: number): number => (r.imported && !(v > 0) ? NaN : v)
+
 /** Group runs by label (in first-seen order) and summarise each metric over repetitions. */
 export function summarizeRuns(runs: readonly RunResult[]): LabelSummary[] {
   const groups = new Map<string, RunResult[]>()
@@ -129,7 +141,7 @@ export function summarizeRuns(runs: readonly RunResult[]): LabelSummary[] {
           bytes: s((p) => p.bytes),
           seconds: s((p) => p.seconds),
           MBps: s((p) => p.MBps),
-          IOPS: s((p) => (p.seconds > 0 ? p.ops / p.seconds : NaN)),
+          IOPS: s((p) => (p.seconds > 0 ? countedOps(p.ops, p.bytes) / p.seconds : NaN)),
           finished: ps.filter((p) => p.finished).length,
           latencyMs: {
             p50: s((p) => p.latencyMs.p50),
@@ -149,10 +161,10 @@ export function summarizeRuns(runs: readonly RunResult[]): LabelSummary[] {
       device: {
         readMBps: of((r) => r.totals.readMBps),
         writeMBps: of((r) => r.totals.writeMBps),
-        readIops: of((r) => r.totals.readIops),
-        writeIops: of((r) => r.totals.writeIops),
-        utilisation: of((r) => r.totals.utilisation),
-        meanSeekSectors: of((r) => r.totals.meanSeekSectors),
+        readIops: of((r) => countedOps(r.totals.readIops, r.totals.readBytes)),
+        writeIops: of((r) => countedOps(r.totals.writeIops, r.totals.writeBytes)),
+        utilisation: of((r) => deviceFigure(r, r.totals.utilisation)),
+        meanSeekSectors: of((r) => deviceFigure(r, r.totals.meanSeekSectors)),
       },
     })
   }

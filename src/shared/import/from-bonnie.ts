@@ -30,9 +30,6 @@ export function bonnieRuns(records: BonnieRecord[], file: string, o: ImportOptio
     ]
     let readBytes = 0
     let writeBytes = 0
-    // the tool's own calls, as its IOPS: per char one call, per block one per chunk, a rewrite both
-    let readOps = 0
-    let writeOps = 0
     for (const t of BONNIE_TESTS) {
       const m = r.tests[t]
       const isBlock = BLOCK_TESTS.includes(t)
@@ -54,24 +51,16 @@ export function bonnieRuns(records: BonnieRecord[], file: string, o: ImportOptio
         bytes = r.sizeBytes
         seconds = bytes / 1024 / m.rate
         ops = t === 'putc' || t === 'getc' ? bytes : Math.ceil(bytes / chunk)
-        if (t === 'putc' || t === 'put_block') {
-          writeBytes += bytes
-          writeOps += ops
-        } else if (t === 'rewrite') {
+        if (t === 'putc' || t === 'put_block') writeBytes += bytes
+        else if (t === 'rewrite') {
           readBytes += bytes
           writeBytes += bytes
-          readOps += ops
-          writeOps += ops
-        } else {
-          readBytes += bytes
-          readOps += ops
-        }
+        } else readBytes += bytes
       } else if (t === 'seeks') {
         ops = seeks
         seconds = ops / m.rate
         bytes = ops * chunk
         readBytes += bytes
-        readOps += ops
       } else {
         if (r.files === null || r.files === 0) continue
         ops = r.files * 1024
@@ -106,7 +95,7 @@ export function bonnieRuns(records: BonnieRecord[], file: string, o: ImportOptio
         phases,
       }),
     )
-    totalsFromBytes(run, { readBytes, writeBytes, readOps, writeOps })
+    totalsFromBytes(run, { readBytes, writeBytes })
     return { run, metrics, line: r.line }
   })
 }

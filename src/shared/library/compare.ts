@@ -212,6 +212,8 @@ function metricsOf(
   return out
 }
 
+const counted = (ops: number, bytes: number): number => (num(ops) > 0 || !(num(bytes) > 0) ? num(ops) : NaN)
+
 /** The values of a repetition-level metric, one per run that has it. */
 function valuesOf(id: string, runs: RunResult[]): number[] {
   const out: number[] = []
@@ -220,8 +222,9 @@ function valuesOf(id: string, runs: RunResult[]): number[] {
     if (id === 'run:seconds') v = num(r.seconds)
     else if (id === 'dev:readMBps') v = num(r.totals.readMBps)
     else if (id === 'dev:writeMBps') v = num(r.totals.writeMBps)
-    else if (id === 'dev:readIops') v = num(r.totals.readIops)
-    else if (id === 'dev:writeIops') v = num(r.totals.writeIops)
+    // bytes moved with no operation counted: the tool did not count them (bonnie++, dd), not none
+    else if (id === 'dev:readIops') v = counted(r.totals.readIops, r.totals.readBytes)
+    else if (id === 'dev:writeIops') v = counted(r.totals.writeIops, r.totals.writeBytes)
     else {
       const [, name, what] = splitProcessMetric(id)
       const p = r.processes.find((x) => x.name === name)
@@ -233,7 +236,7 @@ function valuesOf(id: string, runs: RunResult[]): number[] {
             ? num(p.MBps)
             : what === 'IOPS'
               ? num(p.seconds) > 0
-                ? num(p.ops) / num(p.seconds)
+                ? counted(p.ops, p.bytes) / num(p.seconds)
                 : NaN
               : num(p.latencyMs?.[what as 'p50'])
     }
