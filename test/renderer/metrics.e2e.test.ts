@@ -147,6 +147,8 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
       expect(text, phase).toBe(`${t.mean} ± ${t.ci}`)
       await expect(table().locator('thead').textContent()).resolves.toContain(title)
     }
+    // bonnie++ counts no device operations: a dash, not 0 (nor its putc calls as device IOPS)
+    await expect(cell('bonnie', 'dev:readIops').textContent()).resolves.toBe('–')
     // the tests bonnie++ could not time (+++++) have no figure: no column, not a 0
     await expect(table().locator('td[data-metric="bonnie++:phase:seq_stat"]').count()).resolves.toBe(0)
     const heads = await table().locator('thead tr:nth-child(2) th').allTextContents()
@@ -187,6 +189,9 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
     // and one hidden by default, shown
     await page.getByRole('checkbox', { name: 'latency max' }).check()
     expect(await table().locator('td[data-metric$=":max"]').count()).toBeGreaterThan(0)
+    await page
+      .locator('section.table-card')
+      .screenshot({ path: join(RESULTS, 'metrics-picker-1440-light.png') })
     await page.reload()
     await page.getByRole('button', { name: 'Results', exact: true }).click()
     await importFixtures()
@@ -222,6 +227,13 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
         await page
           .locator('section.table-card')
           .screenshot({ path: join(RESULTS, `metrics-${name}-table-${width}-${theme}.png`) })
+        // and scrolled to its last columns: bonnie++'s phases and the device
+        const scroller = page.locator('section.table-card .scroll-x')
+        await scroller.evaluate((el) => (el.scrollLeft = el.scrollWidth))
+        await page
+          .locator('section.table-card')
+          .screenshot({ path: join(RESULTS, `metrics-${name}-table-end-${width}-${theme}.png`) })
+        await scroller.evaluate((el) => (el.scrollLeft = 0))
       }
     await page.getByLabel('Theme').selectOption('light')
     await page.setViewportSize({ width: 1440, height: 900 })
