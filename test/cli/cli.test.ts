@@ -27,13 +27,18 @@ describe('iosched-lab command line', () => {
     expect(header).toContain('reader MB/s')
     expect(header).toContain('writer s')
     expect(header).toContain('dev rd MB/s')
+    // IOPS beside MB/s, per process and for the device
+    expect(header).toContain('reader MB/s  reader IOPS')
+    expect(header).toContain('dev rd IOPS')
+    expect(header).toContain('reader p50/p95/p99/max ms')
     const row = (name: string) =>
       lines
         .find((l) => l.startsWith(name + ' '))!
         .trim()
         .split(/\s{2,}/)
-    expect(row('noop')).toHaveLength(9)
-    expect(row('deadline')).toHaveLength(9)
+    expect(row('noop')).toHaveLength(13)
+    expect(row('deadline')).toHaveLength(13)
+    expect(row('noop')[2]).toMatch(/^[\d,.]+$/)
   }, 60_000)
 
   it('prints the documented JSON document with --json', () => {

@@ -222,3 +222,22 @@ export const FIO_MINI = JSON.stringify(
   null,
   2,
 )
+
+/** FIO_MINI with fio's submission latency (no percentiles: fio's default) and total latency (lat_percentiles=1). */
+export const FIO_STAGES = ((): string => {
+  const doc = JSON.parse(FIO_MINI)
+  for (const j of doc.jobs)
+    for (const d of ['read', 'write', 'trim']) {
+      const N = j[d].total_ios
+      j[d].slat_ns = { min: 1000, max: 52000, mean: 4000, stddev: 10, N }
+      j[d].lat_ns = {
+        min: 101000,
+        max: 950000,
+        mean: 304000,
+        stddev: 10,
+        N,
+        percentile: { '50.000000': 290000, '95.000000': 910000, '99.900000': 940000 },
+      }
+    }
+  return JSON.stringify(doc, null, 2)
+})()

@@ -36,9 +36,17 @@ describe('library comparison', () => {
       'dev:writeMBps',
       'proc:reader:seconds',
       'proc:reader:MBps',
+      'proc:reader:IOPS',
       'proc:reader:p50',
+      'proc:reader:p95',
       'proc:reader:p99',
+      'proc:reader:p999',
     ])
+    // the tail percentiles of all operations together: p50 ≤ p95 ≤ p99 ≤ p99.9
+    const at = (id: string) => c.cells[0][c.metrics.findIndex((m) => m.id === id)]!.value!
+    const tail = ['p50', 'p95', 'p99', 'p999'].map((p) => at(`proc:reader:${p}`))
+    expect(tail).toEqual([...tail].sort((a, b) => a - b))
+    expect(tail[1]).toBeGreaterThan(tail[0])
   })
 
   it("tests times across repetitions with Welch's t-test, as R's t.test", () => {

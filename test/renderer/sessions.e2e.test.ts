@@ -130,7 +130,6 @@ describe.runIf(chromiumAvailable())('sessions in Chromium, through the browser h
     await page.keyboard.press('Control+Enter')
     await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
     const table = page.locator('table[aria-label="Comparison"]')
-    const compared = await table.textContent()
     await page
       .getByTestId('import-input')
       .setInputFiles([{ name: 'mini.json', mimeType: 'application/json', buffer: Buffer.from(FIO_MINI) }])
@@ -138,6 +137,9 @@ describe.runIf(chromiumAvailable())('sessions in Chromium, through the browser h
       .getByRole('status')
       .filter({ hasText: /Imported 1 run/ })
       .waitFor()
+    // the imported run joins the comparison's rows, marked imported
+    await table.locator('tr[data-label="mini"][data-kind="imported"]').waitFor()
+    const compared = await table.textContent()
     await page.getByRole('button', { name: 'Sweep', exact: true }).click()
     await page.getByLabel('Parameter to vary').selectOption('schedulers[1].tunables.fifo_batch')
     await page.getByLabel('Values').fill('1, 4, 64')

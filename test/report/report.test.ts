@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runsCsv, summaryCsv } from '../../src/shared/report/csv'
+import { fmt } from '../../src/shared/report/format'
 import { htmlReport } from '../../src/shared/report/html'
 import { reportInput, ReportInputError } from '../../src/shared/report/input'
 import { reportJson } from '../../src/shared/report/json'
@@ -86,6 +87,17 @@ describe('the mailing-list text', () => {
     expect(rule).toMatch(/^-+( {2}-+)+$/)
   })
 
+  it('puts IOPS beside MB/s, per process and for the device', () => {
+    const header = text.split('\n').find((l) => l.startsWith('scheduler ') && l.includes('MB/s'))!
+    expect(header).toMatch(/MB\/s\s+IOPS\s+p99 ms/)
+    expect(text).toMatch(/read MB\/s\s+write MB\/s\s+read IOPS\s+write IOPS\s+busy %/)
+    const deadline = input.summary.find((s) => s.label === 'deadline')!
+    const iops = deadline.processes.find((p) => p.name === 'reader')!.IOPS.mean
+    expect(iops).toBeGreaterThan(0)
+    const row = text.split('\n').find((l) => l.startsWith('deadline '))!
+    expect(row.split(/\s{2,}/)).toContain(fmt(iops))
+  })
+
   it('flags noisy runs (a coefficient of variation over 5 %)', () => {
     expect(readerTable.split('\n').find((l) => l.startsWith('cfq-v1 '))).toContain('24.0 27.0 31.0 *')
     expect(text).toContain('* noisy: the runs vary by more than 5 % of their mean')
@@ -108,6 +120,25 @@ describe('CSV and JSON', () => {
     expect(s).toHaveLength(4)
     expect(s[0]).toContain('seconds_mean,seconds_median,seconds_stddev,seconds_ci95')
     expect(s.find((l) => l.startsWith('cfq-v1,'))!.split(',')[6]).toBe('true')
+  })
+
+  it('adds IOPS, p95 and the run’s kind after the CSVs’ earlier columns, which keep their places', () => {
+    const csv = runsCsv(input.runs).trimEnd().split('\n')
+    const head = csv[0].split(',')
+    expect(head.slice(-3)).toEqual(['iops', 'p95_ms', 'kind'])
+    expect(head.indexOf('MBps')).toBe(12)
+    const r = input.runs[0]
+    const row = csv[1].split(',')
+    expect(Number(row[head.indexOf('iops')])).toBeCloseTo(r.processes[0].ops / r.processes[0].seconds, 9)
+    expect(Number(row[head.indexOf('p95_ms')])).toBe(r.processes[0].latencyMs.p95)
+    expect(row.at(-1)).toBe('simulated')
+    const s = summaryCsv(input.summary, input.runs).trimEnd().split('\n')
+    const sh = s[0].split(',')
+    expect(sh.at(-1)).toBe('kind')
+    const deadline = input.summary.find((x) => x.label === 'deadline')!
+    const line = s.find((l) => l.startsWith('deadline,'))!.split(',')
+    expect(Number(line[sh.indexOf('IOPS_mean')])).toBeCloseTo(deadline.processes[0].IOPS.mean, 9)
+    expect(Number(line[sh.indexOf('p999_ms_mean')])).toBe(deadline.processes[0].latencyMs.p999.mean)
   })
 
   it('writes JSON with the summary, the ordered repeated runs and every run', () => {
@@ -147,6 +178,20 @@ describe('the HTML report', () => {
     expect(html).toContain('x &lt;/title&gt;&lt;script&gt;bad()&lt;/script&gt;')
     expect(html).toContain('a&amp;b &quot;q&quot;')
     expect(html).toContain('&lt;/pre&gt;&lt;b&gt;')
+  })
+
+  it('puts IOPS beside MB/s and p95 and p99.9 among the latencies of its results table', () => {
+    const full = htmlReport(input)
+    for (const h of [
+      'reader MB/s',
+      'reader IOPS',
+      'reader p50 / p95 / p99 / p99.9 / max ms',
+      'device read IOPS',
+    ])
+      expect(full, h).toContain(`<th>${h}</th>`)
+    const p = input.summary.find((s) => s.label === 'deadline')!.processes[0]
+    const five = [p.latencyMs.p50, p.latencyMs.p95, p.latencyMs.p99, p.latencyMs.p999, p.latencyMs.max]
+    expect(full).toContain(`<td class="n">${five.map((x) => fmt(x.mean)).join(' / ')}</td>`)
   })
 
   it('holds the tables and the charts as inline SVG: throughput over time and a latency CDF per process', () => {

@@ -101,10 +101,12 @@ export function jsonDocument(r: ExperimentResult) {
         bytes: p.bytes.mean,
         seconds: p.seconds.mean,
         MBps: p.MBps.mean,
+        IOPS: p.IOPS.mean,
         finished: p.finished === s.repetitions,
         latencyMs: {
           p50: p.latencyMs.p50.mean,
           p90: p.latencyMs.p90.mean,
+          p95: p.latencyMs.p95.mean,
           p99: p.latencyMs.p99.mean,
           p999: p.latencyMs.p999.mean,
           max: p.latencyMs.max.mean,
@@ -134,8 +136,8 @@ export function table(full: ExperimentResult): string {
   const r = { ...full, summary: summarizeRuns(full.runs.map(groupProcesses)) }
   const names = r.summary[0]?.processes.map((p) => p.name) ?? []
   const header = ['scheduler']
-  for (const n of names) header.push(`${n} MB/s`, `${n} s`, `${n} p50/p99/max ms`)
-  header.push('dev rd MB/s', 'dev wr MB/s')
+  for (const n of names) header.push(`${n} MB/s`, `${n} IOPS`, `${n} s`, `${n} p50/p95/p99/max ms`)
+  header.push('dev rd MB/s', 'dev wr MB/s', 'dev rd IOPS', 'dev wr IOPS')
   const rows = r.summary.map((s) => row(s, names))
   const u = r.spec.untilStable
   const reps = u
@@ -199,19 +201,22 @@ function row(s: LabelSummary, names: string[]): string[] {
   for (const n of names) {
     const p = s.processes.find((x) => x.name === n)
     if (!p) {
-      cells.push('-', '-', '-')
+      cells.push('-', '-', '-', '-')
       continue
     }
     const l = p.latencyMs
     cells.push(
       withCi(p.MBps.mean, p.MBps.ci95, s.repetitions),
+      num(p.IOPS.mean),
       withCi(p.seconds.mean, p.seconds.ci95, s.repetitions),
-      `${num(l.p50.mean)}/${num(l.p99.mean)}/${num(l.max.mean)}`,
+      `${num(l.p50.mean)}/${num(l.p95.mean)}/${num(l.p99.mean)}/${num(l.max.mean)}`,
     )
   }
   cells.push(
     withCi(s.device.readMBps.mean, s.device.readMBps.ci95, s.repetitions),
     withCi(s.device.writeMBps.mean, s.device.writeMBps.ci95, s.repetitions),
+    num(s.device.readIops.mean),
+    num(s.device.writeIops.mean),
   )
   return cells
 }

@@ -44,6 +44,13 @@ export interface RunResult {
   imported?: { tool: string; version?: string; file: string; notes?: string[] }
 }
 
+/** Where a run came from: the simulator, a real run of the lab's, or a tool's output imported. */
+export type RunKind = 'simulated' | 'real' | 'imported'
+
+/** Imported runs by their file, real runs by the lab, simulated runs by the simulator. */
+export const runKind = (r: Pick<RunResult, 'source' | 'imported'>): RunKind =>
+  r.imported ? 'imported' : r.source
+
 export interface ProcessResult {
   name: string
   pid: number
@@ -62,6 +69,14 @@ export interface ProcessResult {
   /** Per operation, from the call to its return (fio: submission to completion). */
   latencyMs: LatencySummary
   latency: LatencyHistogramJSON
+  /**
+   * fio's submission latency (slat) and total latency (lat, submission to completion), real and
+   * imported fio runs only: `latencyMs` is then fio's completion latency (clat). Percentiles are
+   * NaN unless fio printed them (`slat_percentiles`, `lat_percentiles`). The simulator does not
+   * split a call's time so: it leaves them out.
+   */
+  slatMs?: LatencySummary
+  latMs?: LatencySummary
   /** Per phase, for tools that report phases (bonnie++, iozone). */
   phases?: PhaseResult[]
 }

@@ -1,5 +1,6 @@
 import type { ProcessResult } from '../experiment/result'
 import type { FioDirection, FioDocuments, FioJobReport, FioLatency, FioReport } from '../formats/fio-json'
+import { fioStageLatency } from '../formats/fio-stages'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import type { LatencyHistogramJSON, LatencySummary } from '../metrics/histogram'
 import type { TimeSeriesData } from '../metrics/timeseries'
@@ -107,6 +108,8 @@ function processOf(job: FioJobReport, name: string, pid: number): { process: Pro
   const hist = histogramFromBins(lats)
   const latency = hist ?? emptyHistogram()
   const latencyMs = hist ? summarizeLatency(LatencyHistogram.fromJSON(hist)) : percentileSummary(lats)
+  const slatMs = fioStageLatency(dirs, 'slat_ns')
+  const latMs = fioStageLatency(dirs, 'lat_ns')
   return {
     plain: hist === null && lats.length > 0,
     process: {
@@ -123,6 +126,8 @@ function processOf(job: FioJobReport, name: string, pid: number): { process: Pro
       cpuSeconds: (((job.usr_cpu ?? 0) + (job.sys_cpu ?? 0)) / 100) * seconds,
       latencyMs,
       latency,
+      ...(slatMs ? { slatMs } : {}),
+      ...(latMs ? { latMs } : {}),
     },
   }
 }
@@ -178,7 +183,15 @@ export function histogramFromBins(lats: readonly FioLatency[]): LatencyHistogram
 
 /** Plain JSON: fio's own percentiles of the direction with the most I/Os; mean and max over all. */
 function percentileSummary(lats: FioLatency[]): LatencySummary {
-  const nan: LatencySummary = { p50: NaN, p90: NaN, p99: NaN, p999: NaN, max: NaN, mean: NaN }
+  const nan: LatencySummary = {
+    p50: NaN,
+    p90: NaN,
+    p95: NaN,
+    p99: NaN,
+    p999: NaN,
+    max: NaN,
+    mean: NaN,
+  }
   if (lats.length === 0) return nan
   const main = lats.reduce((a, l) => (l.N > a.N ? l : a))
   const pct = (k: string): number => {
@@ -189,6 +202,7 @@ function percentileSummary(lats: FioLatency[]): LatencySummary {
   return {
     p50: pct('50.000000'),
     p90: pct('90.000000'),
+    p95: pct('95.000000'),
     p99: pct('99.000000'),
     p999: pct('99.900000'),
     max: Math.max(...lats.map((l) => l.max)) / 1e6,

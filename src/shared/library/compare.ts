@@ -169,6 +169,24 @@ function metricsOf(
       better: 'higher',
       test: 'welch',
     })
+  if (some((r) => r.totals.readIops))
+    out.push({
+      id: 'dev:readIops',
+      label: 'read',
+      unit: 'IOPS',
+      group: 'device',
+      better: 'higher',
+      test: 'welch',
+    })
+  if (some((r) => r.totals.writeIops))
+    out.push({
+      id: 'dev:writeIops',
+      label: 'write',
+      unit: 'IOPS',
+      group: 'device',
+      better: 'higher',
+      test: 'welch',
+    })
   const names: string[] = []
   for (const i of [baseline, ...sets.keys()])
     for (const r of grouped[i]) for (const p of r.processes) if (!names.includes(p.name)) names.push(p.name)
@@ -183,13 +201,18 @@ function metricsOf(
     ) => out.push({ id: `proc:${name}:${id}`, label, unit, group: name, better, test })
     m('seconds', 'time', 's', kinds.get(name) === 'time-based' ? null : 'lower', 'welch')
     if (ps.some((p) => num(p.MBps) > 0)) m('MBps', 'rate', 'MB/s', 'higher', 'welch')
+    if (ps.some((p) => num(p.ops) > 0 && num(p.seconds) > 0)) m('IOPS', 'IOPS', 'op/s', 'higher', 'welch')
     if (ps.some((p) => Number.isFinite(num(p.latencyMs?.p50)))) {
       m('p50', 'p50 latency', 'ms', 'lower', 'mann-whitney')
+      m('p95', 'p95 latency', 'ms', 'lower', 'none')
       m('p99', 'p99 latency', 'ms', 'lower', 'none')
+      m('p999', 'p99.9 latency', 'ms', 'lower', 'none')
     }
   }
   return out
 }
+
+const counted = (ops: number, bytes: number): number => (num(ops) > 0 || !(num(bytes) > 0) ? num(ops) : NaN)
 
 /** The values of a repetition-level metric, one per run that has it. */
 function valuesOf(id: string, runs: RunResult[]): number[] {
@@ -199,6 +222,9 @@ function valuesOf(id: string, runs: RunResult[]): number[] {
     if (id === 'run:seconds') v = num(r.seconds)
     else if (id === 'dev:readMBps') v = num(r.totals.readMBps)
     else if (id === 'dev:writeMBps') v = num(r.totals.writeMBps)
+    // bytes moved with no operation counted: the tool did not count them (bonnie++, dd), not none
+    else if (id === 'dev:readIops') v = counted(r.totals.readIops, r.totals.readBytes)
+    else if (id === 'dev:writeIops') v = counted(r.totals.writeIops, r.totals.writeBytes)
     else {
       const [, name, what] = splitProcessMetric(id)
       const p = r.processes.find((x) => x.name === name)
@@ -208,7 +234,11 @@ function valuesOf(id: string, runs: RunResult[]): number[] {
           ? num(p.seconds)
           : what === 'MBps'
             ? num(p.MBps)
-            : num(p.latencyMs?.[what as 'p50'])
+            : what === 'IOPS'
+              ? num(p.seconds) > 0
+                ? counted(p.ops, p.bytes) / num(p.seconds)
+                : NaN
+              : num(p.latencyMs?.[what as 'p50'])
     }
     if (Number.isFinite(v)) out.push(v)
   }
@@ -230,20 +260,23 @@ function mergedLatency(id: string, runs: RunResult[]): LatencyHistogram | null {
   return h.count > 0 ? h : null
 }
 
+/** A process's latency metrics, by the end of their id, and the percentile each is. */
+const LATENCY_PERCENTILES: Readonly<Record<string, number>> = { p50: 50, p95: 95, p99: 99, p999: 99.9 }
+
 function cellOf(
   m: CompareMetric,
   runs: RunResult[],
   base: RunResult[] | null,
   alpha: number,
 ): CompareCell | null {
-  const isLatency = m.id.endsWith(':p50') || m.id.endsWith(':p99')
+  const pct = LATENCY_PERCENTILES[m.id.slice(m.id.lastIndexOf(':') + 1)]
+  const isLatency = m.id.startsWith('proc:') && pct !== undefined
   if (m.id.startsWith('proc:')) {
     const [, name] = splitProcessMetric(m.id)
     if (!runs.some((r) => r.processes.some((p) => p.name === name))) return null
   }
   const values = valuesOf(m.id, runs)
   if (isLatency) {
-    const pct = m.id.endsWith(':p50') ? 50 : 99
     const h = mergedLatency(m.id, runs)
     const hb = base ? mergedLatency(m.id, base) : null
     // The percentile of all operations together when the histograms are there, else the mean of the runs' figures.

@@ -220,6 +220,7 @@ export class LatencyHistogram {
 export interface LatencySummary {
   p50: number
   p90: number
+  p95: number
   p99: number
   p999: number
   max: number
@@ -230,6 +231,7 @@ export function summarizeLatency(h: LatencyHistogram): LatencySummary {
   return {
     p50: h.percentile(50) / MS,
     p90: h.percentile(90) / MS,
+    p95: h.percentile(95) / MS,
     p99: h.percentile(99) / MS,
     p999: h.percentile(99.9) / MS,
     max: h.max / MS,

@@ -1,4 +1,5 @@
 import type { LabelSummary } from '../experiment/compare'
+import { runKind } from '../experiment/result'
 import type { RunResult } from '../experiment/result'
 import { isNoisy } from '../metrics/compare-runs'
 import type { Summary } from '../metrics/stats'
@@ -33,6 +34,10 @@ export function runsCsv(runs: readonly RunResult[]): string {
     'device_read_iops',
     'device_write_iops',
     'utilisation',
+    // added after the others, so the columns before keep their places
+    'iops',
+    'p95_ms',
+    'kind',
   ]
   const lines = [header.join(',')]
   for (const r of runs) {
@@ -59,7 +64,8 @@ export function runsCsv(runs: readonly RunResult[]): string {
             p.latencyMs.mean,
           ]
         : Array<null>(14).fill(null)
-      lines.push([...head, ...mid, ...tail].map(csvCell).join(','))
+      const added = [p && p.seconds > 0 ? p.ops / p.seconds : null, p ? p.latencyMs.p95 : null, runKind(r)]
+      lines.push([...head, ...mid, ...tail, ...added].map(csvCell).join(','))
     }
   }
   return lines.join('\n') + '\n'
@@ -77,6 +83,10 @@ export function summaryCsv(summary: readonly LabelSummary[], runs: readonly RunR
   const header = ['label', 'scheduler', 'source', 'repetitions', 'process', 'finished', 'noisy']
   for (const f of figures) for (const s of STATS) header.push(`${f}_${s}`)
   for (const f of ['device_read_MBps', 'device_write_MBps']) for (const s of STATS) header.push(`${f}_${s}`)
+  // added after the others, so the columns before keep their places
+  const added = ['IOPS', 'p95_ms', 'p999_ms', 'device_read_IOPS', 'device_write_IOPS'] as const
+  for (const f of added) for (const s of STATS) header.push(`${f}_${s}`)
+  header.push('kind')
   const lines = [header.join(',')]
   const stats = (x: Summary): number[] => STATS.map((k) => x[k])
   for (const s of summary)
@@ -95,6 +105,9 @@ export function summaryCsv(summary: readonly LabelSummary[], runs: readonly RunR
         row.push(...[p.seconds, p.MBps, p.latencyMs.p50, p.latencyMs.p99, p.latencyMs.max].flatMap(stats))
       else row.push(...Array<null>(figures.length * STATS.length).fill(null))
       row.push(...stats(s.device.readMBps), ...stats(s.device.writeMBps))
+      if (p) row.push(...[p.IOPS, p.latencyMs.p95, p.latencyMs.p999].flatMap(stats))
+      else row.push(...Array<null>(3 * STATS.length).fill(null))
+      row.push(...stats(s.device.readIops), ...stats(s.device.writeIops), s.kind)
       lines.push(row.map(csvCell).join(','))
     }
   return lines.join('\n') + '\n'

@@ -109,8 +109,9 @@ function resultsTable(input: ReportInput, colour: Colour): string {
   const names: string[] = []
   for (const s of input.summary) for (const p of s.processes) if (!names.includes(p.name)) names.push(p.name)
   const header = ['scheduler']
-  for (const n of names) header.push(`${h(n)} MB/s`, `${h(n)} s`, `${h(n)} p50 / p99 / max ms`)
-  header.push('device read MB/s', 'device write MB/s')
+  for (const n of names)
+    header.push(`${h(n)} MB/s`, `${h(n)} IOPS`, `${h(n)} s`, `${h(n)} p50 / p95 / p99 / p99.9 / max ms`)
+  header.push('device read MB/s', 'device write MB/s', 'device read IOPS', 'device write IOPS')
   const rows = input.summary.map((s) => {
     const cells = [
       `<span class="swatch" style="background:${colour(s)}"></span>${h(s.label)}${s.source === 'real' ? ' (real)' : ''}`,
@@ -118,19 +119,26 @@ function resultsTable(input: ReportInput, colour: Colour): string {
     for (const n of names) {
       const p = s.processes.find((x) => x.name === n)
       if (!p) {
-        cells.push('-', '-', '-')
+        cells.push('-', '-', '-', '-')
         continue
       }
       const noisy = isNoisy(secondsOf(input.runs, s.label, n))
       cells.push(
         h(fmtCi(p.MBps.mean, p.MBps.ci95, s.repetitions)),
+        h(fmt(p.IOPS.mean)),
         `${noisy ? '<span class="noisy" title="noisy: the runs vary by more than 5 %">⚠ </span>' : ''}${h(fmtCi(p.seconds.mean, p.seconds.ci95, s.repetitions))}`,
-        h(`${fmt(p.latencyMs.p50.mean)} / ${fmt(p.latencyMs.p99.mean)} / ${fmt(p.latencyMs.max.mean)}`),
+        h(
+          [p.latencyMs.p50, p.latencyMs.p95, p.latencyMs.p99, p.latencyMs.p999, p.latencyMs.max]
+            .map((x) => fmt(x.mean))
+            .join(' / '),
+        ),
       )
     }
     cells.push(
       h(fmtCi(s.device.readMBps.mean, s.device.readMBps.ci95, s.repetitions)),
       h(fmtCi(s.device.writeMBps.mean, s.device.writeMBps.ci95, s.repetitions)),
+      h(fmt(s.device.readIops.mean)),
+      h(fmt(s.device.writeIops.mean)),
     )
     return cells
   })

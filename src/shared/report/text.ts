@@ -9,9 +9,9 @@ import type { ReportInput } from './input'
  * A plain-text summary to paste into a mailing-list post, the way the 2003 scheduler comparisons
  * were shared: fixed-width, under 80 columns, one table per process with each scheduler's key
  * figures — the time (with repetitions: every run's time in order, then the average, as kernel
- * posts list them), MB/s and latency — and the device's read and write rates. It says where each
- * scheduler's runs came from (simulated, real, imported) and ends with the workload and the
- * tunables, so a reader can repeat the experiment.
+ * posts list them), MB/s, IOPS and latency — and the device's read and write rates and IOPS. It
+ * says where each scheduler's runs came from (simulated, real, imported) and ends with the
+ * workload and the tunables, so a reader can repeat the experiment.
  */
 export function mailingListText(input: ReportInput): string {
   const out: string[] = [`${input.name}\n${'='.repeat(Math.min(76, input.name.length))}`]
@@ -38,13 +38,13 @@ export function mailingListText(input: ReportInput): string {
       const row = [s.source === 'real' ? `${s.label} (real)` : s.label]
       if (repeated) row.push(o.ordered.map((x) => fmt(x)).join(' ') + flag, fmt(o.mean))
       else row.push(fmt(o.mean))
-      row.push(fmtCi(p.MBps.mean, p.MBps.ci95, s.repetitions))
-      if (!repeated) row.push(fmt(p.latencyMs.p50.mean))
+      row.push(fmtCi(p.MBps.mean, p.MBps.ci95, s.repetitions), fmt(p.IOPS.mean))
+      if (!repeated) row.push(fmt(p.latencyMs.p50.mean), fmt(p.latencyMs.p95.mean))
       row.push(fmt(p.latencyMs.p99.mean), fmt(p.latencyMs.max.mean))
       rows.push(row)
     }
     const header = ['scheduler', ...(repeated ? ['seconds, runs in order', 'average'] : ['seconds'])]
-    header.push('MB/s', ...(repeated ? [] : ['p50 ms']), 'p99 ms', 'max ms')
+    header.push('MB/s', 'IOPS', ...(repeated ? [] : ['p50 ms', 'p95 ms']), 'p99 ms', 'max ms')
     const size = bytes.size === 1 ? ` (${fmt([...bytes][0] / 1e6)} MB each)` : ''
     out.push(`${name}${size}:\n${fixedWidth(header, rows)}`)
   }
@@ -52,11 +52,13 @@ export function mailingListText(input: ReportInput): string {
     out.push(
       'device:\n' +
         fixedWidth(
-          ['scheduler', 'read MB/s', 'write MB/s', 'busy %'],
+          ['scheduler', 'read MB/s', 'write MB/s', 'read IOPS', 'write IOPS', 'busy %'],
           input.summary.map((s) => [
             s.source === 'real' ? `${s.label} (real)` : s.label,
             fmtCi(s.device.readMBps.mean, s.device.readMBps.ci95, s.repetitions),
             fmtCi(s.device.writeMBps.mean, s.device.writeMBps.ci95, s.repetitions),
+            fmt(s.device.readIops.mean),
+            fmt(s.device.writeIops.mean),
             fmt(s.device.utilisation.mean * 100),
           ]),
         ),

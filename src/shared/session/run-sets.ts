@@ -3,8 +3,9 @@
 // that a session file carries in its header.
 import type { ExperimentResult } from '../experiment/compare'
 import { groupProcesses } from '../experiment/process-groups'
+import { runKind } from '../experiment/result'
 import type { RunResult } from '../experiment/result'
-import type { SessionDocument, SessionIndex, RunKind, RunSetFacts } from './types'
+import type { SessionDocument, SessionIndex, RunSetFacts } from './types'
 
 /** What a session holds, as far as its runs go. */
 export type SessionContent = Pick<SessionDocument, 'result' | 'sweep' | 'runs'>
@@ -14,8 +15,7 @@ export interface RunSet {
   runs: RunResult[]
 }
 
-/** Imported runs by their file, real runs by the lab, simulated runs by the simulator. */
-export const runKind = (r: RunResult): RunKind => (r.imported ? 'imported' : r.source)
+export { runKind }
 
 /** A tool's name as a workload type: `GNU dd` → `dd`, `KDiskMark` → `kdiskmark`. */
 export const toolWorkload = (tool: string): string =>

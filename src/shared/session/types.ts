@@ -2,7 +2,7 @@
 // environment it was saved in, notes and tags, and a small index of summary facts written first,
 // so the library can list a session without reading its runs.
 import type { ExperimentResult } from '../experiment/compare'
-import type { RunResult } from '../experiment/result'
+import type { RunKind, RunResult } from '../experiment/result'
 import type { SweepResult } from '../api/contract'
 import type { SweepValue } from '../api/sweep'
 
@@ -11,7 +11,7 @@ export const SESSION_VERSION = 2
 export const SESSION_SCHEMA = 'iosched-lab/session@2'
 
 /** Where a run came from: the simulator, a real device run by the lab, or a tool's output file. */
-export type RunKind = 'simulated' | 'real' | 'imported'
+export type { RunKind }
 
 /** The lab and machine that wrote the session (and ran its real runs). */
 export interface SessionEnvironment {

@@ -3,6 +3,7 @@ import { LatencyHistogram, summarizeLatency } from '../../../shared/metrics/hist
 import type { FioJobEntry } from './fio-job'
 import type { FioJobReport, FioLatency } from '../../../shared/formats/fio-json'
 import { FioOutputError } from '../../../shared/formats/fio-json'
+import { fioStageLatency } from '../../../shared/formats/fio-stages'
 
 /**
  * A latency histogram from json+ `clat_ns.bins` (bucket value in ns → count) of one or more
@@ -74,6 +75,8 @@ export function processFromJob(
   const writeBytes = job.write.io_bytes + job.trim.io_bytes
   const bytes = readBytes + writeBytes
   const seconds = job.job_runtime / 1000
+  const slatMs = fioStageLatency(dirs, 'slat_ns')
+  const latMs = fioStageLatency(dirs, 'lat_ns')
   return {
     name: entry.process,
     pid,
@@ -88,6 +91,8 @@ export function processFromJob(
     cpuSeconds: ((job.usr_cpu + job.sys_cpu) / 100) * seconds,
     latencyMs: summarizeLatency(h),
     latency: h.toJSON(),
+    ...(slatMs ? { slatMs } : {}),
+    ...(latMs ? { latMs } : {}),
   }
 }
 

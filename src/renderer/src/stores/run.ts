@@ -9,7 +9,7 @@ import type { RunJobRef, RunStarted, StartRunInput, SweepResult } from '../../..
 import type { RealRunInput } from '../../../shared/api/real-contract'
 import type { LabEvent, RunDoneEvent } from '../../../shared/api/lab-events'
 import { outcomeKey, resultOf, sweepResultOf } from '../../../shared/api/run-outcome'
-import { summarizeRuns } from '../../../shared/experiment/compare'
+import { currentSummary, summarizeRuns } from '../../../shared/experiment/compare'
 import type { ExperimentResult, LabelSummary } from '../../../shared/experiment/compare'
 import type { RunResult } from '../../../shared/experiment/result'
 import type { ParamIssue } from '../../../shared/util/params'
@@ -270,7 +270,9 @@ export const useRun = defineStore('run', () => {
   }
 
   /** Summary rows of the runs so far (the final summary once done). */
-  const summary = computed<LabelSummary[]>(() => result.value?.summary ?? summarizeRuns(runs.value))
+  const summary = computed<LabelSummary[]>(() =>
+    result.value ? currentSummary(result.value) : summarizeRuns(runs.value),
+  )
   /** Overall progress, 0 … 1. */
   const progress = computed(() =>
     jobs.value.length
