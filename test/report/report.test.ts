@@ -94,7 +94,7 @@ describe('the mailing-list text', () => {
     const deadline = input.summary.find((s) => s.label === 'deadline')!
     const iops = deadline.processes.find((p) => p.name === 'reader')!.IOPS.mean
     expect(iops).toBeGreaterThan(0)
-    const row = text.split('\n').find((l) => l.startsWith('deadline '))!
+    const row = readerTable.split('\n').find((l) => l.startsWith('deadline '))!
     expect(row.split(/\s{2,}/)).toContain(fmt(iops))
   })
 
