@@ -11,6 +11,7 @@ import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
 import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
 import type { ChartColours } from '../lib/chart-setup'
+import { logTick } from '../lib/scales'
 import { useUi } from '../stores/ui'
 
 export type ChartBuilder = (c: ChartColours) => ChartConfiguration<ChartType> | null
@@ -31,6 +32,15 @@ export function axis(
     border: { color: c.grid },
     ...extra,
   }
+}
+
+/** A logarithmic axis from `min`, its ticks labelled at 1, 2 and 5 of each decade. */
+export function logAxis(c: ChartColours, title: string, min: number | undefined): Record<string, unknown> {
+  return axis(c, title, {
+    type: 'logarithmic',
+    min,
+    ticks: { color: c.muted, maxRotation: 0, callback: (v: number | string) => logTick(Number(v)) },
+  })
 }
 
 /**
@@ -153,13 +163,13 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
       c?.destroy()
       chart.value = new Chart(canvas.value, cfg)
     }
-    // and each axis as drawn: its type ("linear", "logarithmic") and range, which the tests check
-    // against the data
+    // and each axis as drawn: its type ("linear", "logarithmic"), range and tick labels, which the
+    // tests check against the data
     canvas.value.dataset.scales = JSON.stringify(
       Object.fromEntries(
         Object.entries(chart.value?.scales ?? {}).map(([id, s]) => [
           id,
-          { type: s.type, min: s.min, max: s.max },
+          { type: s.type, min: s.min, max: s.max, ticks: s.ticks.map((t) => String(t.label ?? '')) },
         ]),
       ),
     )

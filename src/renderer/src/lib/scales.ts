@@ -2,6 +2,7 @@
 // writer, queue depths 1, 4, 16, 64), and on a linear axis everything below a tenth of the largest
 // is a line on the floor. An axis is logarithmic when what it shows spans more than LOG_DECADES
 // decades, unless the user picks one.
+import { num } from '../../../shared/util/people-numbers'
 
 /** What the user picked for an axis: the automatic choice, or one of the two. */
 export type ScaleMode = 'auto' | 'linear' | 'log'
@@ -53,4 +54,15 @@ export function logFloor(values: Iterable<number>): number | undefined {
   let lo = Infinity
   for (const v of values) if (v > 0 && Number.isFinite(v) && v < lo) lo = v
   return Number.isFinite(lo) ? 10 ** Math.floor(Math.log10(lo / 2)) : undefined
+}
+
+/**
+ * A log axis' tick label: the 1, 2 and 5 of each decade as people write them ("0.1", "20",
+ * "5,000"), the ticks between them unlabelled. (chart.js's own gives "100.0" and "0.30" once an
+ * axis goes below 1.)
+ */
+export function logTick(v: number): string {
+  if (!(v > 0) || !Number.isFinite(v)) return ''
+  const m = v / 10 ** Math.floor(Math.log10(v) + 1e-9)
+  return [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6) ? num(v) : ''
 }
