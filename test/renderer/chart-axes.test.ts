@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { LOG_DECADES, logFloor, scaleType, spanDecades, typical } from '../../src/renderer/src/lib/scales'
+import type { RunResult } from '../../src/shared/experiment/result'
+import { throughputShare } from '../../src/renderer/src/lib/series'
+import { SQUASH_RATIO, timeAxes } from '../../src/renderer/src/lib/time-axis'
+import {
+  LOG_DECADES,
+  logFloor,
+  logTick,
+  scaleType,
+  spanDecades,
+  typical,
+} from '../../src/renderer/src/lib/scales'
 
 describe('linear or log axes', () => {
   it('measures the decades between the smallest and largest positive value', () => {
@@ -47,5 +57,54 @@ describe('where a log axis starts', () => {
     expect(logFloor([0, 150])).toBe(10)
     expect(logFloor([0.3, 2])).toBe(0.1)
     expect(logFloor([0, NaN, -1])).toBeUndefined()
+  })
+})
+
+describe('one time axis for all runs or one each', () => {
+  it('gives each run its own when one is over three times the shortest', () => {
+    expect(SQUASH_RATIO).toBe(3)
+    // one 308 s run beside seven 30 s ones
+    expect(timeAxes('auto', [308, 30, 30, 30, 30, 30, 30, 30])).toBe('each')
+    expect(timeAxes('auto', [60, 60, 2.1])).toBe('each')
+    expect(timeAxes('auto', [30, 31, 89])).toBe('shared')
+    // a run still waiting (0) or alone squashes nothing
+    expect(timeAxes('auto', [0, 30])).toBe('shared')
+    expect(timeAxes('auto', [308])).toBe('shared')
+    expect(timeAxes('shared', [308, 30])).toBe('shared')
+    expect(timeAxes('each', [30, 30])).toBe('each')
+  })
+
+  it('puts a run on per cent of its length', () => {
+    const r = {
+      seconds: 4,
+      timeSeries: { tMs: [0, 1000, 2000, 3000], readMBps: [1, 2, 3, 4], writeMBps: [0, 0, 0, 5] },
+    } as unknown as RunResult
+    const s = throughputShare(r)
+    expect(s.read.map((p) => p.x)).toEqual([0, 25, 50, 75])
+    expect(s.write.map((p) => p.y)).toEqual([0, 0, 0, 5])
+    // computed once per run
+    expect(throughputShare(r)).toBe(s)
+  })
+})
+
+describe('log axis labels', () => {
+  it('labels 1, 2 and 5 of each decade as people write them, and nothing between', () => {
+    expect([0.1, 0.2, 0.3, 0.5, 1, 3, 10, 20, 50, 70, 100, 5000].map(logTick)).toEqual([
+      '0.1',
+      '0.2',
+      '',
+      '0.5',
+      '1',
+      '',
+      '10',
+      '20',
+      '50',
+      '',
+      '100',
+      '5,000',
+    ])
+    expect(logTick(1000)).toBe('1,000')
+    expect(logTick(0)).toBe('')
+    expect(logTick(-1)).toBe('')
   })
 })

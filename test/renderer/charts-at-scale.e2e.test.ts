@@ -2,7 +2,8 @@
 // beside a writer at gigabytes per second puts the throughput charts on a log axis by themselves
 // (and the toggle takes them back to linear); the sector-over-time pictures tell reads from writes
 // by marker and shade; a queue-depth sweep of 1, 4, 16, 64 gets a log axis ticked at those values
-// and an error bar at every point of its repetitions. Screenshots at 1440 and 1024 pixels wide,
+// and an error bar at every point of its repetitions; a 2 s run beside two 60 s ones gets a time
+// axis of its own instead of the first thirtieth of a shared one. Screenshots at 1440 and 1024 pixels wide,
 // light and dark, go to test-results/charts-*.png.
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -45,6 +46,20 @@ const queueDepths = {
   repetitions: 3,
 }
 const DEPTHS = [1, 4, 16, 64]
+// on a disk, a 32 MB reader beside a write flood: bfq lets it finish in about 2 s; under none and
+// deadline it has not after 60
+const uneven = {
+  name: 'reader under a write flood',
+  device: { preset: 'hdd-7200-sata' },
+  workload: {
+    processes: [
+      { name: 'reader', type: 'fio', params: { rw: 'read', bs: '64k', size: '32M', direct: true } },
+      { name: 'writer', ...fio({ rw: 'write', bs: '1M', iodepth: 16, runtime: 60 }) },
+    ],
+    stop: { processes: ['reader'], maxSeconds: 60 },
+  },
+  schedulers: ['none', 'deadline', 'bfq'],
+}
 
 describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () => {
   let host: LabHost
@@ -111,7 +126,9 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
   const canvas = (chart: string) => page.locator(`[data-chart="${chart}"] canvas`)
 
   /** A chart's axes as it drew them (data-scales on its canvas), once it has drawn. */
-  async function axes(chart: string): Promise<Record<string, { type: string; min: number; max: number }>> {
+  async function axes(
+    chart: string,
+  ): Promise<Record<string, { type: string; min: number; max: number; ticks: string[] }>> {
     await expect.poll(() => canvas(chart).getAttribute('data-scales'), { timeout: 15_000 }).toBeTruthy()
     return JSON.parse((await canvas(chart).getAttribute('data-scales'))!)
   }
@@ -178,6 +195,10 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     expect((await axes('throughput')).y.min).toBeLessThan(reader / 2)
     expect((await axes('process-throughput')).y.min).toBeLessThan(reader / 2)
     expect((await axes('process-throughput')).y.max).toBeGreaterThanOrEqual(writer)
+    // labelled at 1, 2, 5 of each decade as people write them: "1,000", not "1000.0"
+    const ticks = (await axes('throughput')).y.ticks.filter(Boolean)
+    expect(ticks).toEqual(expect.arrayContaining(['1', '10', '100', '1,000']))
+    for (const t of ticks) expect(t).toMatch(/^(1|2|5)(0|,000)*$/)
     const toggle = page.getByLabel('Throughput axis scale', { exact: true })
     await expect(toggle.locator('option:checked').textContent()).resolves.toBe('auto (log)')
     await toggle.selectOption('linear')
@@ -237,6 +258,60 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await expect.poll(async () => (await scales('sweep')).x).toBe('logarithmic')
     await shots('sweep', '[data-chart="sweep"]')
   }, 400_000)
+
+  it('gives a 2 s run beside two 60 s ones a time axis of its own', async () => {
+    await setSpec(uneven)
+    await page.keyboard.press('Control+Enter')
+    await page.locator('tr[data-label="deadline"] td.num').first().waitFor({ timeout: 120_000 })
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    // the premise, from the table: the runs' lengths
+    const length = async (l: string) =>
+      Number(await page.locator(`tr[data-label="${l}"] td[data-metric="run:seconds"]`).first().textContent())
+    const [long, short] = [await length('none'), await length('bfq')]
+    expect(await length('deadline')).toBe(long)
+    expect(long / short).toBeGreaterThan(10)
+
+    // the throughput over time in per cent of each run
+    const time = page.locator('[data-chart="throughput"]').getByLabel('Time axis')
+    await expect.poll(async () => (await axes('throughput')).x).toMatchObject({ min: 0, max: 100 })
+    await expect(time.locator('option:checked').textContent()).resolves.toBe('time: auto (% of each run)')
+    // the sector pictures each on its own seconds, their position axis shared
+    const sectorTime = page
+      .getByRole('region', { name: 'Sector over time per scheduler' })
+      .getByLabel('Time axis')
+    await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(short, 1)
+    expect((await axes('sectors-none')).x.max).toBeCloseTo(long, 0)
+    expect((await axes('sectors-bfq')).y.max).toBe((await axes('sectors-none')).y.max)
+    await shots('uneven')
+
+    // one shared axis when asked: the short run in its first thirtieth
+    await time.selectOption('shared')
+    await expect.poll(async () => (await axes('throughput')).x.max).toBeGreaterThanOrEqual(long)
+    await sectorTime.selectOption('shared')
+    await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(long, 0)
+    await page
+      .locator('[data-chart="throughput"]')
+      .screenshot({ path: join(RESULTS, 'charts-uneven-shared.png') })
+    await time.selectOption('auto')
+    await sectorTime.selectOption('auto')
+    await expect.poll(async () => (await axes('throughput')).x.max).toBe(100)
+    await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(short, 1)
+  }, 150_000)
+
+  it('keeps one time axis when the runs are about as long', async () => {
+    await setSpec(mixed)
+    await page.keyboard.press('Control+Enter')
+    await page.locator('tr[data-label="deadline"]').waitFor({ state: 'detached', timeout: 120_000 })
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await expect.poll(async () => (await axes('throughput')).x.max).toBeLessThan(10)
+    await expect(
+      page
+        .locator('[data-chart="throughput"]')
+        .getByLabel('Time axis')
+        .locator('option:checked')
+        .textContent(),
+    ).resolves.toBe('time: auto (shared)')
+  }, 150_000)
 
   it('logged no errors in the page', () => {
     expect(errors).toEqual([])

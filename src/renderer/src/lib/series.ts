@@ -24,6 +24,23 @@ export function throughputSeries(r: RunResult): { read: Point[]; write: Point[] 
   return s
 }
 
+const share = new WeakMap<RunResult, { read: Point[]; write: Point[] }>()
+
+/** Read and write MB/s over the run's length in per cent (x from 0 to 100), to set runs side by side. */
+export function throughputShare(r: RunResult): { read: Point[]; write: Point[] } {
+  let s = share.get(r)
+  if (!s) {
+    const k = r.seconds > 0 ? 100 / r.seconds : 0
+    const { read, write } = throughputSeries(r)
+    s = {
+      read: read.map((p) => ({ x: p.x * k, y: p.y })),
+      write: write.map((p) => ({ x: p.x * k, y: p.y })),
+    }
+    share.set(r, s)
+  }
+  return s
+}
+
 /** Dispatches as (seconds, GiB) points, at most `max` of them, split by direction. */
 export function sectorPoints(r: RunResult, max: number): { reads: Point[]; writes: Point[]; maxGiB: number } {
   let s = sectors.get(r)
