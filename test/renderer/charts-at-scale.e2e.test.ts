@@ -1,7 +1,7 @@
 // End to end: charts at storage scales, in Chromium through the browser host. A 10 MB/s reader
 // beside a writer at gigabytes per second puts the throughput charts on a log axis by themselves
 // (and the toggle takes them back to linear); the sector-over-time pictures tell reads from writes
-// by marker and shade; a queue-depth sweep of 1, 4, 16, 64 gets a log axis ticked at those values
+// by marker and shade; each process has its throughput over time; a queue-depth sweep of 1, 4, 16, 64 gets a log axis ticked at those values
 // and an error bar at every point of its repetitions; a 2 s run beside two 60 s ones gets a time
 // axis of its own instead of the first thirtieth of a shared one. Screenshots at 1440 and 1024 pixels wide,
 // light and dark, go to test-results/charts-*.png.
@@ -214,6 +214,20 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByLabel('Directions').selectOption('both')
     await expect.poll(async () => (await scales('throughput')).y).toBe('logarithmic')
   }, 150_000)
+
+  it('charts each process’s own throughput over time, one line per scheduler', async () => {
+    const chart = page.locator('[data-chart="process-over-time"]')
+    await expect.poll(async () => (await series('process-over-time')).map((s) => s.label)).toEqual(SCHEDULERS)
+    // the reader's own 10 MB/s, not the device's gigabytes a second
+    await expect(chart.getByLabel('Process', { exact: true }).inputValue()).resolves.toBe('reader')
+    await expect.poll(async () => (await axes('process-over-time')).y.max).toBeLessThan(50)
+    expect((await axes('process-over-time')).y.max).toBeGreaterThan(5)
+    // the writer's, decades above
+    await chart.getByLabel('Process', { exact: true }).selectOption('writer')
+    await expect.poll(async () => (await axes('process-over-time')).y.max).toBeGreaterThan(1000)
+    await expect(chart.locator('.title').textContent()).resolves.toContain('Throughput of writer over time')
+    await expect(chart.getByTestId('process-time-missing').count()).resolves.toBe(0)
+  })
 
   it('tells reads from writes in sector over time: dots and faint squares, in the legend too', async () => {
     for (const s of SCHEDULERS) {

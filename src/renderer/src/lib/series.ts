@@ -41,6 +41,28 @@ export function throughputShare(r: RunResult): { read: Point[]; write: Point[] }
   return s
 }
 
+const perProcess = new WeakMap<RunResult, Map<string, Point[] | null>>()
+
+/**
+ * A process's device MB/s (read plus write) over time, x in seconds or, with `share`, in per cent
+ * of the run; null when the run has no such series (real runs, older results).
+ */
+export function processThroughput(r: RunResult, name: string, share = false): Point[] | null {
+  let m = perProcess.get(r)
+  if (!m) perProcess.set(r, (m = new Map()))
+  const key = `${share ? '%' : 's'}:${name}`
+  let s = m.get(key)
+  if (s === undefined) {
+    const p = r.processSeries?.find((x) => x.name === name)
+    const k = share ? (r.seconds > 0 ? 100 / r.seconds : 0) : 1 / 1000
+    s = p
+      ? r.timeSeries.tMs.map((t, i) => ({ x: t * (share ? k / 1000 : k), y: p.readMBps[i] + p.writeMBps[i] }))
+      : null
+    m.set(key, s)
+  }
+  return s
+}
+
 /** Dispatches as (seconds, GiB) points, at most `max` of them, split by direction. */
 export function sectorPoints(r: RunResult, max: number): { reads: Point[]; writes: Point[]; maxGiB: number } {
   let s = sectors.get(r)
