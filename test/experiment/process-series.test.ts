@@ -75,3 +75,30 @@ describe('per-process throughput over time', () => {
     expect(Math.max(...writer.writeMBps)).toBeGreaterThan(10 * Math.max(...reader.readMBps))
   })
 })
+
+describe('per-process throughput of buffered writes', () => {
+  it('gives writeback its own series, named as the kernel names it, and the series still add up', () => {
+    const r = simulate(
+      resolveSpec({
+        name: 'buffered',
+        device: { preset: 'nvme-tlc' },
+        workload: {
+          processes: [
+            { name: 'writer', type: 'dd', params: { op: 'write', file: 'f', bs: '1M', count: 512 } },
+          ],
+          stop: { maxSeconds: 10 },
+        },
+        schedulers: ['none'],
+      }),
+      0,
+      0,
+    )
+    const names = r.processSeries!.map((p) => p.name)
+    expect(names).toContain('flush')
+    const total = (k: number) => r.processSeries!.reduce((a, p) => a + p.readMBps[k] + p.writeMBps[k], 0)
+    r.timeSeries.tMs.forEach((_, k) =>
+      expect(total(k)).toBeCloseTo(r.timeSeries.readMBps[k] + r.timeSeries.writeMBps[k], 6),
+    )
+    expect(r.processSeries!.find((p) => p.name === 'flush')!.writeMBps.some((v) => v > 0)).toBe(true)
+  })
+})

@@ -21,6 +21,8 @@ export class RunCollector implements BlockObserver {
   readonly serviceLatency = new LatencyHistogram()
   /** Bytes per process (by the requests' pid), in the same bins as `series`. */
   private readonly perPid = new Map<number, TimeSeries>()
+  /** The name each pid's requests carry (the kernel's own: "flush" for writeback). */
+  private readonly pidNames = new Map<number, string>()
   private readonly bytes = [0, 0]
   private readonly reqs = [0, 0]
   private inFlight = 0
@@ -45,7 +47,10 @@ export class RunCollector implements BlockObserver {
     this.reqs[rq.op]++
     this.series.addTransfer(now, rq.op, b)
     let own = this.perPid.get(rq.ctx.pid)
-    if (!own) this.perPid.set(rq.ctx.pid, (own = new TimeSeries()))
+    if (!own) {
+      this.perPid.set(rq.ctx.pid, (own = new TimeSeries()))
+      this.pidNames.set(rq.ctx.pid, rq.ctx.name)
+    }
     own.addTransfer(now, rq.op, b)
     this.requestLatency.record(now - rq.insertedAt)
     this.serviceLatency.record(now - rq.dispatchedAt)
@@ -60,14 +65,15 @@ export class RunCollector implements BlockObserver {
 
   /**
    * Each process's read and write MB/s over time, ended at `now` as `series` is (so in its bins),
-   * named by `names` (pid → name), in pid order.
+   * named by `names` (pid → name) or else by the name their requests carry, in pid order.
    */
   processSeries(now: SimTime, names: ReadonlyMap<number, string>): ProcessSeries[] {
     return [...this.perPid.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([pid, s]) => {
         const d = s.finish(now)
-        return { name: names.get(pid) ?? `pid ${pid}`, pid, readMBps: d.readMBps, writeMBps: d.writeMBps }
+        const name = names.get(pid) ?? this.pidNames.get(pid) ?? `pid ${pid}`
+        return { name, pid, readMBps: d.readMBps, writeMBps: d.writeMBps }
       })
   }
 

@@ -72,7 +72,7 @@ export interface ProcessResult {
 }
 
 export interface ProcessSeries {
-  /** The process's name, or "pid N" for requests of no named process (writeback, the journal). */
+  /** The process's name, or the kernel's for requests of no workload process ("flush": writeback). */
   name: string
   pid: number
   readMBps: number[]
