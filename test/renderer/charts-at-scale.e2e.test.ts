@@ -260,7 +260,7 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByLabel('Metric', { exact: true }).selectOption('rr:MBps')
     await expect.poll(async () => (await scales('sweep')).x, { timeout: 120_000 }).toBe('logarithmic')
     await expect(page.getByLabel('iodepth axis scale').locator('option:checked').textContent()).resolves.toBe(
-      'auto (log)',
+      'x: auto (log)',
     )
     // three repetitions with a seed each: an interval at each of the four depths, per scheduler
     await expect
