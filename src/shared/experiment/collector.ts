@@ -6,7 +6,7 @@ import { LatencyHistogram } from '../metrics/histogram'
 import { TimeSeries } from '../metrics/timeseries'
 import type { SimTime } from '../sim/time'
 import { SECOND } from '../sim/time'
-import type { DeviceTotals } from './result'
+import type { DeviceTotals, ProcessSeries } from './result'
 
 /**
  * Device-side metrics of a run, fed by the block layer: bytes and requests per direction, busy
@@ -19,6 +19,10 @@ export class RunCollector implements BlockObserver {
   readonly requestLatency = new LatencyHistogram()
   /** Device service time, dispatch to completion (blktrace's D→C). */
   readonly serviceLatency = new LatencyHistogram()
+  /** Bytes per process (by the requests' pid), in the same bins as `series`. */
+  private readonly perPid = new Map<number, TimeSeries>()
+  /** The name each pid's requests carry (the kernel's own: "flush" for writeback). */
+  private readonly pidNames = new Map<number, string>()
   private readonly bytes = [0, 0]
   private readonly reqs = [0, 0]
   private inFlight = 0
@@ -42,6 +46,12 @@ export class RunCollector implements BlockObserver {
     this.bytes[rq.op] += b
     this.reqs[rq.op]++
     this.series.addTransfer(now, rq.op, b)
+    let own = this.perPid.get(rq.ctx.pid)
+    if (!own) {
+      this.perPid.set(rq.ctx.pid, (own = new TimeSeries()))
+      this.pidNames.set(rq.ctx.pid, rq.ctx.name)
+    }
+    own.addTransfer(now, rq.op, b)
     this.requestLatency.record(now - rq.insertedAt)
     this.serviceLatency.record(now - rq.dispatchedAt)
   }
@@ -51,6 +61,20 @@ export class RunCollector implements BlockObserver {
     else if (inFlight === 0 && this.inFlight > 0) this.busy += now - this.busySince
     this.inFlight = inFlight
     this.series.setLevels(now, queued, inFlight)
+  }
+
+  /**
+   * Each process's read and write MB/s over time, ended at `now` as `series` is (so in its bins),
+   * named by `names` (pid → name) or else by the name their requests carry, in pid order.
+   */
+  processSeries(now: SimTime, names: ReadonlyMap<number, string>): ProcessSeries[] {
+    return [...this.perPid.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([pid, s]) => {
+        const d = s.finish(now)
+        const name = names.get(pid) ?? this.pidNames.get(pid) ?? `pid ${pid}`
+        return { name, pid, readMBps: d.readMBps, writeMBps: d.writeMBps }
+      })
   }
 
   totals(now: SimTime): DeviceTotals {

@@ -28,6 +28,11 @@ export interface RunResult {
   processes: ProcessResult[]
   totals: DeviceTotals
   timeSeries: TimeSeriesData
+  /**
+   * Each process's share of the device's throughput over time (the requests it caused, by pid, as
+   * iotop counts them), in timeSeries' bins. Simulated runs only: a real run would need blktrace.
+   */
+  processSeries?: ProcessSeries[]
   dispatches: DispatchSampleData
   /** Per request, from insertion into the scheduler to completion. */
   requestLatency: LatencyHistogramJSON
@@ -79,6 +84,14 @@ export interface ProcessResult {
   latMs?: LatencySummary
   /** Per phase, for tools that report phases (bonnie++, iozone). */
   phases?: PhaseResult[]
+}
+
+export interface ProcessSeries {
+  /** The process's name, or the kernel's for requests of no workload process ("flush": writeback). */
+  name: string
+  pid: number
+  readMBps: number[]
+  writeMBps: number[]
 }
 
 export interface DeviceTotals {

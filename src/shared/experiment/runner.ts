@@ -172,6 +172,7 @@ export function simulate(
       ...(device.seekCylinders !== undefined ? { seekCylinders: device.seekCylinders } : {}),
     },
     timeSeries: collector.series.finish(end),
+    processSeries: collector.processSeries(end, new Map(processes.map((p) => [p.pid, p.name]))),
     dispatches: collector.sample.toJSON(),
     requestLatency: collector.requestLatency.toJSON(),
     serviceLatency: collector.serviceLatency.toJSON(),

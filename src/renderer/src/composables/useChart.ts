@@ -11,6 +11,7 @@ import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
 import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
 import type { ChartColours } from '../lib/chart-setup'
+import { logTick } from '../lib/scales'
 import { useUi } from '../stores/ui'
 
 export type ChartBuilder = (c: ChartColours) => ChartConfiguration<ChartType> | null
@@ -31,6 +32,15 @@ export function axis(
     border: { color: c.grid },
     ...extra,
   }
+}
+
+/** A logarithmic axis from `min`, its ticks labelled at 1, 2 and 5 of each decade. */
+export function logAxis(c: ChartColours, title: string, min: number | undefined): Record<string, unknown> {
+  return axis(c, title, {
+    type: 'logarithmic',
+    min,
+    ticks: { color: c.muted, maxRotation: 0, callback: (v: number | string) => logTick(Number(v)) },
+  })
 }
 
 /**
@@ -89,6 +99,23 @@ function drawSome(deadline?: IdleDeadline): void {
   if (waiting.size && !settling) pump()
 }
 
+/**
+ * What a page can read of a series: its name and colour, its marker when it sets one, and how many
+ * of its points carry an error bar (yMin/yMax, drawn by the labErrorBars plugin).
+ */
+function describeSeries(
+  d: ChartConfiguration<ChartType>['data']['datasets'][number],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { label: d.label ?? '', colour: d.borderColor ?? null }
+  const marker = (d as { pointStyle?: unknown }).pointStyle
+  if (typeof marker === 'string') out.marker = marker
+  const bars = (d.data as unknown[]).filter(
+    (p) => p !== null && typeof p === 'object' && Number.isFinite((p as { yMax?: number }).yMax),
+  ).length
+  if (bars) out.errorBars = bars
+  return out
+}
+
 export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuilder, when: DrawWhen = 'now') {
   registerCharts()
   const ui = useUi()
@@ -101,6 +128,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
     const colours = chartColours(ui.dark)
     if (!cfg || !canvas.value) {
       if (canvas.value) delete canvas.value.dataset.series
+      if (canvas.value) delete canvas.value.dataset.scales
       chart.value?.destroy()
       chart.value = null
       return
@@ -125,9 +153,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
       } as never,
     }
     // each series' name and colour, readable from the page (the tests check them against the table's)
-    canvas.value.dataset.series = JSON.stringify(
-      cfg.data.datasets.map((d) => ({ label: d.label ?? '', colour: d.borderColor ?? null })),
-    )
+    canvas.value.dataset.series = JSON.stringify(cfg.data.datasets.map(describeSeries))
     const c = chart.value
     if (c && (c.config as { type?: string }).type === cfg.type) {
       c.data = cfg.data
@@ -137,6 +163,16 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
       c?.destroy()
       chart.value = new Chart(canvas.value, cfg)
     }
+    // and each axis as drawn: its type ("linear", "logarithmic"), range and tick labels, which the
+    // tests check against the data
+    canvas.value.dataset.scales = JSON.stringify(
+      Object.fromEntries(
+        Object.entries(chart.value?.scales ?? {}).map(([id, s]) => [
+          id,
+          { type: s.type, min: s.min, max: s.max, ticks: s.ticks.map((t) => String(t.label ?? '')) },
+        ]),
+      ),
+    )
     drawMs.value = performance.now() - t0
   }
 

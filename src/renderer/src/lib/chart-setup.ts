@@ -43,6 +43,47 @@ const background: Plugin<'line' | 'bar' | 'scatter'> = {
   },
 }
 
+/**
+ * Error bars: a point with yMin and yMax (raw data, `parsing: false`) gets a vertical whisker with
+ * caps between them, in its series' colour — a sweep's 95 % interval over its repetitions. Ends
+ * outside the axis (a lower end at or below zero on a log axis) are cut at the plot's edge.
+ */
+const errorBars: Plugin<'line' | 'bar' | 'scatter'> = {
+  id: 'labErrorBars',
+  afterDatasetsDraw(chart) {
+    const { ctx, chartArea } = chart
+    const y = chart.scales.y
+    if (!y) return
+    const at = (v: number): number =>
+      v > 0 || y.type !== 'logarithmic'
+        ? Math.min(chartArea.bottom, Math.max(chartArea.top, y.getPixelForValue(v)))
+        : chartArea.bottom
+    ctx.save()
+    chart.data.datasets.forEach((d, i) => {
+      const meta = chart.getDatasetMeta(i)
+      if (meta.hidden || !chart.isDatasetVisible(i)) return
+      ctx.strokeStyle = String(d.borderColor ?? '#888')
+      ctx.lineWidth = 1.5
+      meta.data.forEach((el, k) => {
+        const p = d.data[k] as { yMin?: number; yMax?: number } | null
+        if (!p || typeof p !== 'object' || !Number.isFinite(p.yMin) || !Number.isFinite(p.yMax)) return
+        const x = el.x
+        const top = at(p.yMax!)
+        const bottom = at(p.yMin!)
+        ctx.beginPath()
+        ctx.moveTo(x, top)
+        ctx.lineTo(x, bottom)
+        ctx.moveTo(x - 4, top)
+        ctx.lineTo(x + 4, top)
+        ctx.moveTo(x - 4, bottom)
+        ctx.lineTo(x + 4, bottom)
+        ctx.stroke()
+      })
+    })
+    ctx.restore()
+  },
+}
+
 let registered = false
 
 export function registerCharts(): void {
@@ -62,6 +103,7 @@ export function registerCharts(): void {
     ScatterController,
     Tooltip,
     background,
+    errorBars,
   )
   Chart.defaults.animation = false
   Chart.defaults.font.family =

@@ -25,6 +25,45 @@ export function throughputSeries(r: RunResult): { read: Point[]; write: Point[] 
   return s
 }
 
+const share = new WeakMap<RunResult, { read: Point[]; write: Point[] }>()
+
+/** Read and write MB/s over the run's length in per cent (x from 0 to 100), to set runs side by side. */
+export function throughputShare(r: RunResult): { read: Point[]; write: Point[] } {
+  let s = share.get(r)
+  if (!s) {
+    const k = r.seconds > 0 ? 100 / r.seconds : 0
+    const { read, write } = throughputSeries(r)
+    s = {
+      read: read.map((p) => ({ x: p.x * k, y: p.y })),
+      write: write.map((p) => ({ x: p.x * k, y: p.y })),
+    }
+    share.set(r, s)
+  }
+  return s
+}
+
+const perProcess = new WeakMap<RunResult, Map<string, Point[] | null>>()
+
+/**
+ * A process's device MB/s (read plus write) over time, x in seconds or, with `share`, in per cent
+ * of the run; null when the run has no such series (real runs, older results).
+ */
+export function processThroughput(r: RunResult, name: string, share = false): Point[] | null {
+  let m = perProcess.get(r)
+  if (!m) perProcess.set(r, (m = new Map()))
+  const key = `${share ? '%' : 's'}:${name}`
+  let s = m.get(key)
+  if (s === undefined) {
+    const p = r.processSeries?.find((x) => x.name === name)
+    const k = share ? (r.seconds > 0 ? 100 / r.seconds : 0) : 1 / 1000
+    s = p
+      ? r.timeSeries.tMs.map((t, i) => ({ x: t * (share ? k / 1000 : k), y: p.readMBps[i] + p.writeMBps[i] }))
+      : null
+    m.set(key, s)
+  }
+  return s
+}
+
 /** Dispatches as (seconds, GiB) points, at most `max` of them, split by direction. */
 export function sectorPoints(r: RunResult, max: number): { reads: Point[]; writes: Point[]; maxGiB: number } {
   let s = sectors.get(r)

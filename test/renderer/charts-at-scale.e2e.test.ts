@@ -1,0 +1,333 @@
+// End to end: charts at storage scales, in Chromium through the browser host. A 10 MB/s reader
+// beside a writer at gigabytes per second puts the throughput charts on a log axis by themselves
+// (and the toggle takes them back to linear); the sector-over-time pictures tell reads from writes
+// by marker and shade; each process has its throughput over time; a queue-depth sweep of 1, 4, 16, 64 gets a log axis ticked at those values
+// and an error bar at every point of its repetitions; a 2 s run beside two 60 s ones gets a time
+// axis of its own instead of the first thirtieth of a shared one. Screenshots at 1440 and 1024 pixels wide,
+// light and dark, go to test-results/charts-*.png.
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
+import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { startLabHost } from './lab-host'
+import type { LabHost } from './lab-host'
+
+const SCHEDULERS = ['none', 'bfq']
+const fio = (params: Record<string, unknown>) => ({
+  type: 'fio',
+  params: { direct: true, ioengine: 'io_uring', size: '10G', time_based: true, ...params },
+})
+const mixed = {
+  name: 'slow reader beside a fast writer',
+  device: { preset: 'nvme-tlc' },
+  workload: {
+    processes: [
+      { name: 'reader', ...fio({ rw: 'read', bs: '64k', rate: '10M', runtime: 2 }) },
+      { name: 'writer', ...fio({ rw: 'write', bs: '1M', iodepth: 16, runtime: 2 }) },
+    ],
+    stop: { processes: ['reader'], maxSeconds: 5 },
+  },
+  schedulers: SCHEDULERS,
+}
+const queueDepths = {
+  name: 'queue depths',
+  device: { preset: 'nvme-tlc' },
+  workload: {
+    processes: [
+      {
+        name: 'rr',
+        type: 'fio',
+        params: { rw: 'randread', bs: '4k', size: '16M', direct: true, ioengine: 'io_uring' },
+      },
+    ],
+  },
+  schedulers: SCHEDULERS,
+  repetitions: 3,
+}
+const DEPTHS = [1, 4, 16, 64]
+// on a disk, a 32 MB reader beside a write flood: bfq lets it finish in about 2 s; under none and
+// deadline it has not after 60
+const uneven = {
+  name: 'reader under a write flood',
+  device: { preset: 'hdd-7200-sata' },
+  workload: {
+    processes: [
+      { name: 'reader', type: 'fio', params: { rw: 'read', bs: '64k', size: '32M', direct: true } },
+      { name: 'writer', ...fio({ rw: 'write', bs: '1M', iodepth: 16, runtime: 60 }) },
+    ],
+    stop: { processes: ['reader'], maxSeconds: 60 },
+  },
+  schedulers: ['none', 'deadline', 'bfq'],
+}
+
+describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () => {
+  let host: LabHost
+  let browser: Browser
+  let page: Page
+  const errors: string[] = []
+
+  /** Charts redraw in idle time: wait for an idle moment before a picture. */
+  const idle = () =>
+    page.evaluate(async () => {
+      const g = globalThis as unknown as {
+        requestIdleCallback(f: (d: { timeRemaining(): number }) => void, o: { timeout: number }): void
+      }
+      for (let i = 0; i < 20; i++) {
+        const left = await new Promise<number>((r) =>
+          g.requestIdleCallback((d) => r(d.timeRemaining()), { timeout: 200 }),
+        )
+        if (left > 30) return
+      }
+    })
+
+  /** Wait until every chart has redrawn on the theme's background. */
+  const chartsIn = (rgb: number[]) =>
+    page.waitForFunction(
+      (want) => {
+        type Canvas = {
+          getContext(t: '2d'): {
+            getImageData(x: number, y: number, w: number, h: number): { data: number[] }
+          }
+        }
+        const doc = (
+          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<Canvas> } }
+        ).document
+        return Array.from(doc.querySelectorAll('[data-chart] canvas')).every((c) => {
+          const d = c.getContext('2d').getImageData(1, 1, 1, 1).data
+          return d[0] === want[0] && d[1] === want[1] && d[2] === want[2]
+        })
+      },
+      rgb,
+      { timeout: 15_000 },
+    )
+
+  /** Pictures at 1440 and 1024 wide, light and dark, of the page or of one element. */
+  async function shots(name: string, what?: string): Promise<void> {
+    await page.addStyleTag({ content: 'footer { position: static !important }' })
+    for (const width of [1440, 1024])
+      for (const theme of ['light', 'dark']) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.getByLabel('Theme').selectOption(theme)
+        await chartsIn(theme === 'dark' ? [0x1f, 0x22, 0x27] : [255, 255, 255])
+        await idle()
+        const path = join(RESULTS, `charts-${name}-${width}-${theme}.png`)
+        if (what) await page.locator(what).screenshot({ path })
+        else await page.screenshot({ path, fullPage: true })
+      }
+    await page.getByLabel('Theme').selectOption('light')
+    await page.setViewportSize({ width: 1440, height: 900 })
+  }
+
+  /** Each axis' type. */
+  const scales = async (chart: string): Promise<Record<string, string>> =>
+    Object.fromEntries(Object.entries(await axes(chart)).map(([id, a]) => [id, a.type]))
+
+  const canvas = (chart: string) => page.locator(`[data-chart="${chart}"] canvas`)
+
+  /** A chart's axes as it drew them (data-scales on its canvas), once it has drawn. */
+  async function axes(
+    chart: string,
+  ): Promise<Record<string, { type: string; min: number; max: number; ticks: string[] }>> {
+    await expect.poll(() => canvas(chart).getAttribute('data-scales'), { timeout: 15_000 }).toBeTruthy()
+    return JSON.parse((await canvas(chart).getAttribute('data-scales'))!)
+  }
+
+  /** Each series of a chart as it drew it: name, colour, marker, points with an error bar. */
+  async function series(
+    chart: string,
+  ): Promise<{ label: string; colour: string; marker?: string; errorBars?: number }[]> {
+    await expect.poll(() => canvas(chart).getAttribute('data-series'), { timeout: 15_000 }).toBeTruthy()
+    return JSON.parse((await canvas(chart).getAttribute('data-series'))!)
+  }
+
+  /** Replace the spec on the setup page with `doc`. */
+  async function setSpec(doc: unknown): Promise<void> {
+    await page.getByRole('button', { name: 'Setup', exact: true }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('The spec is valid.').waitFor()
+  }
+
+  async function applySpec(doc: unknown): Promise<void> {
+    await page.getByRole('button', { name: 'Start', exact: true }).click()
+    await page.getByRole('button', { name: 'New blank experiment' }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('The spec is valid.').waitFor()
+  }
+
+  beforeAll(async () => {
+    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(host.server.url)
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+  })
+
+  it('puts a 10 MB/s reader beside a GB/s writer on a log axis, and the toggle takes it back to linear', async () => {
+    await applySpec(mixed)
+    await page.keyboard.press('Control+Enter')
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    // the premise, from the table: the two processes' rates are decades apart
+    const rate = async (id: string) =>
+      Number(
+        (await page.locator(`tr[data-label="none"] td[data-metric="${id}"]`).first().textContent())!.replace(
+          /[^\d.]/g,
+          '',
+        ),
+      )
+    const [reader, writer] = [await rate('reader:MBps'), await rate('writer:MBps')]
+    expect(reader).toBeGreaterThan(5)
+    expect(Math.log10(writer / reader)).toBeGreaterThan(LOG_DECADES)
+
+    // (the charts draw as results arrive: the first scheduler's alone may span less)
+    await expect.poll(async () => (await scales('throughput')).y).toBe('logarithmic')
+    await expect.poll(async () => (await scales('process-throughput')).y).toBe('logarithmic')
+    // the log axes start below the reader's rate, so its line and bar are drawn, not on the floor
+    expect((await axes('throughput')).y.min).toBeLessThan(reader / 2)
+    expect((await axes('process-throughput')).y.min).toBeLessThan(reader / 2)
+    expect((await axes('process-throughput')).y.max).toBeGreaterThanOrEqual(writer)
+    // labelled at 1, 2, 5 of each decade as people write them: "1,000", not "1000.0"
+    const ticks = (await axes('throughput')).y.ticks.filter(Boolean)
+    expect(ticks).toEqual(expect.arrayContaining(['1', '10', '100', '1,000']))
+    for (const t of ticks) expect(t).toMatch(/^(1|2|5)(0|,000)*$/)
+    const toggle = page.getByLabel('Throughput axis scale', { exact: true })
+    await expect(toggle.locator('option:checked').textContent()).resolves.toBe('auto (log)')
+    await toggle.selectOption('linear')
+    await expect.poll(async () => (await scales('throughput')).y).toBe('linear')
+    // the other chart keeps its own choice
+    expect((await scales('process-throughput')).y).toBe('logarithmic')
+    await toggle.selectOption('auto')
+    await expect.poll(async () => (await scales('throughput')).y).toBe('logarithmic')
+    // only the reads: one series per scheduler, the same size, linear again by itself
+    await page.getByLabel('Directions').selectOption('read')
+    await expect.poll(async () => (await scales('throughput')).y).toBe('linear')
+    await expect(toggle.locator('option:checked').textContent()).resolves.toBe('auto (linear)')
+    await page.getByLabel('Directions').selectOption('both')
+    await expect.poll(async () => (await scales('throughput')).y).toBe('logarithmic')
+  }, 150_000)
+
+  it('charts each process’s own throughput over time, one line per scheduler', async () => {
+    const chart = page.locator('[data-chart="process-over-time"]')
+    await expect.poll(async () => (await series('process-over-time')).map((s) => s.label)).toEqual(SCHEDULERS)
+    // the reader's own 10 MB/s, not the device's gigabytes a second
+    await expect(chart.getByLabel('Process', { exact: true }).inputValue()).resolves.toBe('reader')
+    await expect.poll(async () => (await axes('process-over-time')).y.max).toBeLessThan(50)
+    expect((await axes('process-over-time')).y.max).toBeGreaterThan(5)
+    // the writer's, decades above
+    await chart.getByLabel('Process', { exact: true }).selectOption('writer')
+    await expect.poll(async () => (await axes('process-over-time')).y.max).toBeGreaterThan(1000)
+    await expect(chart.locator('.title').textContent()).resolves.toContain('Throughput of writer over time')
+    await expect(chart.getByTestId('process-time-missing').count()).resolves.toBe(0)
+  })
+
+  it('tells reads from writes in sector over time: dots and faint squares, in the legend too', async () => {
+    for (const s of SCHEDULERS) {
+      const [write, read] = await series(`sectors-${s}`)
+      expect(read).toMatchObject({ label: 'read', marker: 'circle' })
+      expect(write).toMatchObject({ label: 'write', marker: 'rect' })
+      // the same hue, the writes a faint shade of it
+      expect(write.colour).not.toBe(read.colour)
+      expect(write.colour).toMatch(/^rgba\(.*, ?0\.25\)$/)
+    }
+    await shots('results')
+    await page.getByRole('region', { name: 'Sector over time per scheduler' }).scrollIntoViewIfNeeded()
+    await page
+      .getByRole('region', { name: 'Sector over time per scheduler' })
+      .screenshot({ path: join(RESULTS, 'charts-sectors.png') })
+  }, 120_000)
+
+  it('sweeps queue depths 1, 4, 16, 64 on a log axis with an error bar at every point', async () => {
+    await setSpec(queueDepths)
+    await page.getByRole('button', { name: 'Sweep', exact: true }).click()
+    await page.getByLabel('Parameter to vary').selectOption('workload.processes[0].params.iodepth')
+    await page.getByLabel('Values').fill(DEPTHS.join(', '))
+    await page.getByRole('button', { name: /Run sweep \(4 × 2/ }).click()
+    const chart = page.locator('[data-chart="sweep"]')
+    await chart.waitFor({ timeout: 120_000 }).catch(async (e) => {
+      await page.screenshot({ path: join(RESULTS, 'charts-debug.png'), fullPage: true })
+      throw e
+    })
+    await chart.locator('.waiting').waitFor({ state: 'detached', timeout: 120_000 })
+    await page.getByLabel('Metric', { exact: true }).selectOption('rr:MBps')
+    await expect.poll(async () => (await scales('sweep')).x, { timeout: 120_000 }).toBe('logarithmic')
+    await expect(page.getByLabel('iodepth axis scale').locator('option:checked').textContent()).resolves.toBe(
+      'x: auto (log)',
+    )
+    // three repetitions with a seed each: an interval at each of the four depths, per scheduler
+    await expect
+      .poll(async () => (await series('sweep')).map((s) => [s.label, s.errorBars]), { timeout: 120_000 })
+      .toEqual(SCHEDULERS.map((s) => [s, DEPTHS.length]))
+    await page.getByLabel('iodepth axis scale').selectOption('linear')
+    await expect.poll(async () => (await scales('sweep')).x).toBe('linear')
+    await page.getByLabel('iodepth axis scale').selectOption('auto')
+    await expect.poll(async () => (await scales('sweep')).x).toBe('logarithmic')
+    await shots('sweep', '[data-chart="sweep"]')
+  }, 400_000)
+
+  it('gives a 2 s run beside two 60 s ones a time axis of its own', async () => {
+    await setSpec(uneven)
+    await page.keyboard.press('Control+Enter')
+    await page.locator('tr[data-label="deadline"] td.num').first().waitFor({ timeout: 120_000 })
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    // the premise, from the table: the runs' lengths
+    const length = async (l: string) =>
+      Number(await page.locator(`tr[data-label="${l}"] td[data-metric="run:seconds"]`).first().textContent())
+    const [long, short] = [await length('none'), await length('bfq')]
+    expect(await length('deadline')).toBe(long)
+    expect(long / short).toBeGreaterThan(10)
+
+    // the throughput over time in per cent of each run
+    const time = page.locator('[data-chart="throughput"]').getByLabel('Time axis')
+    await expect.poll(async () => (await axes('throughput')).x).toMatchObject({ min: 0, max: 100 })
+    await expect(time.locator('option:checked').textContent()).resolves.toBe('time: auto (% of each run)')
+    // the sector pictures each on its own seconds, their position axis shared
+    const sectorTime = page
+      .getByRole('region', { name: 'Sector over time per scheduler' })
+      .getByLabel('Time axis')
+    await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(short, 1)
+    expect((await axes('sectors-none')).x.max).toBeCloseTo(long, 0)
+    expect((await axes('sectors-bfq')).y.max).toBe((await axes('sectors-none')).y.max)
+    await shots('uneven')
+
+    // one shared axis when asked: the short run in its first thirtieth
+    await time.selectOption('shared')
+    await expect.poll(async () => (await axes('throughput')).x.max).toBeGreaterThanOrEqual(long)
+    await sectorTime.selectOption('shared')
+    await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(long, 0)
+    await page
+      .locator('[data-chart="throughput"]')
+      .screenshot({ path: join(RESULTS, 'charts-uneven-shared.png') })
+    await time.selectOption('auto')
+    await sectorTime.selectOption('auto')
+    await expect.poll(async () => (await axes('throughput')).x.max).toBe(100)
+    await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(short, 1)
+  }, 150_000)
+
+  it('keeps one time axis when the runs are about as long', async () => {
+    await setSpec(mixed)
+    await page.keyboard.press('Control+Enter')
+    await page.locator('tr[data-label="deadline"]').waitFor({ state: 'detached', timeout: 120_000 })
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await expect.poll(async () => (await axes('throughput')).x.max).toBeLessThan(10)
+    await expect(
+      page
+        .locator('[data-chart="throughput"]')
+        .getByLabel('Time axis')
+        .locator('option:checked')
+        .textContent(),
+    ).resolves.toBe('time: auto (shared)')
+  }, 150_000)
+
+  it('logged no errors in the page', () => {
+    expect(errors).toEqual([])
+  })
+})
