@@ -37,7 +37,7 @@ export class HostStalls implements Handler {
   private updated: SimTime = 0
   /** The end of the current (or last) stall. */
   private stallEnd: SimTime = 0
-  /** All stall time so far, ns: a request notes it at its start (see `mark`). */
+  /** All stall time so far, ns: a request notes it at its start, and owes what it grew by since (`owed`). */
   total = 0
   /** A stall check is pending at this time (−1: none). */
   private due: SimTime = -1
