@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { idle as idleOf } from './page-waits'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
@@ -31,20 +32,7 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
     await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true })
   }
   const field = (path: string) => page.locator(`[data-path="${path}"]`)
-  /** Charts redraw in idle time: before a picture, wait (a few seconds at most) for an idle moment. */
-  const idle = () =>
-    page.evaluate(async () => {
-      // (no named functions in here: the test's transform would wrap them in a helper the page lacks)
-      const g = globalThis as unknown as {
-        requestIdleCallback(f: (d: { timeRemaining(): number }) => void, o: { timeout: number }): void
-      }
-      for (let i = 0; i < 20; i++) {
-        const left = await new Promise<number>((r) =>
-          g.requestIdleCallback((d) => r(d.timeRemaining()), { timeout: 200 }),
-        )
-        if (left > 30) return
-      }
-    })
+  const idle = () => idleOf(page)
 
   beforeAll(async () => {
     ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { chartsIn as chartsInOf } from './page-waits'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
@@ -45,25 +46,7 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
   const pageWidth = () =>
     page.evaluate(() => (globalThis as unknown as { document: Doc }).document.documentElement.scrollWidth)
 
-  /** Wait until every chart has redrawn on the theme's panel colour (they redraw in idle time). */
-  const chartsIn = (rgb: number[]) =>
-    page.waitForFunction(
-      (want) => {
-        type Canvas = {
-          getContext(t: '2d'): {
-            getImageData(x: number, y: number, w: number, h: number): { data: number[] }
-          }
-        }
-        const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<Canvas> } })
-          .document
-        return Array.from(d.querySelectorAll('[data-chart] canvas')).every((c) => {
-          const px = c.getContext('2d').getImageData(1, 1, 1, 1).data
-          return px[0] === want[0] && px[1] === want[1] && px[2] === want[2]
-        })
-      },
-      rgb,
-      { timeout: 15_000 },
-    )
+  const chartsIn = (rgb: number[]) => chartsInOf(page, rgb)
 
   /** Pictures of the window (not the whole page) at 1440 and 1024, light and dark; light after. */
   async function shots(name: string, height = 900): Promise<void> {

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
@@ -55,41 +56,9 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
   let page: Page
   const errors: string[] = []
 
-  /** Charts redraw in idle time: wait for an idle moment before a picture. */
-  const idle = () =>
-    page.evaluate(async () => {
-      const g = globalThis as unknown as {
-        requestIdleCallback(f: (d: { timeRemaining(): number }) => void, o: { timeout: number }): void
-      }
-      for (let i = 0; i < 20; i++) {
-        const left = await new Promise<number>((r) =>
-          g.requestIdleCallback((d) => r(d.timeRemaining()), { timeout: 200 }),
-        )
-        if (left > 30) return
-      }
-    })
+  const idle = () => idleOf(page)
 
-  /** Wait until every chart has redrawn on the theme's background (they redraw in idle time). */
-  const chartsIn = (rgb: number[]) =>
-    page.waitForFunction(
-      (want) => {
-        type Canvas = {
-          getContext(t: '2d'): {
-            getImageData(x: number, y: number, w: number, h: number): { data: number[] }
-          }
-        }
-        const doc = (
-          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<Canvas> } }
-        ).document
-        const canvases = Array.from(doc.querySelectorAll('[data-chart] canvas'))
-        return canvases.every((c) => {
-          const d = c.getContext('2d').getImageData(1, 1, 1, 1).data
-          return d[0] === want[0] && d[1] === want[1] && d[2] === want[2]
-        })
-      },
-      rgb,
-      { timeout: 15_000 },
-    )
+  const chartsIn = (rgb: number[]) => chartsInOf(page, rgb)
 
   /** Full-page pictures at 1440 and 1024 wide, light and dark; the theme is left light. */
   async function shots(name: string): Promise<void> {
