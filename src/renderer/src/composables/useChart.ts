@@ -34,6 +34,30 @@ export function axis(
   }
 }
 
+/**
+ * The options of a throughput-over-time line chart: time in seconds, or in per cent of each run
+ * (`each`), against MB/s on a linear axis or a logarithmic one from `floor`.
+ */
+export function timeLineOptions(
+  c: ChartColours,
+  o: { each: boolean; log: boolean; yTitle: string; floor: number | undefined },
+): Record<string, unknown> {
+  return {
+    parsing: false,
+    normalized: true,
+    elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
+    interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+    scales: {
+      x: o.each
+        ? axis(c, 'time (% of each run)', { type: 'linear', min: 0, max: 100 })
+        : axis(c, 'time (s)', { type: 'linear', min: 0 }),
+      y: o.log
+        ? logAxis(c, `${o.yTitle} (log)`, o.floor)
+        : axis(c, o.yTitle, { type: 'linear', beginAtZero: true }),
+    },
+  }
+}
+
 /** A logarithmic axis from `min`, its ticks labelled at 1, 2 and 5 of each decade. */
 export function logAxis(c: ChartColours, title: string, min: number | undefined): Record<string, unknown> {
   return axis(c, title, {
