@@ -9,9 +9,9 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
-import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { chromiumAvailable, RESULTS } from './browser'
+import { closeLabPage, openLabPage } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
-import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
 const SCHEDULERS = ['none', 'bfq']
@@ -130,17 +130,10 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
   }
 
   beforeAll(async () => {
-    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(host.server.url)
+    ;({ host, browser, page } = await openLabPage(errors, { viewport: { width: 1440, height: 900 } }))
   }, 180_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await host?.close()
-  })
+  afterAll(() => closeLabPage(host, browser))
 
   it('puts a 10 MB/s reader beside a GB/s writer on a log axis, and the toggle takes it back to linear', async () => {
     await applySpec(mixed)

@@ -10,9 +10,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { chromiumAvailable, RESULTS } from './browser'
+import { closeLabPage, openLabPage } from './lab-page'
 import { chartsIn as chartsInOf } from './page-waits'
-import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
 const FLAGSHIP = 'gallery/streaming-read-under-write-2003/main'
@@ -77,19 +77,15 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
     )
 
   beforeAll(async () => {
-    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
-    page = await browser.newPage({ viewport: { width: 1024, height: 700 }, acceptDownloads: true })
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(host.server.url)
+    ;({ host, browser, page } = await openLabPage(errors, {
+      viewport: { width: 1024, height: 700 },
+      acceptDownloads: true,
+    }))
     await page.getByRole('button', { name: `Open “${FLAGSHIP}”` }).click()
     await page.getByText('The spec is valid.').waitFor()
   }, 180_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await host?.close()
-  })
+  afterAll(() => closeLabPage(host, browser))
 
   it('fits 1024 × 700: no sideways scroll in any view, the header’s controls and the name whole', async () => {
     for (const v of VIEWS) {

@@ -12,8 +12,8 @@ import { importText } from '../../src/shared/import/import-text'
 import { num } from '../../src/renderer/src/lib/format'
 import { meanCiParts } from '../../src/shared/report/mean-ci'
 import { BONNIE_103, FIO_STAGES } from '../formats/fixtures'
-import { chromiumAvailable, launchChromium, RESULTS } from './browser'
-import { startLabHost } from './lab-host'
+import { chromiumAvailable, RESULTS } from './browser'
+import { closeLabPage, openLabPage } from './lab-page'
 import type { LabHost } from './lab-host'
 
 const VARIANT = 'deadline (fifo_batch=1)'
@@ -59,17 +59,10 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
   }
 
   beforeAll(async () => {
-    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(host.server.url)
+    ;({ host, browser, page } = await openLabPage(errors, { viewport: { width: 1440, height: 900 } }))
   }, 180_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await host?.close()
-  })
+  afterAll(() => closeLabPage(host, browser))
 
   it('shows a simulation and imported fio and bonnie++ runs side by side, each marked where it came from', async () => {
     await page.getByRole('button', { name: 'Start', exact: true }).click()

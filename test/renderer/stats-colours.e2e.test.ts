@@ -11,9 +11,9 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
-import { chromiumAvailable, launchChromium, RESULTS } from './browser'
+import { chromiumAvailable, RESULTS } from './browser'
+import { closeLabPage, openLabPage } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
-import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 
 const VARIANT = 'deadline (fifo_batch=1)'
@@ -94,17 +94,13 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
   }
 
   beforeAll(async () => {
-    ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(host.server.url)
+    ;({ host, browser, page } = await openLabPage(errors, {
+      viewport: { width: 1440, height: 900 },
+      acceptDownloads: true,
+    }))
   }, 180_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await host?.close()
-  })
+  afterAll(() => closeLabPage(host, browser))
 
   it('says a deterministic repeated run had identical repetitions, instead of a CI of ± 0', async () => {
     await runSpec(deterministic)
