@@ -78,6 +78,13 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   private kickPending = false
   /** Flush-sequence requests waiting for the device, past the scheduler. */
   private readonly bypassList: Request[] = []
+  /**
+   * A request the scheduler handed down that the driver had no room for (`Device.accepts`): the
+   * kernel puts it on the hardware context's dispatch list and serves that list before asking the
+   * scheduler again (block/blk-mq-sched.c __blk_mq_sched_dispatch_requests, 6.x). Out of the
+   * scheduler, it no longer takes merges.
+   */
+  private parked: Request | null = null
   private nextId = 1
   private readonly shared: boolean
 
@@ -251,6 +258,12 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     const dev = this.dev
     const depth = this.deviceInfo.queueDepth
     while (this.bypassList.length > 0 && dev.inFlight < depth) this.start(this.bypassList.shift()!, now)
+    if (this.parked !== null) {
+      if (dev.inFlight >= depth || !dev.accepts!(this.parked)) return
+      const rq = this.parked
+      this.parked = null
+      this.start(rq, now, false)
+    }
     while (dev.inFlight < depth) {
       const r = this.sched.dispatch(now)
       if (r === undefined) break
@@ -259,13 +272,20 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
         if (!this.idleTimer.pending || this.idleTimer.when > until) this.idleTimer.set(until)
         break
       }
+      if (dev.accepts !== undefined && !dev.accepts(r)) {
+        // no room at the driver (BLK_STS_DEV_RESOURCE): held until a completion frees some
+        if (r.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${r.id} which is not queued`)
+        this.unhash(r)
+        this.parked = r
+        break
+      }
       this.start(r, now)
     }
   }
 
-  private start(rq: Request, now: SimTime): void {
+  private start(rq: Request, now: SimTime, hashed = !rq.bypass): void {
     if (rq.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${rq.id} which is not queued`)
-    if (!rq.bypass) this.unhash(rq)
+    if (hashed) this.unhash(rq)
     rq.state = RQ_DISPATCHED
     rq.dispatchedAt = now
     this.queued--
@@ -300,7 +320,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.rqPool.push(rq)
     } else this.release(rq)
     // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds anything.
-    if (this.sched.hasWork() || this.bypassList.length > 0) this.kick()
+    if (this.sched.hasWork() || this.bypassList.length > 0 || this.parked !== null) this.kick()
   }
 
   // --- merging ---

@@ -20,6 +20,14 @@ export interface Device {
   readonly seekCylinders?: number
   start(rq: Request, now: SimTime): void
   /**
+   * Whether the driver can take `rq` now, asked before `start` by a device whose room is not a
+   * count of commands — a virtio ring without indirect descriptors holds a request's segments
+   * plus two descriptors each, so a few large requests fill it (drivers/block/virtio_blk.c
+   * virtio_queue_rq returns BLK_STS_DEV_RESOURCE when virtqueue_add_sgs finds no room). Absent:
+   * room is `queueDepth` commands.
+   */
+  accepts?(rq: Request): boolean
+  /**
    * Flush a volatile write cache (FLUSH CACHE): call `done` once every acknowledged write is on
    * stable media. Absent: the device has no volatile cache, and a flush costs nothing.
    */
@@ -58,4 +66,6 @@ export interface DeviceContext {
   engine: Engine
   sink: CompletionSink
   rng: Rng
+  /** The host kernel's tick rate (CONFIG_HZ), for a device with a scheduler of its own inside. */
+  hz?: number
 }
