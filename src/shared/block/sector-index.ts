@@ -51,6 +51,11 @@ export class SectorIndex {
     else this.items.splice(i, 1)
   }
 
+  /** The first request that starts at or after `sector` (mq-deadline's deadline_from_pos), or null. */
+  fromPos(sector: number): Request | null {
+    return this.items[this.lowerBound(sector)] ?? null
+  }
+
   indexOf(rq: Request): number {
     const i = this.lowerBound(rq.sector, rq.id)
     return this.items[i] === rq ? i : -1

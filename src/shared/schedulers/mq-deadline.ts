@@ -15,7 +15,8 @@ import { SCHEDULER_CPU_COST } from './cpu-cost'
  * per I/O priority level, strict priority between the levels, and aging so that a lower level
  * still gets served. (5.14 added the levels; the aging and "a level with requests in flight
  * blocks the lower ones" came in 5.16 — 5.14/5.15 only had the strict order. 6.8+ replaced
- * `next_rq` by a remembered sector position and made the at-head list global.)
+ * `next_rq` by a remembered sector position — the `batch_rule` tunable picks either — and made the
+ * at-head list global.)
  */
 
 /** Tunables: deadline's (same defaults), plus the two mq-deadline adds. */
@@ -57,6 +58,18 @@ export const mqDeadlineTunables: readonly ParamSpec[] = [
       'block/mq-deadline.c: 5.14 commit 07757588e507 (max(1UL, 3 * q->nr_requests / 4), per-word shallow_depth); ' +
       '6.8 d47f9717e5cf (max(1U, 3 * (1U << shift) / 4)), back to 3/4·nr_requests in 6.9; 6.10 39823b47bbd4 ' +
       '(async_depth = nr_requests, dd_to_word_depth); 6.17 lib/sbitmap 42e6c6ce03fd (shallow depth of the whole map)',
+  },
+  {
+    name: 'batch_rule',
+    kind: 'enum',
+    default: '5.16',
+    values: ['5.16', '6.8'],
+    unit: '',
+    meaning:
+      'how a batch finds its next request: 5.16 (to 6.7) the sector successor of the last one dispatched, as it stood when that one left (a request arriving later does not extend the batch); ' +
+      '6.8+ the first request at or after where the last one ended, whenever it arrived — so a stream of sequential writes keeps a write batch going until fifo_batch requests have gone',
+    source:
+      'block/mq-deadline.c: next_rq[] set in deadline_move_request (5.16–6.7); "block/mq-deadline: Track the dispatch position" (6.8) replaced it by latest_pos[], read by deadline_next_request through deadline_from_pos',
   },
 ]
 
@@ -108,6 +121,8 @@ class PrioLevel {
   readonly fifo = [new RequestFifo(), new RequestFifo()]
   /** Sector successor of this level's last dispatched request, per direction (not cleared across). */
   readonly nextRq: [Request | null, Request | null] = [null, null]
+  /** 6.8+: where this level's last dispatched request of each direction ended (latest_pos). */
+  readonly latestPos = [0, 0]
   /** Requests inserted at the head (requeues, flushes): served first, newest first. */
   readonly atHead: Request[] = []
   /** Inserted and not yet completed — queued *or in flight* (dd_queued). */
@@ -121,6 +136,8 @@ export class MqDeadline implements IoScheduler {
   private readonly fifoBatch: number
   private readonly agingExpire: SimTime
   private readonly asyncDepth: number | undefined
+  /** 6.8+ batch_rule: the next request is found from the last dispatched position. */
+  private readonly fromPos: boolean
   private readonly levels = [new PrioLevel(), new PrioLevel(), new PrioLevel()]
   /** Direction, batch count and starvation count are shared by all levels, as in the kernel. */
   private lastDir: Op = WRITE
@@ -134,6 +151,7 @@ export class MqDeadline implements IoScheduler {
     this.fifoBatch = t.fifo_batch as number
     this.frontMerges = t.front_merges as boolean
     this.agingExpire = ms(t.prio_aging_expire as number)
+    this.fromPos = t.batch_rule === '6.8'
     this.asyncDepth = mqDeadlineAsyncSlots(
       t.async_depth_rule as AsyncDepthRule,
       t.async_depth as number,
@@ -254,13 +272,13 @@ export class MqDeadline implements IoScheduler {
       return lvl.atHead.shift()!
     }
     // 2. Continue the batch in sector order while entitled (the direction is global).
-    let rq = lvl.nextRq[this.lastDir]
+    let rq = this.nextOf(lvl, this.lastDir)
     if (rq === null || this.batching >= this.fifoBatch) {
       // 3. Not batching: choose a direction; reads win unless writes have starved long enough.
       const dir = this.chooseDirection(lvl)
       if (dir === undefined) return null
       // 4. An expired FIFO head, or no sector successor in that direction: start from the oldest.
-      const next = lvl.nextRq[dir]
+      const next = this.nextOf(lvl, dir)
       rq = this.fifoExpired(lvl, dir, now) || next === null ? lvl.fifo[dir].head! : next
       this.lastDir = dir
       this.batching = 0
@@ -270,6 +288,11 @@ export class MqDeadline implements IoScheduler {
     this.batching++
     this.move(lvl, rq)
     return rq
+  }
+
+  /** deadline_next_request: the batch's next request in sector order, by the kernel's rule. */
+  private nextOf(lvl: PrioLevel, dir: Op): Request | null {
+    return this.fromPos ? lvl.sorted[dir].fromPos(lvl.latestPos[dir]) : lvl.nextRq[dir]
   }
 
   private chooseDirection(lvl: PrioLevel): Op | undefined {
@@ -292,7 +315,8 @@ export class MqDeadline implements IoScheduler {
 
   /** deadline_move_request: remember the successor in this direction, take rq out of both indexes. */
   private move(lvl: PrioLevel, rq: Request): void {
-    lvl.nextRq[rq.op] = lvl.sorted[rq.op].next(rq)
+    if (this.fromPos) lvl.latestPos[rq.op] = rq.end
+    else lvl.nextRq[rq.op] = lvl.sorted[rq.op].next(rq)
     lvl.fifo[rq.op].remove(rq)
     this.removeSorted(lvl, rq)
   }
