@@ -39,8 +39,13 @@ describe('device registry and presets', () => {
     // disks, and the virtual devices that say so (a loop device reports rotational = 1)
     expect(info.rotational).toBe(p.model === 'hdd' || p.values.rotational === true)
     expect(info.queueDepth).toBe(p.values.queueDepth)
-    // max_sectors_kb, and max_segments pages of 4 KiB where the preset says
-    const segKiB = ((p.values.maxSegments as number | undefined) ?? 0) * 4 || Infinity
+    // max_sectors_kb, and max_segments segments (of one page, or the shortest the preset draws)
+    const shortest = Number(
+      /^\s*[\d.]+\s*:\s*([\d.]+)/.exec(
+        String(p.model === 'virtual' ? (p.values.segmentKiB ?? '0:4') : '0:4'),
+      )![1],
+    )
+    const segKiB = ((p.values.maxSegments as number | undefined) ?? 0) * shortest || Infinity
     expect(info.maxTransferSectors).toBe((Math.min(p.values.maxTransferKiB as number, segKiB) * 1024) / 512)
     expect(d.device.inFlight).toBe(0)
   })

@@ -10,6 +10,12 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 import type { ParamIssue } from '../../src/shared/util/params'
 import { presetDriver, random, sequential } from './driver'
 
+/**
+ * The loop device alone: no backing disk below it (devices/backing-stack.ts has its own tests) and
+ * one page a segment, as these tests of the lanes and the link were written for.
+ */
+const OPAQUE = { backingScheduler: '', segmentKiB: '0:4, 100:4' }
+
 const FLAT = '0:100, 100:100'
 
 describe('quantile tables', () => {
@@ -54,7 +60,10 @@ describe('quantile tables', () => {
 describe('the virtual device', () => {
   it('has the measured tail: a QD1 read p99 above its p50, the same for the same seed', () => {
     const run = () => {
-      const d = presetDriver('loop-dio-virtio', { pathUs: 0 })
+      const d = presetDriver('loop-dio-virtio', {
+        ...OPAQUE,
+        pathUs: 0,
+      })
       return d.run(random(READ, 4, d.device.info.capacitySectors), 4000, 1).latenciesMs
     }
     const a = run()
@@ -68,11 +77,11 @@ describe('the virtual device', () => {
     expect([...laneSpeeds(3)]).toEqual([1, 1, 1])
     expect([...laneSpeeds(2.5)]).toEqual([1, 1, 0.5])
     const qd = (p: number) =>
-      presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: p }).run(
-        sequential(READ, 4),
-        3000,
-        16,
-      )
+      presetDriver('loop-dio-virtio', {
+        ...OPAQUE,
+        readServiceUs: FLAT,
+        readParallel: p,
+      }).run(sequential(READ, 4), 3000, 16)
     // 100 µs each: p lanes → p × 10 000 IOPS
     expect(qd(1).iops).toBeCloseTo(10_000, -2)
     expect(qd(4).iops).toBeCloseTo(40_000, -2)
@@ -80,11 +89,11 @@ describe('the virtual device', () => {
   })
 
   it('a small fractional lane does its share of the work, not a request at a twentieth of the speed', () => {
-    const r = presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: 2.05 }).run(
-      sequential(READ, 4),
-      20_000,
-      3,
-    )
+    const r = presetDriver('loop-dio-virtio', {
+      ...OPAQUE,
+      readServiceUs: FLAT,
+      readParallel: 2.05,
+    }).run(sequential(READ, 4), 20_000, 3)
     // two full lanes and a twentieth of one: 20 500 IOPS
     expect(r.iops).toBeGreaterThan(20_200)
     expect(r.iops).toBeLessThan(20_800)
@@ -96,6 +105,7 @@ describe('the virtual device', () => {
   it('a read waits behind the writes before it in one line; with separate lines it does not', () => {
     const lat = (sharedLanes: boolean) => {
       const d = presetDriver('loop-dio-virtio', {
+        ...OPAQUE,
         readServiceUs: FLAT,
         writeServiceUs: '0:1000, 100:1000',
         readParallel: 1,
@@ -119,6 +129,7 @@ describe('the virtual device', () => {
   it('a small read is answered only after the data of the large writes before it has crossed the link', () => {
     const lat = (sharedLanes: boolean) => {
       const d = presetDriver('loop-dio-virtio', {
+        ...OPAQUE,
         readServiceUs: FLAT,
         writeServiceUs: FLAT,
         readParallel: 4,
@@ -141,11 +152,12 @@ describe('the virtual device', () => {
   })
 
   it('large requests share the bandwidth of the one link', () => {
-    const r = presetDriver('loop-dio-virtio', { readServiceUs: FLAT, readParallel: 8, readMBps: 500 }).run(
-      sequential(READ, 1024),
-      400,
-      8,
-    )
+    const r = presetDriver('loop-dio-virtio', {
+      ...OPAQUE,
+      readServiceUs: FLAT,
+      readParallel: 8,
+      readMBps: 500,
+    }).run(sequential(READ, 1024), 400, 8)
     expect(r.mbps).toBeLessThanOrEqual(520)
     expect(r.mbps).toBeGreaterThan(450)
   })
@@ -155,7 +167,7 @@ describe('the virtual device', () => {
       resolveSpec({
         device: {
           preset: 'loop-dio-virtio',
-          overrides: { readServiceUs: '0:20, 100:20', readParallel: 64, pathUs },
+          overrides: { ...OPAQUE, readServiceUs: '0:20, 100:20', readParallel: 64, pathUs },
         },
         host: { preset: 'linux-modern', overrides: { cpus: 2 } },
         workload: {
@@ -193,7 +205,7 @@ describe('the virtual device', () => {
       const spec = resolveSpec({
         device: {
           preset: 'loop-dio-virtio',
-          overrides: { readServiceUs: '0:20, 100:20', readParallel: 64, pathUs: 10, pathThreads },
+          overrides: { ...OPAQUE, readServiceUs: '0:20, 100:20', readParallel: 64, pathUs: 10, pathThreads },
         },
         // a scale that makes bfq's cost (1.78 µs) 10 µs a request: the path's time doubles
         host: { preset: 'linux-modern', overrides: { cpus: 4, schedCpuScale: 10 / 1.78 } },
@@ -233,7 +245,7 @@ describe('the virtual device', () => {
   it('carries at most `maxSegments` pages a request: 1 MiB direct writes reach it as 512 KiB (128 segments)', () => {
     const spec = (overrides: Record<string, number>) =>
       resolveSpec({
-        device: { preset: 'loop-dio-virtio', overrides },
+        device: { preset: 'loop-dio-virtio', overrides: { ...OPAQUE, ...overrides } },
         host: { preset: 'linux-modern', overrides: { cpus: 2 } },
         workload: {
           processes: [
@@ -265,8 +277,13 @@ describe('the virtual device', () => {
   })
 
   it('reports the rotational flag it was given (the kernel says 1 for a loop device)', () => {
-    expect(presetDriver('loop-dio-virtio').device.info.rotational).toBe(true)
-    expect(presetDriver('loop-dio-virtio', { rotational: false }).device.info.rotational).toBe(false)
+    expect(presetDriver('loop-dio-virtio', OPAQUE).device.info.rotational).toBe(true)
+    expect(
+      presetDriver('loop-dio-virtio', {
+        ...OPAQUE,
+        rotational: false,
+      }).device.info.rotational,
+    ).toBe(false)
   })
 })
 

@@ -1,6 +1,8 @@
 import { SECTOR } from '../block/types'
 import type { ParamIssue, ParamSpec, ParamValues } from '../util/params'
 import { parseQuantileTable, QuantileTable } from './quantile-table'
+import { BACKING_PARAMS, backingConfig } from './backing-params'
+import type { BackingConfig } from './backing-params'
 
 /**
  * The virtual device model's parameters as data: a device whose service the host cannot see into
@@ -67,6 +69,16 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     max: 65535,
     source:
       'block/blk-merge.c (6.x): ll_new_hw_segment refuses a merge past blk_rq_get_max_segments and bio_split_rw splits a bio there; segments of different bios are not joined, so the one-block bios of a block device’s buffer-head writeback and the pages of a process’s buffer are a segment each',
+  },
+  {
+    name: 'segmentKiB',
+    kind: 'string',
+    default: '0:4, 100:4',
+    unit: 'KiB',
+    meaning:
+      "Length of a request's physically contiguous memory segments as percent:KiB quantiles, drawn once per run (4 = one page each; longer where the pages of a process's buffer happen to be adjacent, which its allocation decides): with maxSegments it bounds a request's size, and each segment takes a descriptor of a virtio ring (ringSlots)",
+    source:
+      'block/blk-merge.c (6.x): physically contiguous pages of a bio join one segment (biovec_phys_mergeable) up to max_segment_size; how many are adjacent depends on the memory a buffer got, so it is measured',
   },
   {
     name: 'readServiceUs',
@@ -195,6 +207,7 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     meaning:
       'Time per request each I/O scheduler adds on the device\'s serial path, where measured (e.g. "mq-deadline:2.1, bfq:1.3"); a scheduler not listed adds its CPU cost (cpu_per_request × the host\'s schedCpuScale)',
   },
+  ...BACKING_PARAMS,
 ]
 
 /** The virtual device's configuration in simulator units. */
@@ -204,8 +217,12 @@ export interface VirtualConfig {
   readonly capacitySectors: number
   readonly rotational: boolean
   readonly queueDepth: number
-  /** The largest request: max_sectors_kb, and max_segments pages. */
-  readonly maxTransferSectors: number
+  /** max_sectors_kb in sectors. */
+  readonly maxSectors: number
+  /** queue/max_segments (0: no segment bound). */
+  readonly maxSegments: number
+  /** A request's contiguous segment length, KiB: drawn once per run. */
+  readonly segmentKiB: QuantileTable
   /** Service of a 4 KiB request, µs, per direction [read, write]. */
   readonly service: readonly [QuantileTable, QuantileTable]
   readonly parallel: readonly [number, number]
@@ -222,6 +239,8 @@ export interface VirtualConfig {
   /** Busy ns of the host thread between stalls (0: none), and a stall's length in ms. */
   readonly stallEveryNs: number
   readonly stallMs: QuantileTable
+  /** The device under this one, with its own scheduler and ring (null: part of the service). */
+  readonly backing: BackingConfig | null
 }
 
 /** "scheduler:µs, …" → ns per scheduler; problems go to `issues` at `path` (then {}). */
@@ -256,13 +275,18 @@ export function virtualConfig(
       [100, 0],
     ])
   const service: [QuantileTable, QuantileTable] = [table('readServiceUs'), table('writeServiceUs')]
+  const segmentKiB = table('segmentKiB')
+  const maxSegments = (v.maxSegments as number | undefined) ?? 0
+  const maxSectors = Math.round(((v.maxTransferKiB as number) * 1024) / SECTOR)
   return {
     name,
     kind: v.kind as string,
     capacitySectors: Math.floor(((v.capacityGiB as number) * 1024 ** 3) / SECTOR),
     rotational: v.rotational as boolean,
     queueDepth: v.queueDepth as number,
-    maxTransferSectors: Math.round((largestTransferKiB(v) * 1024) / SECTOR),
+    maxSectors,
+    maxSegments,
+    segmentKiB,
     service,
     parallel: [v.readParallel as number, v.writeParallel as number],
     contentionNs: [
@@ -280,12 +304,15 @@ export function virtualConfig(
       path ? `${path}.schedulerPathUs` : 'schedulerPathUs',
       issues,
     ),
+    backing: backingConfig(v, issues, path),
   }
 }
 
-/** max_sectors_kb, and at most max_segments pages of 4 KiB (maxSegments 0: no segment bound). */
-export function largestTransferKiB(v: ParamValues): number {
-  const kib = v.maxTransferKiB as number
-  const segs = (v.maxSegments as number | undefined) ?? 0
-  return segs > 0 ? Math.min(kib, segs * 4) : kib
+/**
+ * The largest request: max_sectors_kb, and at most max_segments segments of `segmentKiB` each
+ * (maxSegments 0: no segment bound), in sectors.
+ */
+export function largestTransferSectors(c: VirtualConfig, segmentKiB: number): number {
+  if (c.maxSegments <= 0) return c.maxSectors
+  return Math.min(c.maxSectors, Math.floor((c.maxSegments * segmentKiB * 1024) / SECTOR))
 }

@@ -4,6 +4,8 @@ import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device, HostCpu, HostThread } from './device'
 import { HostStalls } from './host-stalls'
+import { BackingStack } from './backing-stack'
+import { largestTransferSectors } from './virtual-params'
 import type { VirtualConfig } from './virtual-params'
 
 /**
@@ -52,19 +54,24 @@ export class VirtualDevice implements Device, Handler {
   private readonly stalls: HostStalls | null
   /** The stall time the link's schedule has been moved by. */
   private linkMark = 0
+  /** The device under this one, with its own scheduler and ring (null: part of the service). */
+  private readonly backing: BackingStack | null
 
   constructor(
     private readonly cfg: VirtualConfig,
     private readonly engine: Engine,
     private readonly sink: CompletionSink,
     private readonly rng: Rng,
+    hz = 250,
   ) {
+    // how contiguous the memory of this run's buffers is: drawn once (segmentKiB)
+    const segmentKiB = cfg.segmentKiB.draw(rng.fork('segments').next())
     this.info = {
       name: cfg.name,
       capacitySectors: cfg.capacitySectors,
       rotational: cfg.rotational,
       queueDepth: cfg.queueDepth,
-      maxTransferSectors: cfg.maxTransferSectors,
+      maxTransferSectors: largestTransferSectors(cfg, segmentKiB),
     }
     this.speed = [laneSpeeds(cfg.parallel[0]), laneSpeeds(cfg.parallel[1])]
     this.busy = [new Uint8Array(this.speed[0].length), new Uint8Array(this.speed[1].length)]
@@ -78,6 +85,19 @@ export class VirtualDevice implements Device, Handler {
       this.contention && cfg.stallEveryNs > 0
         ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs)
         : null
+    this.backing =
+      cfg.backing === null
+        ? null
+        : new BackingStack(
+            cfg.backing,
+            engine,
+            rng.fork('backing'),
+            hz,
+            segmentKiB * 1024,
+            this.info.maxTransferSectors,
+            (rq, now) => this.serveBacked(rq, now),
+            (upper, now) => this.completed(upper, now),
+          )
   }
 
   attachCpu(cpu: HostCpu): void {
@@ -120,8 +140,14 @@ export class VirtualDevice implements Device, Handler {
     else this.toLanes(rq, now)
   }
 
-  /** The request has been through the host path: it waits for a lane. */
+  /** The request has been through the host path: it waits for a lane (or the backing queue). */
   toLanes(rq: Request, now: SimTime): void {
+    if (this.backing !== null) return this.backing.submit(rq)
+    this.serveBacked(rq, now)
+  }
+
+  /** Serve a request: this device's, or the backing queue's when it has one. */
+  private serveBacked(rq: Request, now: SimTime): void {
     if (this.contention) return this.contend(rq, now)
     const line = this.lines[rq.op]
     line.push(rq)
@@ -150,19 +176,28 @@ export class VirtualDevice implements Device, Handler {
         this.engine.at(now + owed, this, EV_DONE, rq)
         return
       }
-      this.inFlight--
       this.inFlightCost -= rq.devInt
-      this.sink.deviceCompleted(rq, now)
+      this.deliver(rq, now)
       return
     }
     // a lane is done with its request (a fractional lane rests first: EV_LANE_FREE)
     const op = rq.op
-    this.inFlight--
     if (rq.devInt >= 0) {
       this.busy[op][rq.devInt] = 0
       this.free[op]++
       this.pump(this.lines[op], now)
     }
+    this.deliver(rq, now)
+  }
+
+  /** The service is done with a request: the backing queue's, or this device's own. */
+  private deliver(rq: Request, now: SimTime): void {
+    if (this.backing !== null) this.backing.served(rq, now)
+    else this.completed(rq, now)
+  }
+
+  private completed(rq: Request, now: SimTime): void {
+    this.inFlight--
     this.sink.deviceCompleted(rq, now)
   }
 

@@ -63,7 +63,7 @@ export function simulate(
   const device = createDevice(
     spec.device.model,
     spec.device.values,
-    { engine, sink: queue, rng: rng.fork('device') },
+    { engine, sink: queue, rng: rng.fork('device'), hz: hv.hz as number },
     spec.device.preset,
   )
   queue.setDevice(device)

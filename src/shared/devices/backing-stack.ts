@@ -1,0 +1,125 @@
+import { BlockQueue } from '../block/queue'
+import type { SlotWaiter } from '../block/queue'
+import { SECTOR } from '../block/types'
+import type { Bio, BioOwner, DeviceInfo, IoContext, Request } from '../block/types'
+import { findScheduler } from '../schedulers/registry'
+import type { Engine } from '../sim/engine'
+import type { Rng } from '../sim/rng'
+import type { SimTime } from '../sim/time'
+import type { Device } from './device'
+import type { BackingConfig } from './backing-params'
+
+/**
+ * The block device under a stacked one — the virtio disk a loop device's backing file lives on —
+ * with its own I/O scheduler and its own driver limits. What the loop device's worker submits to
+ * the backing file reaches this queue as bios (direct I/O: REQ_SYNC reads and writes, iomap's
+ * dio), where the backing device's scheduler orders, merges and holds them exactly as it would a
+ * process's; its driver then takes them while its ring has room. Each of the upper device's
+ * requests completes once its bio here has.
+ *
+ * The ring: a virtio queue without indirect descriptors holds one descriptor per segment of a
+ * request plus two (its header and status), so a few large writes fill it (virtio_blk.c
+ * virtblk_add_req, virtqueue_add_sgs; the device offers seg_max = queue size − 2, which the guest
+ * reads back as queue/max_segments). While it is full, the backing scheduler holds the rest — and
+ * mq-deadline, in the middle of a batch of sequential writes, goes on handing down writes until
+ * `fifo_batch` of them have gone (block/mq-deadline.c dd_dispatch_request: "we have a next
+ * request and are still entitled to batch"), so a read waits for the batch.
+ */
+export class BackingStack implements Device, BioOwner, SlotWaiter {
+  readonly info: DeviceInfo
+  /** Requests of the backing queue at its driver (the service has them). */
+  inFlight = 0
+  readonly queue: BlockQueue
+  /** Ring descriptors in use (ringSlots 0: not counted). */
+  private ringUsed = 0
+  /** Bios that found no free request slot, in order; the first is the queue's to resume. */
+  private readonly held: Bio[] = []
+  private waiting = false
+
+  constructor(
+    private readonly cfg: BackingConfig,
+    engine: Engine,
+    rng: Rng,
+    hz: number,
+    /** Bytes of a request's contiguous segment (drawn for the run). */
+    private readonly segmentBytes: number,
+    /** The upper device's largest request: the backing queue takes at least that. */
+    upperMaxSectors: number,
+    /** Serve a request of the backing queue; call `served` when done. */
+    private readonly serve: (rq: Request, now: SimTime) => void,
+    /** An upper request's bio has completed here. */
+    private readonly done: (upper: Request, now: SimTime) => void,
+  ) {
+    const type = findScheduler(cfg.scheduler)
+    if (!type)
+      throw new Error(`backing device ${cfg.name}: unknown scheduler ${JSON.stringify(cfg.scheduler)}`)
+    this.info = {
+      name: cfg.name,
+      capacitySectors: Number.MAX_SAFE_INTEGER,
+      rotational: cfg.rotational,
+      queueDepth: cfg.queueDepth,
+      maxTransferSectors: Math.max(cfg.maxTransferSectors, upperMaxSectors),
+    }
+    this.queue = new BlockQueue(
+      engine,
+      {
+        nrRequests: cfg.nrRequests,
+        layer: type.layer,
+        hz,
+        scheduler: type.name,
+        driverTags: type.driverTags ?? false,
+      },
+      rng,
+    )
+    this.queue.setDevice(this)
+    this.queue.setScheduler(type.create(cfg.tunables, this.queue))
+  }
+
+  /** Hand an upper request to the backing device, as the loop worker's direct I/O does. */
+  submit(upper: Request): void {
+    const bio = this.queue.makeBio(upper.sector, upper.nsect, upper.op, true, LOOP_WORKER, this, upper, 0)
+    if (this.waiting) {
+      this.held.push(bio)
+      return
+    }
+    if (!this.queue.submit(bio, this)) this.waiting = true
+  }
+
+  slotGranted(): void {
+    this.waiting = false
+    while (this.held.length > 0 && !this.waiting) {
+      if (!this.queue.submit(this.held.shift()!, this)) this.waiting = true
+    }
+  }
+
+  bioDone(bio: Bio, now: SimTime): void {
+    this.done(bio.ref as Request, now)
+  }
+
+  /** Descriptors a request takes in the ring: its segments and two. */
+  slots(rq: Request): number {
+    return 2 + Math.ceil((rq.nsect * SECTOR) / this.segmentBytes)
+  }
+
+  accepts(rq: Request): boolean {
+    return (
+      this.cfg.ringSlots <= 0 || this.inFlight === 0 || this.ringUsed + this.slots(rq) <= this.cfg.ringSlots
+    )
+  }
+
+  start(rq: Request, now: SimTime): void {
+    this.inFlight++
+    if (this.cfg.ringSlots > 0) this.ringUsed += this.slots(rq)
+    this.serve(rq, now)
+  }
+
+  /** The service is done with a request of the backing queue. */
+  served(rq: Request, now: SimTime): void {
+    this.inFlight--
+    if (this.cfg.ringSlots > 0) this.ringUsed -= this.slots(rq)
+    this.queue.deviceCompleted(rq, now)
+  }
+}
+
+/** The loop device's worker, the one context the backing device sees (drivers/block/loop.c). */
+const LOOP_WORKER: IoContext = { pid: 9, name: 'loop-worker', ioClass: 0, ioLevel: 4, exited: false }
