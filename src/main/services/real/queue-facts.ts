@@ -1,4 +1,7 @@
+import { release } from 'node:os'
 import { join } from 'node:path'
+import { diskOfFile, readBackingFacts } from './backing-facts'
+import type { BackingFacts } from './backing-facts'
 import { listSys, readSys, sysBlockDir } from './sysfs'
 
 /**
@@ -24,8 +27,11 @@ export interface QueueFacts {
   maxSegments: number | null
   readAheadKiB: number | null
   logicalBlockSize: number | null
-  /** A loop device's backing file and whether it uses direct I/O. */
-  loop?: { backingFile: string | null; directIo: boolean }
+  /**
+   * A loop device's backing file, whether it uses direct I/O, and the disk the file lives on (null:
+   * none — tmpfs, or unreadable) with the kernel release its schedulers' rules follow.
+   */
+  loop?: { backingFile: string | null; directIo: boolean; disk?: BackingFacts | null; kernel?: string }
   /** Where each fact was read. */
   sources: Record<string, string>
 }
@@ -81,7 +87,13 @@ export function readQueueFacts(device: string): QueueFacts {
   }
   if (kind === 'loop') {
     const backing = readSys(join(dir, 'loop', 'backing_file'))
-    facts.loop = { backingFile: backing, directIo: readSys(join(dir, 'loop', 'dio')) === '1' }
+    const disk = backing === null ? null : diskOfFile(backing)
+    facts.loop = {
+      backingFile: backing,
+      directIo: readSys(join(dir, 'loop', 'dio')) === '1',
+      disk: disk === null ? null : readBackingFacts(disk),
+      kernel: release(),
+    }
     facts.sources.kind = `/sys/block/${device}/loop/backing_file: ${backing ?? 'unknown'}${facts.loop.directIo ? ', direct I/O' : ''}`
   }
   return facts
