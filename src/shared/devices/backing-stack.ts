@@ -58,7 +58,14 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
       capacitySectors: Number.MAX_SAFE_INTEGER,
       rotational: cfg.rotational,
       queueDepth: cfg.queueDepth,
-      maxTransferSectors: Math.max(cfg.maxTransferSectors, upperMaxSectors),
+      // max_sectors_kb, and the segments a ring can hold (virtio offers seg_max = ring − 2, so a
+      // merge never grows a request past what one ring takes); never less than what comes from above
+      maxTransferSectors: Math.max(
+        upperMaxSectors,
+        cfg.ringSlots > 2
+          ? Math.min(cfg.maxTransferSectors, Math.floor(((cfg.ringSlots - 2) * segmentBytes) / SECTOR))
+          : cfg.maxTransferSectors,
+      ),
     }
     this.queue = new BlockQueue(
       engine,
