@@ -9,6 +9,11 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ParamValues } from '../../src/shared/util/params'
+import { Request, WRITE } from '../../src/shared/block/types'
+import { BackingStack } from '../../src/shared/devices/backing-stack'
+import { backingConfig } from '../../src/shared/devices/backing-params'
+import { Engine } from '../../src/shared/sim/engine'
+import { Rng } from '../../src/shared/sim/rng'
 
 const BACKED = {
   backingScheduler: 'mq-deadline',
@@ -103,5 +108,53 @@ describe('backing stack: the disk under a loop device', () => {
     )
     expect(() => spec(4, { ...BACKED, backingTunables: 'no equals sign' })).toThrow(/expected "name=value"/)
     expect(() => spec(4, { ...BACKED, backingScheduler: 'cfq' })).toThrow(/backingScheduler/)
+  })
+})
+
+describe('backing stack: merges at the disk below', () => {
+  it('merge the loop’s writes, never past the segments one ring holds', () => {
+    const engine = new Engine()
+    const served: number[] = []
+    const cfg = backingConfig(
+      {
+        backingScheduler: 'mq-deadline',
+        backingTunables: '',
+        backingRotational: true,
+        backingNrRequests: 256,
+        backingQueueDepth: 128,
+        backingMaxTransferKiB: 4096,
+        ringSlots: 256,
+      },
+      [],
+      '',
+    )!
+    const stack: BackingStack = new BackingStack(
+      cfg,
+      engine,
+      new Rng(1),
+      250,
+      10 * 1024,
+      2048,
+      (rq, now) => {
+        served.push(rq.nsect / 2)
+        engine.at(now + 1_000_000, { onEvent: () => stack.served(rq, engine.now) }, 0)
+      },
+      () => {},
+    )
+    // 64 contiguous 1 MiB writes handed down at once, as writeback through a loop device does
+    const upper: Request[] = []
+    for (let i = 0; i < 64; i++) {
+      const rq = new Request()
+      rq.sector = i * 2048
+      rq.nsect = 2048
+      rq.op = WRITE
+      upper.push(rq)
+      stack.submit(rq)
+    }
+    engine.run()
+    expect(served.reduce((a, b) => a + b, 0)).toBe(64 * 1024)
+    // (256 − 2) segments of 10 KiB: 2540 KiB; requests did merge beyond one 1 MiB write
+    expect(Math.max(...served)).toBeLessThanOrEqual(2540)
+    expect(Math.max(...served)).toBeGreaterThan(1024)
   })
 })

@@ -86,6 +86,35 @@ describe("fitting the schedulers' CPU and the serial path", () => {
     expect(() => spec({ schedulerPathUs: 'as:1' })).toThrow(/schedulerPathUs.*"as" is called "anticipatory"/)
   })
 
+  it('takes a scheduler’s cost from its pass run back to back with none, not from the sweep’s none', () => {
+    const [none, ...rest] = points(4)
+    // the machine ran 20 % slower by the time of the scheduler points: against the sweep's none
+    // every scheduler would look 3 µs dearer; paired with none of the same pass it does not
+    const slower = (p: FitPoint): FitPoint => ({ ...p, iops: p.iops / 1.2 })
+    const unpaired = fitSchedulerCost(
+      none,
+      rest.map((point, i): SchedulerPoint => ({ scheduler: COST_SCHEDULERS[i], point: slower(point) })),
+    )
+    const truth = 1e6 / rest[0].iops - 1e6 / none.iops
+    const paired = fitSchedulerCost(
+      none,
+      rest.map((point, i): SchedulerPoint => ({
+        scheduler: COST_SCHEDULERS[i],
+        point: slower(point),
+        pairedUs: (1e6 / point.iops - 1e6 / none.iops) * 1.2,
+        pairs: 3,
+      })),
+    )
+    const mq = (f: ReturnType<typeof fitSchedulerCost>): number =>
+      Number(/mq-deadline:([\d.]+)/.exec(f.schedulerPathUs!)![1])
+    expect(mq(unpaired)).toBeGreaterThan(truth + 2)
+    expect(Math.abs(mq(paired) - truth * 1.2)).toBeLessThan(0.01)
+    expect(paired.sources.schedulerPathUs).toMatch(/median of 3 passes run back to back with none/)
+    // a scheduler measured faster than none in its pass adds nothing (never a negative time)
+    const faster = fitSchedulerCost(none, [{ scheduler: 'kyber', point: rest[1], pairedUs: -1.5, pairs: 3 }])
+    expect(faster.schedulerPathUs).toBe('kyber:0')
+  })
+
   it('leaves both undetermined without fio CPU figures or scheduler points', () => {
     const [none] = points(1)
     expect(fitSchedulerCost(none, [])).toMatchObject({

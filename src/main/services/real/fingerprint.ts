@@ -5,6 +5,7 @@ import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
 import type { ParamValues } from '../../../shared/util/params'
 import { rmsCdfDistance } from '../../../shared/metrics/cdf-distance'
+import { median } from '../../../shared/metrics/stats'
 import type { DeviceFacts, SweepName, SweepPoint } from './fingerprint-fit'
 import { fitModel } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
@@ -220,17 +221,36 @@ export async function fingerprintDevice(
     targetReq.kind === 'device' ? deviceName(targetReq.name) : undefined,
   ).offered
   if (virtual && (o.schedulerPoints ?? true) && costSchedulers.length > 0) {
+    // none runs in each pass too, just before the others: each scheduler's cost is its rate
+    // against none's of the same pass (the machine's rate drifts over minutes)
     const sspec = resolveSpec(
-      schedulerSweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, costSchedulers, passes),
+      schedulerSweepSpec(
+        seconds,
+        region,
+        { preset: 'ssd-sata-mlc' },
+        undefined,
+        ['none', ...costSchedulers],
+        passes,
+      ),
     )
     const sr = await runner.run(sspec, { target: targetReq, stateDir: o.stateDir, sampleMs: 250 }, ev)
+    const runsOf = (label: string): RealRunResult[] =>
+      (sr.runs as RealRunResult[]).filter((run) => run.label === label && run.processes.length > 0)
+    const noneByPass = new Map(runsOf('none').map((run) => [run.repetition, run.processes[0]]))
     for (const sched of costSchedulers) {
-      const ps = (sr.runs as RealRunResult[])
-        .filter((run) => run.label === sched && run.processes.length > 0)
-        .map((run) => fitPointOf(run.processes[0], busyDuring(run, run.processes[0])))
+      const runs = runsOf(sched)
+      const ps = runs.map((run) => fitPointOf(run.processes[0], busyDuring(run, run.processes[0])))
       if (ps.length === 0) continue
       const point = { ...mergePasses(ps), name: 'qd32-randread' as const }
-      schedMeasured.push({ scheduler: sched, point })
+      const diffs = runs.flatMap((run) => {
+        const n = noneByPass.get(run.repetition)
+        const rate = (p: { ops: number; seconds: number }): number => p.ops / p.seconds
+        return n && rate(n) > 0 && rate(run.processes[0]) > 0
+          ? [1e6 / rate(run.processes[0]) - 1e6 / rate(n)]
+          : []
+      })
+      const paired = diffs.length > 0 ? { pairedUs: median(diffs), pairs: diffs.length } : {}
+      schedMeasured.push({ scheduler: sched, point, ...paired })
       noise[`qd32-randread@${sched}`] = noiseOf(ps)
     }
   }

@@ -27,6 +27,14 @@ export type CostScheduler = (typeof COST_SCHEDULERS)[number]
 export interface SchedulerPoint {
   scheduler: CostScheduler
   point: FitPoint
+  /**
+   * The time per request it adds over none measured back to back, µs: the median over the passes
+   * of (1 / its IOPS − 1 / none's IOPS in the same pass). On a shared VM the rate drifts by more
+   * than a scheduler's cost between the sweep's none point and a scheduler point minutes later.
+   */
+  pairedUs?: number
+  /** How many passes paired it. */
+  pairs?: number
 }
 
 export interface SchedulerCostFit {
@@ -66,12 +74,17 @@ export function fitSchedulerCost(none: FitPoint, points: readonly SchedulerPoint
   const measured = points.filter((p) => p.point.iops > 0)
   if (none.iops > 0 && measured.length > 0) {
     pathUs = r3(1e6 / none.iops)
-    const each = measured.map((p) => ({ s: p.scheduler, us: r3(Math.max(0, 1e6 / p.point.iops - pathUs!)) }))
+    const added = (p: SchedulerPoint): number => p.pairedUs ?? 1e6 / p.point.iops - pathUs!
+    const each = measured.map((p) => ({ s: p.scheduler, us: r3(Math.max(0, added(p))) }))
     schedulerPathUs = each.map((e) => `${e.s}:${e.us}`).join(', ')
     sources.pathUs = `fitted: the QD32 4 KiB random reads' time per request under none (1 / ${Math.round(none.iops)} IOPS)`
+    const how = (p: SchedulerPoint): string =>
+      p.pairedUs !== undefined
+        ? `${p.scheduler} ${r3(p.pairedUs)} µs (median of ${p.pairs ?? 1} pass${p.pairs === 1 ? '' : 'es'} run back to back with none)`
+        : `${p.scheduler} 1 / ${Math.round(p.point.iops)} IOPS`
     sources.schedulerPathUs =
       `fitted: the same reads' time per request under each scheduler less none's ` +
-      `(${measured.map((p) => `${p.scheduler} 1 / ${Math.round(p.point.iops)} IOPS`).join(', ')})`
+      `(${measured.map(how).join(', ')})`
   }
   return { schedCpuScale: scale, pathUs, schedulerPathUs, sources }
 }
