@@ -14,6 +14,7 @@ import { BackingStack } from '../../src/shared/devices/backing-stack'
 import { backingConfig } from '../../src/shared/devices/backing-params'
 import { Engine } from '../../src/shared/sim/engine'
 import { Rng } from '../../src/shared/sim/rng'
+import { job } from '../../src/shared/validate/matrix'
 
 const BACKED = {
   backingScheduler: 'mq-deadline',
@@ -23,13 +24,8 @@ const BACKED = {
 }
 
 function spec(writerDepth: number, overrides: ParamValues) {
-  const job = (rw: string, bs: string, iodepth: number) => ({
-    rw,
-    bs,
-    iodepth,
-    ioengine: iodepth > 1 ? 'libaio' : 'psync',
-    direct: true,
-    filename: '/dev',
+  const fio = (rw: string, bs: string, iodepth: number) => ({
+    ...job(rw, bs, iodepth),
     size: '64M',
     time_based: true,
     runtime: 1,
@@ -50,8 +46,8 @@ function spec(writerDepth: number, overrides: ParamValues) {
     },
     workload: {
       processes: [
-        { name: 'reader', type: 'fio', params: job('randread', '4k', 1) },
-        { name: 'writer', type: 'fio', params: job('write', '1M', writerDepth) },
+        { name: 'reader', type: 'fio', params: fio('randread', '4k', 1) },
+        { name: 'writer', type: 'fio', params: fio('write', '1M', writerDepth) },
       ],
     },
     schedulers: ['none'],

@@ -20,7 +20,8 @@ export interface ValidateWorkload {
   processes: { name: string; params: ParamValues }[]
 }
 
-const job = (rw: string, bs: string, iodepth: number, extra: ParamValues = {}): ParamValues => ({
+/** A fio job of the matrix on the raw device: direct, libaio beyond QD1 (psync at it). */
+export const job = (rw: string, bs: string, iodepth: number, extra: ParamValues = {}): ParamValues => ({
   rw,
   bs,
   iodepth,
