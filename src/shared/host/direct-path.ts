@@ -86,18 +86,26 @@ export function aioIssue(t: Task): void {
 
 /** The last bio of an iocb is done: an event for io_getevents. */
 export function aioComplete(t: Task, slot: AioSlot): void {
-  t.latency.record(t.now - slot.start)
-  t.ops++
-  if (slot.op === READ) t.bytesRead += slot.bytes
-  else t.bytesWritten += slot.bytes
+  t.aioReady.push(slot)
   t.aioDone++
-  t.aioPool.push(slot)
   if (t.isBlockedOn(K_AIO_WAIT) && t.aioDone >= t.aioMin) t.wake(K_AIO_WAIT)
 }
 
-/** io_getevents: reap what is done once at least the minimum is. */
+/**
+ * io_getevents: reap what is done once at least the minimum is. fio takes an event's completion
+ * time when it reaps it (after io_getevents returns, a sleeping submitter's wake-up included), so
+ * its latency ends here, not when the device finished.
+ */
 export function aioCollect(t: Task): void {
   if (t.aioDone >= t.aioMin) {
+    for (const slot of t.aioReady) {
+      t.latency.record(t.now - slot.start)
+      t.ops++
+      if (slot.op === READ) t.bytesRead += slot.bytes
+      else t.bytesWritten += slot.bytes
+      t.aioPool.push(slot)
+    }
+    t.aioReady.length = 0
     t.reaped = t.aioDone
     t.aioInFlight -= t.aioDone
     t.aioDone = 0

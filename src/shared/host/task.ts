@@ -118,6 +118,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   aioDone = 0
   aioMin = 0
   readonly aioPool: AioSlot[] = []
+  /** Completed asynchronous I/Os not yet reaped by io_getevents (their latency ends at the reap). */
+  readonly aioReady: AioSlot[] = []
   readonly ra = new Map<number, RaState>()
   private readonly sleepTimer: Timer
 
