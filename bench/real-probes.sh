@@ -10,11 +10,19 @@
 #   sudo bench/real-probes.sh submitters                    1, 2, 4 jobs × QD8 under none and mq-deadline
 #   sudo bench/real-probes.sh page-reporting                64 MiB buffered writes twice, T seconds apart
 #   sudo bench/real-probes.sh stalls                        per-I/O logs: millisecond gaps in the completions, QD 1–32
+#   sudo bench/real-probes.sh backing [RUNS]                 ftrace of the disk under the loop device: reads held by its ring and scheduler
 set -euo pipefail
 probe=${1:-}
 dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
 dev=''
+T=/sys/kernel/tracing
+EVENTS='block_rq_insert block_rq_issue block_rq_complete'
 cleanup() {
+  if [ "$probe" = backing ] && [ -d "$T" ]; then
+    echo 0 >"$T/tracing_on" 2>/dev/null || true
+    for e in $EVENTS; do echo 0 >"$T/events/block/$e/enable" 2>/dev/null || true; done
+    echo >"$T/trace" 2>/dev/null || true
+  fi
   [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
   rm -rf "$dir"
 }
@@ -104,8 +112,43 @@ case "$probe" in
       rm -f "$dir"/lat_*.log
     done
     ;;
+  backing)
+    # A QD1 4 KiB reader beside a QD4 stream of 1 MiB direct writes, one second of it traced at the
+    # disk the backing file lives on: how long each read waited in that disk's scheduler, how many
+    # writes went ahead meanwhile, and how many requests its driver refused at first (issued twice:
+    # a full virtio ring). Runs vary with how contiguous fio's fresh buffers are (RUNS, default 3).
+    loop fill
+    mm=$(printf '%d:%d' $(( $(stat -c %d "$dir/f.img") >> 8 & 0xfff )) $(( $(stat -c %d "$dir/f.img") & 0xff )))
+    disk=$(basename "$(readlink -f /sys/dev/block/$mm)")
+    [ -e "/sys/dev/block/$mm/partition" ] && disk=$(basename "$(dirname "$(readlink -f /sys/dev/block/$mm)")")
+    dm=$(cat /sys/block/$disk/dev)
+    echo "backing disk $disk ($dm): $(cat /sys/block/$disk/queue/scheduler), max_segments $(cat /sys/block/$disk/queue/max_segments)"
+    echo 100000 >"$T/buffer_size_kb"
+    for e in $EVENTS; do echo 1 >"$T/events/block/$e/enable"; done
+    for run in $(seq 1 "${2:-3}"); do
+      echo >"$T/trace"
+      (sleep 2; echo 1 >"$T/tracing_on"; sleep 1; echo 0 >"$T/tracing_on") &
+      fiojson --direct=1 --runtime=4 --name=reader --rw=randread --bs=4k --ioengine=psync \
+        --name=writer --rw=write --bs=1M --ioengine=libaio --iodepth=4 >"$dir/out.json"
+      wait
+      grep " ${dm/:/,} " "$T/trace" >"$dir/trace.txt" || true
+      node -e "
+        const d = JSON.parse(require('fs').readFileSync('$dir/out.json', 'utf8'))
+        const ev = require('fs').readFileSync('$dir/trace.txt', 'utf8').trim().split('\n').map((l) => {
+          const m = /([\d.]+): (block_rq_\w+): \S+ (\w+) .*?(\d+) \+ (\d+)/.exec(l); return m && { t: +m[1], e: m[2], rw: m[3], s: m[4] } }).filter(Boolean)
+        const issues = new Map(); for (const x of ev) if (x.e === 'block_rq_issue' && x.rw.includes('W')) issues.set(x.s, (issues.get(x.s) ?? 0) + 1)
+        const waits = [], ahead = []
+        ev.forEach((x, i) => { if (x.e !== 'block_rq_insert' || !x.rw.startsWith('R')) return
+          const j = ev.findIndex((y, k) => k > i && y.e === 'block_rq_issue' && y.s === x.s); if (j < 0) return
+          waits.push((ev[j].t - x.t) * 1e6); ahead.push(new Set(ev.slice(i + 1, j).filter((y) => y.e === 'block_rq_issue' && y.rw.includes('W')).map((y) => y.s)).size) })
+        const med = (a) => a.length ? [...a].sort((p, q) => p - q)[a.length >> 1] : NaN
+        console.log('run $run: reader', (d.jobs[0].read.bw_bytes / 1e6).toFixed(2), 'MB/s; reads waiting in $disk\'s scheduler:', waits.length,
+          'median', med(waits).toFixed(0), 'µs, writes ahead median', med(ahead), '; writes refused at first (issued twice):',
+          [...issues.values()].filter((n) => n > 1).length, 'of', issues.size)"
+    done
+    ;;
   *)
-    sed -n '7,12p' "$0"
+    sed -n '7,13p' "$0"
     exit 2
     ;;
 esac
