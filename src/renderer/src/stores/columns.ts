@@ -4,23 +4,9 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { COLUMNS } from '../lib/metrics'
+import { storage } from '../lib/local-storage'
 
 export const COLUMNS_KEY = 'iosched-lab:columns'
-
-interface KeyValueStore {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-  removeItem(key: string): void
-}
-
-/** localStorage when there is one (not in Node, nor when the browser refuses it). */
-function storage(): KeyValueStore | null {
-  try {
-    return (globalThis as { localStorage?: KeyValueStore }).localStorage ?? null
-  } catch {
-    return null
-  }
-}
 
 /** The saved choices, column key → shown; anything unreadable is no choice at all. */
 export function readChoices(text: string | null): Record<string, boolean> {

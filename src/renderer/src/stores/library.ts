@@ -13,6 +13,7 @@ import type {
 import type { LibraryQuery } from '../../../shared/library/types'
 import { errorText, useLab } from '../api'
 import { useSessions } from './sessions'
+import { storage } from '../lib/local-storage'
 
 /** Wait after the last change of a filter before searching. */
 export const SEARCH_DELAY_MS = 150
@@ -60,22 +61,6 @@ export function parseSavedCompare(text: string | null): SavedCompare | null {
       ? { path: b.path, set: b.set }
       : null
   return { picked: v.picked, baseline }
-}
-
-/** What of localStorage the library uses. */
-interface KeyValueStore {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-  removeItem(key: string): void
-}
-
-/** localStorage when there is one (not in Node, nor when the browser refuses it). */
-function storage(): KeyValueStore | null {
-  try {
-    return (globalThis as { localStorage?: KeyValueStore }).localStorage ?? null
-  } catch {
-    return null
-  }
 }
 
 export const useLibrary = defineStore('library', () => {

@@ -3,22 +3,9 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { SetupSectionId } from '../lib/setup-summary'
+import { storage } from '../lib/local-storage'
 
 export const FOLDS_KEY = 'iosched-lab.setup.folded'
-
-interface KeyValueStore {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-}
-
-/** localStorage when there is one (not in Node, nor when the browser refuses it). */
-function storage(): KeyValueStore | null {
-  try {
-    return (globalThis as { localStorage?: KeyValueStore }).localStorage ?? null
-  } catch {
-    return null
-  }
-}
 
 function load(): SetupSectionId[] {
   try {
