@@ -16,23 +16,30 @@ export function fioStageLatency(
   const lats = dirs.map((d) => d[stage]).filter(isLatency)
   const timed = lats.filter((l) => l.N > 0)
   if (lats.length === 0) return undefined
-  const nan: LatencySummary = { p50: NaN, p90: NaN, p95: NaN, p99: NaN, p999: NaN, max: NaN, mean: NaN }
-  if (timed.length === 0) return nan
-  const main = timed.reduce((a, l) => (l.N > a.N ? l : a))
+  return fioLatencySummary(timed, true)
+}
+
+/**
+ * Mean and max over fio's latency blocks of a job's directions; the percentiles are fio's own, of
+ * the direction with the most I/Os — NaN where there are none, and with `aloneOnly` also where
+ * other directions were timed (fio's percentiles are then exact for one direction only).
+ */
+export function fioLatencySummary(lats: readonly FioLatency[], aloneOnly: boolean): LatencySummary {
+  if (lats.length === 0) return { p50: NaN, p90: NaN, p95: NaN, p99: NaN, p999: NaN, max: NaN, mean: NaN }
+  const main = lats.reduce((a, l) => (l.N > a.N ? l : a))
   const pct = (k: string): number => {
     const v = main.percentile?.[k]
-    // fio's percentiles are of the direction with the most I/Os: exact only when it is the only one
-    return typeof v === 'number' && timed.length === 1 ? v / 1e6 : NaN
+    return typeof v === 'number' && (!aloneOnly || lats.length === 1) ? v / 1e6 : NaN
   }
-  const n = timed.reduce((a, l) => a + l.N, 0)
+  const n = lats.reduce((a, l) => a + l.N, 0)
   return {
     p50: pct('50.000000'),
     p90: pct('90.000000'),
     p95: pct('95.000000'),
     p99: pct('99.000000'),
     p999: pct('99.900000'),
-    max: Math.max(...timed.map((l) => l.max)) / 1e6,
-    mean: timed.reduce((a, l) => a + l.mean * l.N, 0) / n / 1e6,
+    max: Math.max(...lats.map((l) => l.max)) / 1e6,
+    mean: lats.reduce((a, l) => a + l.mean * l.N, 0) / n / 1e6,
   }
 }
 

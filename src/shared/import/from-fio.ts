@@ -1,8 +1,8 @@
 import type { ProcessResult } from '../experiment/result'
 import type { FioDirection, FioDocuments, FioJobReport, FioLatency, FioReport } from '../formats/fio-json'
-import { fioStageLatency } from '../formats/fio-stages'
+import { fioLatencySummary, fioStageLatency } from '../formats/fio-stages'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
-import type { LatencyHistogramJSON, LatencySummary } from '../metrics/histogram'
+import type { LatencyHistogramJSON } from '../metrics/histogram'
 import type { TimeSeriesData } from '../metrics/timeseries'
 import { baseLabel, emptyHistogram, emptyRun } from './empty-run'
 import type { ImportOptions, ImportedRun, Metric } from './types'
@@ -107,7 +107,7 @@ function processOf(job: FioJobReport, name: string, pid: number): { process: Pro
   const lats = dirs.map((d) => d.clat_ns).filter((l) => l.N > 0)
   const hist = histogramFromBins(lats)
   const latency = hist ?? emptyHistogram()
-  const latencyMs = hist ? summarizeLatency(LatencyHistogram.fromJSON(hist)) : percentileSummary(lats)
+  const latencyMs = hist ? summarizeLatency(LatencyHistogram.fromJSON(hist)) : fioLatencySummary(lats, false) // plain JSON: fio's own percentiles
   const slatMs = fioStageLatency(dirs, 'slat_ns')
   const latMs = fioStageLatency(dirs, 'lat_ns')
   return {
@@ -178,35 +178,6 @@ export function histogramFromBins(lats: readonly FioLatency[]): LatencyHistogram
     max: Math.max(0, min, max),
     sum: Math.round(sum),
     count: n,
-  }
-}
-
-/** Plain JSON: fio's own percentiles of the direction with the most I/Os; mean and max over all. */
-function percentileSummary(lats: FioLatency[]): LatencySummary {
-  const nan: LatencySummary = {
-    p50: NaN,
-    p90: NaN,
-    p95: NaN,
-    p99: NaN,
-    p999: NaN,
-    max: NaN,
-    mean: NaN,
-  }
-  if (lats.length === 0) return nan
-  const main = lats.reduce((a, l) => (l.N > a.N ? l : a))
-  const pct = (k: string): number => {
-    const v = main.percentile?.[k]
-    return typeof v === 'number' ? v / 1e6 : NaN
-  }
-  const n = lats.reduce((a, l) => a + l.N, 0)
-  return {
-    p50: pct('50.000000'),
-    p90: pct('90.000000'),
-    p95: pct('95.000000'),
-    p99: pct('99.000000'),
-    p999: pct('99.900000'),
-    max: Math.max(...lats.map((l) => l.max)) / 1e6,
-    mean: lats.reduce((a, l) => a + l.mean * l.N, 0) / n / 1e6,
   }
 }
 
