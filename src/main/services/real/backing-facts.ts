@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { findScheduler } from '../../../shared/schedulers/registry'
 import type { ParamValues } from '../../../shared/util/params'
+import type { QueueFacts } from './queue-facts'
 import { listSys, readSys, sysBlockDir } from './sysfs'
 
 /**
@@ -129,4 +130,34 @@ export function backingValues(
     sources.ringSlots = `/sys/block/${f.device}/device/features: no VIRTIO_RING_F_INDIRECT_DESC (bit 28); the device offers seg_max = ring size − 2, read back as queue/max_segments ${f.maxSegments} (drivers/block/virtio_blk.c)`
   }
   return { values, sources }
+}
+
+/**
+ * A loop device's backing disk as the model's backing values: its scheduler, tags and ring as
+ * sysfs says; none where the backing file is on no block device (or its scheduler is not one the
+ * lab models). Other kinds: nothing (the service includes whatever is below).
+ */
+export function backingOf(facts: QueueFacts): { values: ParamValues; sources: Record<string, string> } {
+  if (facts.kind !== 'loop' || facts.loop === undefined) return { values: {}, sources: {} }
+  const disk = facts.loop.disk
+  const fitted = disk ? backingValues(disk, facts.loop.kernel ?? '') : { values: {}, sources: {} }
+  if (fitted.values.backingScheduler !== undefined) {
+    // without indirect descriptors the ring is set; otherwise no ring bound
+    if (fitted.values.ringSlots === undefined) {
+      fitted.values.ringSlots = 0
+      fitted.sources.ringSlots = disk?.indirectDescriptors
+        ? `/sys/block/${disk.device}/device/features: indirect descriptors — a request takes one descriptor`
+        : `${disk?.device ?? 'the backing disk'} is not a virtio disk: no ring bound`
+    }
+    return fitted
+  }
+  return {
+    values: { backingScheduler: '', ringSlots: 0 },
+    sources: {
+      backingScheduler: disk
+        ? `${disk.device}'s scheduler ${disk.scheduler ?? '(unreadable)'} is not one the lab models: the backing disk stays part of the measured service`
+        : `the backing file ${facts.loop.backingFile ?? ''} is on no block device the lab can read: part of the measured service`,
+      ringSlots: 'no backing queue modelled',
+    },
+  }
 }
