@@ -41,6 +41,8 @@ function spec(writerDepth: number, overrides: ParamValues) {
         writeMBps: 3300,
         pathUs: 0,
         pathThreads: 0,
+        // each request signalled on its own: the ring and the disk's scheduler alone (passes: signal-pass.test.ts)
+        signalPerPass: false,
         ...overrides,
       },
     },
@@ -108,9 +110,16 @@ describe('backing stack: the disk under a loop device', () => {
 })
 
 describe('backing stack: merges at the disk below', () => {
-  it('merge the loop’s writes, never past the segments one ring holds', () => {
+  const UPPER = {
+    name: 'loop',
+    capacitySectors: 1 << 30,
+    rotational: true,
+    queueDepth: 128,
+    maxTransferSectors: 2048,
+  }
+  /** A backing stack whose service takes 1 ms per request; `served` gets each request's KiB. */
+  function stackOf(served: number[], inFlight: number[] = []): { stack: BackingStack; engine: Engine } {
     const engine = new Engine()
-    const served: number[] = []
     const cfg = backingConfig(
       {
         backingScheduler: 'mq-deadline',
@@ -130,27 +139,52 @@ describe('backing stack: merges at the disk below', () => {
       new Rng(1),
       250,
       10 * 1024,
-      2048,
+      2048 * 1024,
+      { ...UPPER, pageMaxSectors: 1024 },
       (rq, now) => {
         served.push(rq.nsect / 2)
+        inFlight.push(stack.inFlight)
         engine.at(now + 1_000_000, { onEvent: () => stack.served(rq, engine.now) }, 0)
       },
       () => {},
     )
-    // 64 contiguous 1 MiB writes handed down at once, as writeback through a loop device does
-    const upper: Request[] = []
-    for (let i = 0; i < 64; i++) {
+    return { stack, engine }
+  }
+
+  /** `n` contiguous upper writes of `kib` each, handed down at once. */
+  function writes(stack: BackingStack, n: number, kib: number, pages: boolean): void {
+    for (let i = 0; i < n; i++) {
       const rq = new Request()
-      rq.sector = i * 2048
-      rq.nsect = 2048
+      rq.sector = i * kib * 2
+      rq.nsect = kib * 2
       rq.op = WRITE
-      upper.push(rq)
+      rq.pages = pages
       stack.submit(rq)
     }
+  }
+
+  it('merge the loop’s writes, never past the segments one ring holds', () => {
+    const served: number[] = []
+    const { stack, engine } = stackOf(served)
+    // 64 contiguous 1 MiB direct writes (a process's buffers: segments of 10 KiB)
+    writes(stack, 64, 1024, false)
     engine.run()
     expect(served.reduce((a, b) => a + b, 0)).toBe(64 * 1024)
     // (256 − 2) segments of 10 KiB: 2540 KiB; requests did merge beyond one 1 MiB write
     expect(Math.max(...served)).toBeLessThanOrEqual(2540)
     expect(Math.max(...served)).toBeGreaterThan(1024)
+  })
+
+  it('page-cache writes count a segment per page toward merges, and a descriptor per folio in the ring', () => {
+    const served: number[] = []
+    const inFlight: number[] = []
+    const { stack, engine } = stackOf(served, inFlight)
+    // 128 contiguous 512 KiB writeback requests (128 one-page segments each, as the loop made them)
+    writes(stack, 128, 512, true)
+    engine.run()
+    // 128 + 128 pages exceed the 254 segments a request may have: none merged (measured: none did)
+    expect(served.every((k) => k === 512)).toBe(true)
+    // each maps to one contiguous run (a folio): 3 descriptors, so 85 fit the 256-slot ring at once
+    expect(Math.max(...inFlight)).toBe(85)
   })
 })

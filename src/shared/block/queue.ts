@@ -5,8 +5,10 @@ import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from '../devices/device'
 import type { IoScheduler, SchedulerContext, SchedulerLayer } from '../schedulers/scheduler'
 import { Idle } from '../schedulers/scheduler'
-import { Bio, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
+import { Bio, READ, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
 import { SectorHash } from './sector-hash'
+import { WaitList } from './wait-list'
+import { defaultWbtLatencyNs, WritebackThrottle } from './wbt'
 import type { BioOwner, DeviceInfo, IoContext, Op } from './types'
 
 /** Told when a bio that had to wait for a free request slot has been queued. */
@@ -37,11 +39,17 @@ export interface BlockParams {
    * queue depth, whatever `nrRequests` says (an elevator has its own sched_tags: nr_requests).
    */
   driverTags?: boolean
+  /**
+   * Buffered-writeback throttling's latency target (wbt_lat_usec), ns: 0 off, −1 the kernel's
+   * default for the device (blk-mq only; an elevator may turn it off: wbt.ts). Default 0.
+   */
+  wbtLatNs?: number
 }
 
 const EV_RUN = 0
 const EV_IDLE = 1
 const EV_RESUME = 2
+const EV_WBT_GO = 3
 
 /**
  * The block layer between the host and the device:
@@ -63,6 +71,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   /** Set by `setDevice`. */
   deviceInfo!: DeviceInfo
   maxSectors = 0
+  /** The largest request of page-cache pages (`DeviceInfo.pageMaxSectors`). */
+  maxPageSectors = 0
   /** Requests inside the scheduler (inserted, not yet dispatched). */
   queued = 0
   /** Requests completed so far. */
@@ -85,6 +95,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    * scheduler, it no longer takes merges.
    */
   private parked: Request | null = null
+  /** Buffered-writeback throttling (null: off). */
+  wbt: WritebackThrottle | null = null
   private nextId = 1
   private readonly shared: boolean
 
@@ -103,6 +115,16 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.deviceInfo = dev.info
     if (this.params.driverTags) this.params.nrRequests = dev.info.queueDepth
     this.maxSectors = dev.info.maxTransferSectors
+    this.maxPageSectors = dev.info.pageMaxSectors ?? dev.info.maxTransferSectors
+    const lat = this.params.wbtLatNs ?? 0
+    if (lat !== 0 && this.shared)
+      this.wbt = new WritebackThrottle(
+        this.engine,
+        lat > 0 ? lat : defaultWbtLatencyNs(dev.info.rotational),
+        this.params.nrRequests,
+        dev.info.writeCache ?? false,
+        (bio, waiter) => this.engine.at(this.engine.now, this, EV_WBT_GO, new WbtGo(bio, waiter)),
+      )
     dev.schedulerWork?.(this.params.cpuPerRequest ?? 0, this.params.scheduler ?? '')
   }
 
@@ -163,6 +185,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.sched = null
     rq.schedInt = rq.devInt = rq.devMark = 0
     rq.bypass = true
+    rq.pages = bio.pages
     rq.state = RQ_QUEUED
     this.queued++
     this.bypassList.push(rq)
@@ -179,6 +202,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     owner: BioOwner,
     ref: unknown,
     tag: number,
+    pages = false,
   ): Bio {
     const b = this.bioPool.pop() ?? new Bio()
     b.sector = sector
@@ -190,6 +214,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     b.ref = ref
     b.tag = tag
     b.next = null
+    b.pages = pages
     return b
   }
 
@@ -200,12 +225,28 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    */
   submit(bio: Bio, waiter: SlotWaiter | null): boolean {
     const now = this.engine.now
-    if (bio.nsect <= 0 || bio.nsect > this.maxSectors)
+    const max = bio.pages ? this.maxPageSectors : this.maxSectors
+    if (bio.nsect <= 0 || bio.nsect > max)
       throw new Error(
-        `bio of ${bio.nsect} sectors: must be 1…${this.maxSectors} (split at the driver's maximum transfer)`,
+        `bio of ${bio.nsect} sectors: must be 1…${max} (split at the driver's maximum transfer)`,
       )
     bio.submitted = now
     if (this.tryMerge(bio, now)) return true
+    const wbt = this.wbt
+    bio.wbt = false
+    if (wbt !== null) {
+      if (bio.op === READ) wbt.readSubmitted(now)
+      else if (WritebackThrottle.tracks(bio)) {
+        if (!waiter) throw new Error('writeback throttled and no waiter to resume')
+        if (!wbt.throttle(bio, waiter, now)) return false
+        bio.wbt = true
+      }
+    }
+    return this.allocate(bio, waiter)
+  }
+
+  /** A request slot for a bio that did not merge: true if it was queued, else it waits for one. */
+  private allocate(bio: Bio, waiter: SlotWaiter | null): boolean {
     const d = this.shared ? 0 : bio.op
     // Waiters left after a release are those their depth limit holds back, so a bio that its own
     // limit admits may pass them (a sync read past async writes under kyber or BFQ).
@@ -215,7 +256,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       return false
     }
     this.allocated[d]++
-    this.insertNew(bio, now)
+    this.insertNew(bio, this.engine.now)
     return true
   }
 
@@ -249,6 +290,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.run()
     } else if (kind === EV_RESUME) {
       ;(data as SlotWaiter).slotGranted(this.engine.now)
+    } else if (kind === EV_WBT_GO) {
+      const go = data as WbtGo
+      go.bio.wbt = true
+      if (this.allocate(go.bio, go.waiter)) this.engine.at(this.engine.now, this, EV_RESUME, go.waiter)
     }
   }
 
@@ -288,6 +333,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (hashed) this.unhash(rq)
     rq.state = RQ_DISPATCHED
     rq.dispatchedAt = now
+    this.wbt?.issued(rq, now)
     this.queued--
     this.inFlightDir[rq.op]++
     this.observer?.dispatched(rq, now)
@@ -299,6 +345,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (rq.state !== RQ_DISPATCHED)
       throw new Error(`device completed request ${rq.id} which is not in flight`)
     this.inFlightDir[rq.op]--
+    this.wbt?.completed(rq, now)
     this.completedCount++
     if (!rq.bypass) this.sched.completed(rq, now)
     this.observer?.completed(rq, now)
@@ -331,7 +378,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (
       back !== undefined &&
       back.op === bio.op &&
-      back.nsect + bio.nsect <= this.maxSectors &&
+      back.nsect + bio.nsect <= (back.pages ? this.maxPageSectors : this.maxSectors) &&
       (sched.allowMerge === undefined || sched.allowMerge(back, bio))
     ) {
       this.unhashEnd(back)
@@ -349,7 +396,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (
       front !== undefined &&
       front.op === bio.op &&
-      front.nsect + bio.nsect <= this.maxSectors &&
+      front.nsect + bio.nsect <= (front.pages ? this.maxPageSectors : this.maxSectors) &&
       (sched.allowMerge === undefined || sched.allowMerge(front, bio))
     ) {
       this.unhashStart(front)
@@ -372,7 +419,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.sched.requestMerges !== false &&
       rq !== next &&
       rq.op === next.op &&
-      rq.nsect + next.nsect <= this.maxSectors &&
+      rq.nsect + next.nsect <= (rq.pages ? this.maxPageSectors : this.maxSectors) &&
       (this.sched.allowMerge === undefined || this.sched.allowMerge(rq, next.bioHead!))
     )
   }
@@ -418,6 +465,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.schedInt = 0
     rq.devInt = 0
     rq.devMark = 0
+    rq.pages = bio.pages
+    rq.wbt = bio.wbt
     rq.state = RQ_QUEUED
     this.hashStart(rq)
     this.hashEnd(rq)
@@ -430,6 +479,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   /** Return a request to the pool; hand its slot to the first waiter of its direction. */
   private release(rq: Request): void {
     const d = this.shared ? 0 : rq.op
+    if (rq.wbt) {
+      rq.wbt = false
+      this.wbt!.done(this.engine.now)
+    }
     rq.state = RQ_FREE
     rq.bioHead = rq.bioTail = null
     rq.sched = null
@@ -469,31 +522,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   }
 }
 
-/** (bio, waiter) pairs waiting for a request slot, in arrival order. */
-class WaitList {
-  private readonly bios: Bio[] = []
-  private readonly ws: SlotWaiter[] = []
-
-  get size(): number {
-    return this.bios.length
-  }
-  push(b: Bio, w: SlotWaiter): void {
-    this.bios.push(b)
-    this.ws.push(w)
-  }
-  bioAt(i: number): Bio {
-    return this.bios[i]
-  }
-  waiterAt(i: number): SlotWaiter {
-    return this.ws[i]
-  }
-  removeAt(i: number): void {
-    if (i === 0) {
-      this.bios.shift()
-      this.ws.shift()
-    } else {
-      this.bios.splice(i, 1)
-      this.ws.splice(i, 1)
-    }
-  }
+/** A bio writeback throttling let go, on its way to a request slot. */
+class WbtGo {
+  constructor(
+    readonly bio: Bio,
+    readonly waiter: SlotWaiter,
+  ) {}
 }

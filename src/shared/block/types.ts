@@ -50,6 +50,14 @@ export class Bio {
   ref: unknown = null
   submitted: SimTime = 0
   next: Bio | null = null
+  /**
+   * Its memory is pages of the page cache (or a journal's, or swap's) sent a block at a time — a
+   * buffer head's bio per page — so each page counts as a segment of its own; else it is a
+   * process's buffer (direct I/O), whose physically adjacent pages share a segment.
+   */
+  pages = false
+  /** Counted by writeback throttling (wbt.ts): it took one of its slots. */
+  wbt = false
 }
 
 /**
@@ -89,6 +97,10 @@ export class Request {
   devMark = 0
   /** Dispatched past the scheduler (a flush-sequence write: REQ_PREFLUSH / REQ_FUA). */
   bypass = false
+  /** Made of page-cache pages, a segment each (`Bio.pages`). */
+  pages = false
+  /** Holds one of writeback throttling's slots until it completes or is merged away. */
+  wbt = false
   /** Life cycle, checked by the block layer's invariants. */
   state: RequestState = RQ_FREE
 
@@ -120,4 +132,11 @@ export interface DeviceInfo {
   readonly queueDepth: number
   /** The driver's maximum transfer; larger bios are split (e.g. 64 KiB on the 1997 SCSI system). */
   readonly maxTransferSectors: number
+  /**
+   * The largest request of page-cache pages (`Bio.pages`), where the driver's segment limit makes
+   * it smaller than `maxTransferSectors`: max_segments pages (default: `maxTransferSectors`).
+   */
+  readonly pageMaxSectors?: number
+  /** QUEUE_FLAG_WC: a volatile write cache (queue/write_cache "write back"). Default false. */
+  readonly writeCache?: boolean
 }

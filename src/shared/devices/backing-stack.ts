@@ -43,8 +43,10 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
     hz: number,
     /** Bytes of a request's contiguous segment (drawn for the run). */
     private readonly segmentBytes: number,
-    /** The upper device's largest request: the backing queue takes at least that. */
-    upperMaxSectors: number,
+    /** Bytes of a contiguous run of page-cache memory (the host's folio). */
+    private readonly cacheSegmentBytes: number,
+    /** The upper device: the backing queue takes at least its largest requests. */
+    upper: DeviceInfo,
     /** Serve a request of the backing queue; call `served` when done. */
     private readonly serve: (rq: Request, now: SimTime) => void,
     /** An upper request's bio has completed here. */
@@ -59,13 +61,11 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
       rotational: cfg.rotational,
       queueDepth: cfg.queueDepth,
       // max_sectors_kb, and the segments a ring can hold (virtio offers seg_max = ring − 2, so a
-      // merge never grows a request past what one ring takes); never less than what comes from above
-      maxTransferSectors: Math.max(
-        upperMaxSectors,
-        cfg.ringSlots > 2
-          ? Math.min(cfg.maxTransferSectors, Math.floor(((cfg.ringSlots - 2) * segmentBytes) / SECTOR))
-          : cfg.maxTransferSectors,
-      ),
+      // merge never grows a request past what one ring takes); never less than what comes from
+      // above. The loop worker hands the upper request's pages on as they are (drivers/block/loop.c
+      // lo_rw_aio: its bio_vecs become the backing bio's), so page-cache pages still count one each.
+      maxTransferSectors: Math.max(upper.maxTransferSectors, this.segmentBound(segmentBytes)),
+      pageMaxSectors: Math.max(upper.pageMaxSectors ?? upper.maxTransferSectors, this.segmentBound(4096)),
     }
     this.queue = new BlockQueue(
       engine,
@@ -82,9 +82,18 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
     this.queue.setScheduler(type.create(cfg.tunables, this.queue))
   }
 
+  /** max_sectors_kb, or fewer: ring − 2 segments of `bytes` each (sectors). */
+  private segmentBound(bytes: number): number {
+    const c = this.cfg
+    return c.ringSlots > 2
+      ? Math.min(c.maxTransferSectors, Math.floor(((c.ringSlots - 2) * bytes) / SECTOR))
+      : c.maxTransferSectors
+  }
+
   /** Hand an upper request to the backing device, as the loop worker's direct I/O does. */
   submit(upper: Request): void {
-    const bio = this.queue.makeBio(upper.sector, upper.nsect, upper.op, true, LOOP_WORKER, this, upper, 0)
+    const q = this.queue
+    const bio = q.makeBio(upper.sector, upper.nsect, upper.op, true, LOOP_WORKER, this, upper, 0, upper.pages)
     if (this.waiting) {
       this.held.push(bio)
       return
@@ -103,9 +112,13 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
     this.done(bio.ref as Request, now)
   }
 
-  /** Descriptors a request takes in the ring: its segments and two. */
+  /**
+   * Descriptors a request takes in the ring: its segments and two. The driver maps the request's
+   * memory joining physically adjacent pages (block/blk-merge.c __blk_rq_map_sg), so page-cache
+   * pages take a descriptor per contiguous run of the cache's memory.
+   */
   slots(rq: Request): number {
-    return 2 + Math.ceil((rq.nsect * SECTOR) / this.segmentBytes)
+    return 2 + Math.ceil((rq.nsect * SECTOR) / (rq.pages ? this.cacheSegmentBytes : this.segmentBytes))
   }
 
   accepts(rq: Request): boolean {

@@ -68,4 +68,9 @@ export interface DeviceContext {
   rng: Rng
   /** The host kernel's tick rate (CONFIG_HZ), for a device with a scheduler of its own inside. */
   hz?: number
+  /**
+   * The host's largest page-cache folio, KiB (largeFolioKiB): a folio's memory is physically
+   * contiguous, so a request of cached pages maps to runs that long (virtio ring descriptors).
+   */
+  folioKiB?: number
 }

@@ -194,6 +194,7 @@ export class Flash implements Device, Handler {
       rotational: false,
       queueDepth: cfg.queueDepth,
       maxTransferSectors: Math.round((cfg.maxTransferKiB * 1024) / SECTOR),
+      writeCache: cfg.writeBufferKiB > 0,
     }
     this.pagesPerBlock = cfg.pagesPerBlock
     this.tXPage = spp * SECTOR * this.chNsPerByte

@@ -111,6 +111,7 @@ export class Hdd implements Device, Handler {
       rotational: true,
       queueDepth: cfg.queueDepth,
       maxTransferSectors: Math.round((cfg.maxTransferKiB * 1024) / SECTOR),
+      writeCache: cfg.writeCacheKiB > 0,
     }
   }
 

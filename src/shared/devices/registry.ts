@@ -107,7 +107,7 @@ export const DEVICE_MODELS: readonly DeviceModel[] = [
       return Math.max(rate(0), rate(1))
     },
     create: (values, ctx, name = 'virtual') =>
-      new VirtualDevice(virtualConfig(values, name), ctx.engine, ctx.sink, ctx.rng, ctx.hz),
+      new VirtualDevice(virtualConfig(values, name), ctx.engine, ctx.sink, ctx.rng, ctx.hz, ctx.folioKiB),
   },
 ]
 

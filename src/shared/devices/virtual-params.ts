@@ -59,6 +59,26 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     max: 65536,
   },
   {
+    name: 'writeCache',
+    kind: 'bool',
+    default: true,
+    unit: '',
+    meaning:
+      'queue/write_cache reads "write back": the device may hold writes in a volatile cache (writeback throttling then lets a burst drain before the next: block/blk-wbt.c wbt_rqw_done)',
+    source:
+      'drivers/block/loop.c (6.x) loop_update_limits: BLK_FEAT_WRITE_CACHE for a backing file with fsync, i.e. always for a regular file; virtio_blk.c with VIRTIO_BLK_F_FLUSH',
+  },
+  {
+    name: 'wbtLatUs',
+    kind: 'int',
+    default: -1,
+    unit: 'µs',
+    meaning:
+      "queue/wbt_lat_usec: writeback throttling's read-latency target (0 = off, −1 = the host's setting)",
+    min: -1,
+    max: 1e8,
+  },
+  {
     name: 'maxSegments',
     kind: 'int',
     default: 0,
@@ -156,6 +176,16 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     meaning: 'How long a stall of the host lasts, as percent:ms quantiles',
   },
   {
+    name: 'signalPerPass',
+    kind: 'bool',
+    default: false,
+    unit: '',
+    meaning:
+      'The host serves the queue in passes — one thread performs every request in the ring in turn, those that arrive meanwhile included — and signals the guest once per pass, so a request completes only when its whole pass has (depth-law mode only; off: each request completes on its own)',
+    source:
+      "Firecracker's block device with its synchronous file engine (src/vmm/src/devices/virtio/block/virtio/device.rs, process_queue); the fingerprint measures it as the requests completed per interrupt of the virtio disk at QD32 — see devices/signal-pass.ts",
+  },
+  {
     name: 'sharedLanes',
     kind: 'bool',
     default: true,
@@ -223,12 +253,16 @@ export interface VirtualConfig {
   readonly maxSegments: number
   /** A request's contiguous segment length, KiB: drawn once per run. */
   readonly segmentKiB: QuantileTable
+  /** queue/write_cache is "write back". */
+  readonly writeCache: boolean
   /** Service of a 4 KiB request, µs, per direction [read, write]. */
   readonly service: readonly [QuantileTable, QuantileTable]
   readonly parallel: readonly [number, number]
   /** ns each request in flight adds to a request started beside it, per direction (0, 0: lanes). */
   readonly contentionNs: readonly [number, number]
   readonly sharedLanes: boolean
+  /** The host signals once per pass over its queue (signal-pass.ts). */
+  readonly signalPerPass: boolean
   /** ns per byte beyond the first 4 KiB, per direction. */
   readonly nsPerByte: readonly [number, number]
   readonly pathThreads: number
@@ -287,6 +321,7 @@ export function virtualConfig(
     maxSectors,
     maxSegments,
     segmentKiB,
+    writeCache: (v.writeCache as boolean | undefined) ?? true,
     service,
     parallel: [v.readParallel as number, v.writeParallel as number],
     contentionNs: [
@@ -294,6 +329,7 @@ export function virtualConfig(
       Math.round(((v.writeContentionUs as number | undefined) ?? 0) * 1000),
     ],
     sharedLanes: v.sharedLanes as boolean,
+    signalPerPass: (v.signalPerPass as boolean | undefined) ?? false,
     nsPerByte: [1000 / (v.readMBps as number), 1000 / (v.writeMBps as number)],
     pathThreads: v.pathThreads as number,
     pathNs: Math.round((v.pathUs as number) * 1000),
@@ -310,7 +346,7 @@ export function virtualConfig(
 
 /**
  * The largest request: max_sectors_kb, and at most max_segments segments of `segmentKiB` each
- * (maxSegments 0: no segment bound), in sectors.
+ * (maxSegments 0: no segment bound), in sectors. A request of page-cache pages: `segmentKiB` 4.
  */
 export function largestTransferSectors(c: VirtualConfig, segmentKiB: number): number {
   if (c.maxSegments <= 0) return c.maxSectors

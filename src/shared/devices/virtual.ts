@@ -5,6 +5,7 @@ import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device, HostCpu, HostThread } from './device'
 import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
+import { SignalPass } from './signal-pass'
 import { largestTransferSectors } from './virtual-params'
 import type { VirtualConfig } from './virtual-params'
 
@@ -56,6 +57,12 @@ export class VirtualDevice implements Device, Handler {
   private linkMark = 0
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
   private readonly backing: BackingStack | null
+  /** Contention mode with `signalPerPass` (`passes`): the pass open at the host, and when its thread is free. */
+  private readonly passes: boolean
+  private pass: SignalPass | null = null
+  private serverFree: SimTime = 0
+  /** The stall time the server's schedule has been moved by. */
+  private serverMark = 0
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -63,6 +70,8 @@ export class VirtualDevice implements Device, Handler {
     private readonly sink: CompletionSink,
     private readonly rng: Rng,
     hz = 250,
+    /** The host's largest page-cache folio (largeFolioKiB): its memory comes in runs that long. */
+    folioKiB = 4,
   ) {
     // how contiguous the memory of this run's buffers is: drawn once (segmentKiB)
     const segmentKiB = cfg.segmentKiB.draw(rng.fork('segments').next())
@@ -72,6 +81,8 @@ export class VirtualDevice implements Device, Handler {
       rotational: cfg.rotational,
       queueDepth: cfg.queueDepth,
       maxTransferSectors: largestTransferSectors(cfg, segmentKiB),
+      pageMaxSectors: largestTransferSectors(cfg, 4),
+      writeCache: cfg.writeCache,
     }
     this.speed = [laneSpeeds(cfg.parallel[0]), laneSpeeds(cfg.parallel[1])]
     this.busy = [new Uint8Array(this.speed[0].length), new Uint8Array(this.speed[1].length)]
@@ -81,6 +92,7 @@ export class VirtualDevice implements Device, Handler {
     this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
     this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
+    this.passes = this.contention && cfg.signalPerPass
     this.stalls =
       this.contention && cfg.stallEveryNs > 0
         ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs)
@@ -94,7 +106,8 @@ export class VirtualDevice implements Device, Handler {
             rng.fork('backing'),
             hz,
             segmentKiB * 1024,
-            this.info.maxTransferSectors,
+            folioKiB * 1024,
+            this.info,
             (rq, now) => this.serveBacked(rq, now),
             (upper, now) => this.completed(upper, now),
           )
@@ -161,6 +174,7 @@ export class VirtualDevice implements Device, Handler {
       this.toLanes(rq, now)
       return
     }
+    if (kind === EV_PASS) return this.passEnds(data as SignalPass, now)
     if (kind === EV_LANE_FREE) {
       const lane = data as RestingLane
       this.busy[lane.op][lane.lane] = 0
@@ -211,6 +225,7 @@ export class VirtualDevice implements Device, Handler {
   private contend(rq: Request, now: SimTime): void {
     const op = rq.op
     const own = this.cfg.contentionNs[op] + this.schedNs
+    if (this.passes) return this.contendInPass(rq, now, own)
     let done = now + this.cfg.service[op].draw(this.rng.next()) * 1000 + this.inFlightCost
     this.inFlightCost += own
     rq.devInt = own
@@ -229,6 +244,59 @@ export class VirtualDevice implements Device, Handler {
       done = this.linkFree
     } else if (this.cfg.sharedLanes) done = Math.max(done, this.linkFree)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
+  }
+
+  /**
+   * Contention mode, signalled per pass (signal-pass.ts): the host's one thread performs the
+   * requests in turn — each its contention and its data beyond 4 KiB — between the way there and
+   * back that make up the rest of its drawn QD1 time; a pass is delivered all at once.
+   */
+  private contendInPass(rq: Request, now: SimTime, own: number): void {
+    const op = rq.op
+    const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
+    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
+    const away = Math.max(0, drawn - own)
+    let arrive = now + away / 2
+    let mark = 0
+    if (this.stalls !== null) {
+      arrive += this.stalls.start(now, own)
+      mark = this.stalls.total
+      // a thread still busy now was busy through the stalls since its schedule was set
+      if (this.serverFree > now) this.serverFree += mark - this.serverMark
+      this.serverMark = mark
+    }
+    let pass = this.pass
+    if (pass === null || arrive > pass.serverEnd) {
+      // the thread had finished its pass (and signalled it): this request opens the next
+      pass = new SignalPass()
+      this.pass = pass
+    }
+    this.serverFree = Math.max(this.serverFree, arrive) + own + extra
+    pass.held.push(rq)
+    pass.serverEnd = this.serverFree
+    pass.end = Math.max(pass.end, Math.round(this.serverFree + away / 2))
+    pass.mark = mark
+    if (pass.due < 0) {
+      pass.due = pass.end
+      this.engine.at(pass.due, this, EV_PASS, pass)
+    }
+  }
+
+  /** A pass's end event: later if it grew (or a stall moved it), else every request of it done. */
+  private passEnds(pass: SignalPass, now: SimTime): void {
+    if (this.stalls !== null) {
+      const owed = this.stalls.owed(pass.mark)
+      pass.end += owed
+      pass.serverEnd += owed
+      pass.mark += owed
+    }
+    if (pass.end > now) {
+      pass.due = pass.end
+      this.engine.at(pass.due, this, EV_PASS, pass)
+      return
+    }
+    if (this.pass === pass) this.pass = null
+    for (const rq of pass.held) this.deliver(rq, now)
   }
 
   /** Start the requests at the head of a line while their direction has a free lane. */
@@ -276,6 +344,7 @@ export class VirtualDevice implements Device, Handler {
 const EV_DONE = 0
 const EV_PATHED = 1
 const EV_LANE_FREE = 2
+const EV_PASS = 3
 
 /** A fractional lane resting after a request. */
 class RestingLane {

@@ -7,6 +7,7 @@ import { createDevice } from '../devices/registry'
 import { Kernel } from '../host/kernel'
 import type { Task } from '../host/task'
 import { findScheduler } from '../schedulers/registry'
+import type { SchedulerType } from '../schedulers/scheduler'
 import { findWorkload } from '../workloads/registry'
 import { withProcessMemory } from '../workloads/process-memory'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
@@ -57,13 +58,20 @@ export function simulate(
       cpuPerRequest: Math.round(((type.cpuCost?.default as number) ?? 0) * US * (hv.schedCpuScale as number)),
       scheduler: type.name,
       driverTags: type.driverTags ?? false,
+      wbtLatNs: wbtLatNsOf(spec, type),
     },
     rng.fork('block'),
   )
   const device = createDevice(
     spec.device.model,
     spec.device.values,
-    { engine, sink: queue, rng: rng.fork('device'), hz: hv.hz as number },
+    {
+      engine,
+      sink: queue,
+      rng: rng.fork('device'),
+      hz: hv.hz as number,
+      folioKiB: hv.largeFolioKiB as number,
+    },
     spec.device.preset,
   )
   queue.setDevice(device)
@@ -182,6 +190,17 @@ export function simulate(
 }
 
 /** queue/nr_requests: the device's own when its preset carries one (a fingerprint read it), else the host's. */
+/**
+ * Writeback throttling's target, ns (BlockParams.wbtLatNs): blk-mq elevators that leave it on, the
+ * device's own wbt_lat_usec where it carries one, else the host's (−1: the kernel's default).
+ */
+function wbtLatNsOf(spec: ResolvedSpec, type: SchedulerType): number {
+  if (type.layer !== 'mq' || type.disablesWbt) return 0
+  const own = spec.device.values.wbtLatUs
+  const us = typeof own === 'number' && own >= 0 ? own : (spec.host.values.wbtLatUs as number)
+  return us < 0 ? -1 : Math.round(us * US)
+}
+
 function nrRequestsOf(spec: ResolvedSpec): number {
   const own = spec.device.values.nrRequests
   return typeof own === 'number' && own > 0 ? own : (spec.host.values.nrRequests as number)

@@ -275,12 +275,12 @@ export class Journal implements IoContext, SlotWaiter, BioOwner, Handler {
   /** `n` blocks at the journal head, wrapping at the end of the region, as few bios as can be. */
   private logBlocks(n: number, sync: boolean): void {
     const q = this.host.queue
-    const maxBlocks = Math.max(1, Math.floor(q.maxSectors / BLOCK_SECTORS))
+    const maxBlocks = Math.max(1, Math.floor(q.maxPageSectors / BLOCK_SECTORS))
     let left = n
     while (left > 0) {
       const run = Math.min(left, this.blocks - this.head, maxBlocks)
       const sector = this.start + this.head * BLOCK_SECTORS
-      this.bios.push(q.makeBio(sector, run * BLOCK_SECTORS, WRITE, sync, this, this, null, 0))
+      this.bios.push(q.makeBio(sector, run * BLOCK_SECTORS, WRITE, sync, this, this, null, 0, true))
       this.pending++
       this.head = (this.head + run) % this.blocks
       left -= run

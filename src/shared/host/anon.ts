@@ -331,7 +331,7 @@ export class AnonMemory implements BioOwner {
     const swap = this.swap!
     let s = first
     while (s < first + n) {
-      const len = Math.min(first + n - s, Math.floor(q.maxSectors / SECTORS_PER_PAGE))
+      const len = Math.min(first + n - s, Math.floor(q.maxPageSectors / SECTORS_PER_PAGE))
       out.push(
         q.makeBio(
           swap.map(s * SECTORS_PER_PAGE),
@@ -342,6 +342,7 @@ export class AnonMemory implements BioOwner {
           this,
           null,
           s,
+          true,
         ),
       )
       s += len

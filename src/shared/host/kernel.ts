@@ -139,6 +139,11 @@ export class Kernel implements PageIoListener {
     this.raPages = Math.floor((n('readAheadKiB') * 1024) / PAGE)
     this.alloc = new FileAllocator(queue.deviceInfo.capacitySectors)
     this.flusher = new Flusher(this)
+    // writeback throttling knows the flusher's writeback as REQ_BACKGROUND, and kswapd's
+    if (queue.wbt !== null) {
+      queue.wbt.background = (c) => c === this.flusher.ctx
+      queue.wbt.kswapd = (c) => c === this.kswapd
+    }
     this.congestionTimer = new Timer(engine, { onEvent: () => this.congestionTimeout() }, 0)
     this.memoryTimer = new Timer(engine, { onEvent: () => this.memoryTimeout() }, 0)
     const fsType = findFileSystem(fsSpec.type)
@@ -305,6 +310,8 @@ export class Kernel implements PageIoListener {
 
   waitDirty(t: Task): void {
     this.dirtyWaiters.push(t)
+    // balance_dirty_pages' pause: wb->dirty_sleep, which writeback throttling reads
+    this.queue.wbt?.dirtySlept(this.engine.now)
   }
 
   /** congestion_wait(WRITE, HZ/10): until a write completes or 100 ms pass. */

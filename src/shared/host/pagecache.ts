@@ -377,8 +377,8 @@ export class PageCache implements BioOwner {
     let fs = first * SECTORS_PER_PAGE
     const end = Math.min((first + n) * SECTORS_PER_PAGE, fileSectors)
     while (fs < end) {
-      const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxSectors)
-      out.push(q.makeBio(f.map(fs), len, op, sync, ctx, this, f, fs))
+      const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxPageSectors)
+      out.push(q.makeBio(f.map(fs), len, op, sync, ctx, this, f, fs, true))
       fs += len
     }
   }

@@ -86,6 +86,18 @@ export const hostParams: readonly ParamSpec[] = [
     max: 1 << 16,
   },
   {
+    name: 'wbtLatUs',
+    kind: 'int',
+    default: -1,
+    unit: 'µs',
+    meaning:
+      "wbt_lat_usec of the device's queue: buffered-writeback throttling's read-latency target on blk-mq (−1 = the kernel's default, 2000 non-rotational and 75000 rotational; 0 = off)",
+    min: -1,
+    max: 1e8,
+    source:
+      'block/blk-wbt.c (4.10+): wbt_enable_default on every blk-mq queue unless the elevator disables it (BFQ), wbt_default_latency_nsec; see src/shared/block/wbt.ts',
+  },
+  {
     name: 'hz',
     kind: 'int',
     default: 1000,

@@ -96,7 +96,7 @@ export function startSyncWriteback(t: Task): void {
 export function syncWritebackChunks(t: Task, k: number): boolean {
   const f = t.file!
   const cache = t.kernel.cache
-  const chunk = Math.max(1, Math.floor(t.kernel.queue.maxSectors / SECTORS_PER_PAGE))
+  const chunk = Math.max(1, Math.floor(t.kernel.queue.maxPageSectors / SECTORS_PER_PAGE))
   while (f.dirty > 0 && t.endPg > 0) {
     const n = cache.writebackPages(f, Math.min(chunk, t.endPg), true, t, t.bios, t.pg)
     if (n === 0) break

@@ -76,6 +76,8 @@ export interface SchedulerType {
   readonly layer: SchedulerLayer
   /** blk-mq without an elevator: requests are the driver's tags (BlockParams.driverTags). */
   readonly driverTags?: boolean
+  /** The elevator turns writeback throttling off while it runs (ELEVATOR_FLAG_DISABLE_WBT). */
+  readonly disablesWbt?: boolean
   readonly summary: string
   /** When it wins and when it loses. */
   readonly explanation: string

@@ -17,6 +17,8 @@ export const bfq: SchedulerType = {
   aliases: [],
   era: 'Linux 4.12+ (blk-mq); out of tree for 2.6.x–4.x before that',
   layer: 'mq',
+  // bfq_init_queue sets ELEVATOR_FLAG_DISABLE_WBT: BFQ's own idling and weights stand in for it
+  disablesWbt: true,
   summary:
     'Per-process queues served one at a time with a budget of sectors, chosen by B-WF2Q+ in proportion to weights; idling and weight raising for responsiveness.',
   explanation:

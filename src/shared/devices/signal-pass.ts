@@ -1,0 +1,36 @@
+import type { Request } from '../block/types'
+import type { SimTime } from '../sim/time'
+
+/**
+ * A virtio disk whose host serves its queue in passes and signals the guest once per pass — as
+ * Firecracker's block device does with its default (synchronous) file engine: on a notification
+ * its one thread pops the ring's requests until the ring is empty, requests that arrive meanwhile
+ * included, performs each in turn, and raises one interrupt after the last
+ * (src/vmm/src/devices/virtio/block/virtio/device.rs, `VirtioBlock::process_queue`: the
+ * `pop_or_enable_notification` loop, then `prepare_kick` and the interrupt). The guest sees none of
+ * a pass's requests complete before all of them have: a 4 KiB read issued behind a burst of large
+ * writes completes when the whole burst has been written.
+ *
+ * Measured on this machine (Linux 6.18 guest, loop device on the virtio disk, ftrace of the disk's
+ * block_rq_issue/complete): 82 writes of 512 KiB issued over 6.5 ms completed together 10 ms after
+ * the first (all within 0.1 ms), and a QD1 reader beside a buffered writer's flushes waited 1–10 ms
+ * per read while writes were in flight, 35 µs otherwise; completions per interrupt
+ * (/proc/interrupts, the disk's request queue) were 1.02 at QD1, 3.95 at QD4 and 19 at QD32.
+ *
+ * The model: a request's QD1 time (drawn) is its turn at the host's thread (its contention and
+ * its data) and, split evenly around it (an assumption: the guest cannot tell them apart), the
+ * way there (the kick) and back (the interrupt, the wake-up). A request that reaches the thread
+ * while it is still busy with a pass joins that pass; one that finds it idle opens the next. A
+ * pass is delivered, all of it, one way back after the thread finishes its last request.
+ */
+export class SignalPass {
+  readonly held: Request[] = []
+  /** When the host's thread finishes the pass's last request. */
+  serverEnd: SimTime = 0
+  /** When the guest sees the pass complete. */
+  end: SimTime = 0
+  /** The time its end event is set for (−1: none yet). */
+  due: SimTime = -1
+  /** The stall total when its end was last set (the host's pauses since move it). */
+  mark = 0
+}
