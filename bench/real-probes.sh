@@ -11,14 +11,24 @@
 #   sudo bench/real-probes.sh page-reporting                64 MiB buffered writes twice, T seconds apart
 #   sudo bench/real-probes.sh stalls                        per-I/O logs: millisecond gaps in the completions, QD 1–32
 #   sudo bench/real-probes.sh backing [RUNS]                 ftrace of the disk under the loop device: reads held by its ring and scheduler
+#   sudo bench/real-probes.sh writeback                     ftrace of a reader beside buffered writeback: throttled depth, bursts, passes
+#   sudo bench/real-probes.sh signal                        completions per interrupt of the virtio disk under the loop device, QD 1, 4, 32
 set -euo pipefail
 probe=${1:-}
 dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
 dev=''
 T=/sys/kernel/tracing
 EVENTS='block_rq_insert block_rq_issue block_rq_complete'
+# the disk a file lives on (its st_dev in /sys/dev/block; a partition's parent)
+diskof() {
+  local mm d
+  mm=$(printf '%d:%d' $(( $(stat -c %d "$1") >> 8 & 0xfff )) $(( $(stat -c %d "$1") & 0xff )))
+  d=$(basename "$(readlink -f /sys/dev/block/$mm)")
+  [ -e "/sys/dev/block/$mm/partition" ] && d=$(basename "$(dirname "$(readlink -f /sys/dev/block/$mm)")")
+  echo "$d"
+}
 cleanup() {
-  if [ "$probe" = backing ] && [ -d "$T" ]; then
+  if { [ "$probe" = backing ] || [ "$probe" = writeback ]; } && [ -d "$T" ]; then
     echo 0 >"$T/tracing_on" 2>/dev/null || true
     for e in $EVENTS; do echo 0 >"$T/events/block/$e/enable" 2>/dev/null || true; done
     echo >"$T/trace" 2>/dev/null || true
@@ -118,9 +128,7 @@ case "$probe" in
     # writes went ahead meanwhile, and how many requests its driver refused at first (issued twice:
     # a full virtio ring). Runs vary with how contiguous fio's fresh buffers are (RUNS, default 3).
     loop fill
-    mm=$(printf '%d:%d' $(( $(stat -c %d "$dir/f.img") >> 8 & 0xfff )) $(( $(stat -c %d "$dir/f.img") & 0xff )))
-    disk=$(basename "$(readlink -f /sys/dev/block/$mm)")
-    [ -e "/sys/dev/block/$mm/partition" ] && disk=$(basename "$(dirname "$(readlink -f /sys/dev/block/$mm)")")
+    disk=$(diskof "$dir/f.img")
     dm=$(cat /sys/block/$disk/dev)
     echo "backing disk $disk ($dm): $(cat /sys/block/$disk/queue/scheduler), max_segments $(cat /sys/block/$disk/queue/max_segments)"
     echo 100000 >"$T/buffer_size_kb"
@@ -147,8 +155,67 @@ case "$probe" in
           [...issues.values()].filter((n) => n > 1).length, 'of', issues.size)"
     done
     ;;
+  writeback)
+    # A QD1 4 KiB O_DIRECT reader beside a buffered 1 MiB writer looping over 256 MiB (fio's
+    # BLKFLSBUF at each pass writes the device cache back, WB_SYNC_ALL), one second traced on the
+    # loop device and on the disk under it: how many writeback requests the loop device had in
+    # flight at most (writeback throttling: block/blk-wbt.c), how the disk's writes completed
+    # (all of a burst at once: the host signals per pass), and how long reads waited there.
+    loop fill
+    disk=$(diskof "$dir/f.img")
+    ldm=$(cat "/sys/block/$(basename "$dev")/dev")
+    dm=$(cat /sys/block/$disk/dev)
+    echo "loop $(basename "$dev") ($ldm): wbt_lat_usec $(cat /sys/block/$(basename "$dev")/queue/wbt_lat_usec), write_cache $(cat /sys/block/$(basename "$dev")/queue/write_cache); disk $disk ($dm)"
+    echo 200000 >"$T/buffer_size_kb"
+    for e in $EVENTS; do echo 1 >"$T/events/block/$e/enable"; done
+    echo >"$T/trace"
+    (sleep 1.5; echo 1 >"$T/tracing_on"; sleep 1; echo 0 >"$T/tracing_on") &
+    fiojson --runtime=4 --name=reader --rw=randread --bs=4k --ioengine=psync --direct=1 \
+      --name=writer --rw=write --bs=1M --ioengine=psync --direct=0 >"$dir/out.json"
+    wait
+    grep -E " (${ldm/:/,}|${dm/:/,}) " "$T/trace" >"$dir/trace.txt" || true
+    node -e "
+      const d = JSON.parse(require('fs').readFileSync('$dir/out.json', 'utf8'))
+      const ev = require('fs').readFileSync('$dir/trace.txt', 'utf8').trim().split('\n').map((l) => {
+        const m = /([\d.]+): (block_rq_\w+): (\d+,\d+) (\w+) .*?(\d+) \+ (\d+)/.exec(l)
+        return m && { t: +m[1], e: m[2], dev: m[3], rw: m[4], s: m[5], n: +m[6] } }).filter(Boolean)
+      const W = (x) => x.rw.includes('W'), loopDev = '${ldm/:/,}', diskDev = '${dm/:/,}'
+      let open = new Set(), peak = 0
+      for (const x of ev) if (x.dev === loopDev && W(x)) {
+        if (x.e === 'block_rq_issue') open.add(x.s), (peak = Math.max(peak, open.size))
+        else if (x.e === 'block_rq_complete') open.delete(x.s) }
+      // the disk's write completions: how many came within 20 µs of the one before (a pass's)
+      const done = ev.filter((x) => x.dev === diskDev && W(x) && x.e === 'block_rq_complete').map((x) => x.t)
+      const together = done.filter((t, i) => i > 0 && t - done[i - 1] < 20e-6).length
+      const waits = []; const issued = new Map()
+      for (const x of ev) if (x.dev === diskDev && x.rw.startsWith('R')) {
+        if (x.e === 'block_rq_issue') issued.set(x.s, x.t)
+        else if (x.e === 'block_rq_complete' && issued.has(x.s)) waits.push((x.t - issued.get(x.s)) * 1e6) }
+      waits.sort((a, b) => a - b)
+      const q = (p) => waits.length ? waits[Math.min(waits.length - 1, Math.floor(p * waits.length))].toFixed(0) : 'NaN'
+      console.log('reader', (d.jobs[0].read.bw_bytes / 1e6).toFixed(1), 'MB/s, p99', (d.jobs[0].read.clat_ns.percentile['99.000000'] / 1e3).toFixed(0),
+        'µs; writer', (d.jobs[1].write.bw_bytes / 1e6).toFixed(0), 'MB/s; writeback requests in flight on the loop device at most', peak,
+        '; disk write completions within 20 µs of the one before:', together, 'of', done.length,
+        '; reads at the disk p50/p99/max', q(0.5), q(0.99), q(1), 'µs')"
+    ;;
+  signal)
+    # Completions per interrupt of the virtio disk under the loop device (/proc/interrupts,
+    # virtioN-req.*, against /sys/block/DISK/stat) while fio reads at QD 1, 4 and 32: about one
+    # where the host signals each completion, about the depth where it signals once per pass.
+    loop fill
+    disk=$(diskof "$dir/f.img")
+    virtio=$(basename "$(readlink -f /sys/block/$disk/device)")
+    irq() { awk -v v="$virtio-req" '$NF ~ "^"v { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts; }
+    done_() { awk '{ print $1 + $5 }' /sys/block/$disk/stat; }
+    for qd in 1 4 32; do
+      i0=$(irq); c0=$(done_)
+      fiojson --direct=1 --runtime=3 --name=p --rw=randread --bs=4k --ioengine=libaio --iodepth=$qd >/dev/null
+      i1=$(irq); c1=$(done_)
+      echo "QD$qd: $disk ($virtio) completed $((c1 - c0)) requests on $((i1 - i0)) interrupts: $(node -e "console.log(($((c1 - c0)) / Math.max(1, $((i1 - i0)))).toFixed(2))") per interrupt"
+    done
+    ;;
   *)
-    sed -n '7,13p' "$0"
+    sed -n '7,15p' "$0"
     exit 2
     ;;
 esac

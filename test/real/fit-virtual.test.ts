@@ -32,6 +32,8 @@ const facts: QueueFacts = {
   maxSegments: 128,
   readAheadKiB: 128,
   logicalBlockSize: 512,
+  writeCache: true,
+  wbtLatUs: 2000,
   sources: {},
 }
 

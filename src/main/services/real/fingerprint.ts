@@ -17,6 +17,7 @@ import type { HostCapture } from './host-capture'
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
 import { readQueueFacts } from './queue-facts'
+import { perInterrupt, signalCounts } from './virtio-signal'
 import type { RealExperimentEvents } from './real-experiment'
 import { RealExperimentRunner } from './real-experiment'
 import type { RealRunResult, RealTargetInfo } from './real-result'
@@ -233,7 +234,17 @@ export async function fingerprintDevice(
         passes,
       ),
     )
+    // how the virtio disk that serves the requests signals them, over these deep queues
+    const serving = q.kind === 'virtio' ? q.device : (q.loop?.disk?.device ?? null)
+    const before = serving === null ? null : signalCounts(serving)
     const sr = await runner.run(sspec, { target: targetReq, stateDir: o.stateDir, sampleMs: 250 }, ev)
+    const ratio = perInterrupt(before, serving === null ? null : signalCounts(serving))
+    if (serving !== null && ratio !== null)
+      q.signal = {
+        disk: serving,
+        perInterrupt: ratio,
+        during: 'the QD32 4 KiB random reads of the scheduler points',
+      }
     const runsOf = (label: string): RealRunResult[] =>
       (sr.runs as RealRunResult[]).filter((run) => run.label === label && run.processes.length > 0)
     const noneByPass = new Map(runsOf('none').map((run) => [run.repetition, run.processes[0]]))

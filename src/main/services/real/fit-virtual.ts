@@ -6,6 +6,7 @@ import type { ParamValues } from '../../../shared/util/params'
 import type { SweepName } from './fingerprint-fit'
 import type { QueueFacts } from './queue-facts'
 import { backingOf } from './backing-facts'
+import { PER_PASS_THRESHOLD } from './virtio-signal'
 import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
 import { correctStalls, initialStalls } from './fit-stalls'
 
@@ -141,6 +142,9 @@ export function initialVirtual(
     ...(facts.nrRequests ? { nrRequests: facts.nrRequests } : {}),
     ...(facts.maxSectorsKiB ? { maxTransferKiB: facts.maxSectorsKiB } : {}),
     ...(facts.maxSegments ? { maxSegments: facts.maxSegments } : {}),
+    ...(facts.writeCache !== null ? { writeCache: facts.writeCache } : {}),
+    ...(facts.wbtLatUs !== null ? { wbtLatUs: facts.wbtLatUs } : {}),
+    ...(contention && facts.signal ? { signalPerPass: facts.signal.perInterrupt >= PER_PASS_THRESHOLD } : {}),
     readServiceUs: tableOf(read).toString(),
     writeServiceUs: tableOf(write).toString(),
     ...(contention
@@ -161,6 +165,13 @@ export function initialVirtual(
     nrRequests: facts.sources.nrRequests,
     maxTransferKiB: facts.sources.maxTransferKiB,
     ...(facts.maxSegments ? { maxSegments: facts.sources.maxSegments } : {}),
+    ...(facts.writeCache !== null ? { writeCache: facts.sources.writeCache } : {}),
+    ...(facts.wbtLatUs !== null ? { wbtLatUs: facts.sources.wbtLatUs } : {}),
+    ...(contention && facts.signal
+      ? {
+          signalPerPass: `measured: ${r3(facts.signal.perInterrupt)} completions per interrupt of ${facts.signal.disk} during ${facts.signal.during} (${PER_PASS_THRESHOLD} or more: the host signals once per pass over its queue — see devices/signal-pass.ts)`,
+        }
+      : {}),
     readServiceUs: `fitted: the QD1 4 KiB random reads' latency histogram (${Math.round(rr1.iops)} IOPS), knot by knot, less the host path`,
     writeServiceUs: `fitted: the QD1 4 KiB random writes' latency histogram (${Math.round(rw1.iops)} IOPS), knot by knot, less the host path`,
     ...(contention

@@ -27,6 +27,15 @@ export interface QueueFacts {
   maxSegments: number | null
   readAheadKiB: number | null
   logicalBlockSize: number | null
+  /** queue/write_cache reads "write back" (null: unreadable). */
+  writeCache: boolean | null
+  /** queue/wbt_lat_usec: writeback throttling's target, µs (0: off; null: no such file). */
+  wbtLatUs: number | null
+  /**
+   * The completions per interrupt of the virtio disk that serves the requests (this one, or the
+   * one under a loop device) over a deep queue (virtio-signal.ts); set by the fingerprint.
+   */
+  signal?: { disk: string; perInterrupt: number; during: string }
   /**
    * A loop device's backing file, whether it uses direct I/O, and the disk the file lives on (null:
    * none — tmpfs, or unreadable) with the kernel release its schedulers' rules follow.
@@ -73,6 +82,8 @@ export function readQueueFacts(device: string): QueueFacts {
     maxSegments: num(q('max_segments')),
     readAheadKiB: num(q('read_ahead_kb')),
     logicalBlockSize: num(q('logical_block_size')),
+    writeCache: q('write_cache') === null ? null : q('write_cache') === 'write back',
+    wbtLatUs: num(q('wbt_lat_usec')),
     sources: {
       rotational: `/sys/block/${device}/queue/rotational`,
       nrRequests: underNone
@@ -82,6 +93,8 @@ export function readQueueFacts(device: string): QueueFacts {
       maxTransferKiB: `/sys/block/${device}/queue/max_sectors_kb`,
       maxSegments: `/sys/block/${device}/queue/max_segments`,
       readAheadKiB: `/sys/block/${device}/queue/read_ahead_kb`,
+      writeCache: `/sys/block/${device}/queue/write_cache`,
+      wbtLatUs: `/sys/block/${device}/queue/wbt_lat_usec`,
       kind: `the device name ${device}`,
     },
   }
