@@ -116,28 +116,29 @@ export interface FingerprintOptions {
 
 /**
  * The CPUs the sweep kept busy over a process's own time in a run (from the sampled /proc/stat),
- * less what was busy before fio began its I/O (other programs of the machine, the lab itself).
+ * less the machine's background (other programs, the lab itself): at most what its quietest
+ * sample of the run had busy. (Not the samples before fio's first I/O: fio's start-up is busy —
+ * measured here 0.82 CPUs in the first quarter second, more than the QD32 reads' 0.66 — which
+ * took the whole path time away.)
  */
-function busyDuring(run: RealRunResult, p: ProcessResult): number | null {
+export function busyDuring(run: RealRunResult, p: ProcessResult): number | null {
   const v = run.real.vmstat
-  if (!v.busyCpus || run.real.ioStartMs === null) return null
+  if (!v.busyCpus || v.busyCpus.length === 0 || run.real.ioStartMs === null) return null
   const from = run.real.ioStartMs + p.startSeconds * 1000
   const to = from + p.seconds * 1000
   const step = v.tMs.length > 1 ? v.tMs[1] - v.tMs[0] : 500
-  const mean = (ok: (t: number) => boolean): number | null => {
-    let sum = 0
-    let n = 0
-    for (let i = 0; i < v.tMs.length; i++)
-      if (ok(v.tMs[i])) {
-        sum += v.busyCpus[i]
-        n++
-      }
-    return n > 0 ? sum / n : null
+  let sum = 0
+  let n = 0
+  let quietest = Infinity
+  for (let i = 0; i < v.tMs.length; i++) {
+    if (v.tMs[i] >= run.real.ioStartMs) quietest = Math.min(quietest, v.busyCpus[i])
+    if (v.tMs[i] >= from && v.tMs[i] + step <= to) {
+      sum += v.busyCpus[i]
+      n++
+    }
   }
-  const during = mean((t) => t >= from && t + step <= to)
-  // fio's start-up (before its first I/O) is nearly idle: what is busy then is not the sweep's
-  const before = mean((t) => t + step <= run.real.ioStartMs!) ?? 0
-  return during === null ? null : Math.max(0, during - before)
+  if (n === 0) return null
+  return Math.max(0, sum / n - (Number.isFinite(quietest) ? quietest : 0))
 }
 
 function fitPointOf(p: ProcessResult, busy: number | null): FitPoint {
