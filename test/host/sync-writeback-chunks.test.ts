@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { WRITE } from '../../src/shared/block/types'
 import { PAGE } from '../../src/shared/host/files'
 import { hostRig } from '../helpers/host-rig'
+import { simulate } from '../../src/shared/experiment/runner'
+import { resolveSpec } from '../../src/shared/experiment/validate'
 
 // A sync writeback (fsync here; BLKFLSBUF the same way) sets pages under writeback a request's
 // worth at a time while it has request slots, as write_cache_pages does: the pages it has not
@@ -73,5 +75,45 @@ describe('sync writeback, a request at a time', () => {
     const reader = r.tasks.find((t) => t.name === 'reader')!
     const own = r.dispatched.filter((d) => d.pid === reader.pid && d.op === WRITE)
     expect(own.length).toBeGreaterThan(0)
+  })
+})
+
+describe('sync writeback pays for its pages', () => {
+  /** A buffered writer dirties 64 MiB of /dev and fsyncs: its CPU time and its run. */
+  function fsyncRun(writebackPageUs: number) {
+    const r = simulate(
+      resolveSpec({
+        device: { preset: 'ssd-sata-mlc' },
+        host: { overrides: { cpus: 2, writebackPageUs }, filesystem: { type: 'none' } },
+        workload: {
+          processes: [
+            {
+              name: 'writer',
+              type: 'fio',
+              params: {
+                filename: '/dev',
+                rw: 'write',
+                bs: '1M',
+                size: 64 * MiB,
+                invalidate: false,
+                end_fsync: true,
+              },
+            },
+          ],
+        },
+        schedulers: ['noop'],
+      }),
+      0,
+      0,
+    )
+    return r.processes[0]
+  }
+
+  it('the writing task spends writebackPageUs of CPU on each page it puts under writeback', () => {
+    const free = fsyncRun(0)
+    const paced = fsyncRun(2)
+    // 16 384 pages × 2 µs, all in the task that fsyncs (nothing else wrote them back)
+    expect(paced.cpuSeconds - free.cpuSeconds).toBeCloseTo(16_384 * 2e-6, 4)
+    expect(paced.seconds).toBeGreaterThan(free.seconds)
   })
 })

@@ -3,6 +3,7 @@ import { PAGE } from './files'
 import type { SimFile } from './files'
 import { PG_WRITEBACK } from './pagecache'
 import type { Task } from './task'
+import { paceWriteback } from './write-path'
 
 /**
  * O_DIRECT and the page cache (Linux): before a direct transfer reaches the device, the cached
@@ -33,9 +34,10 @@ export function dioCoherent(t: Task, k: number): boolean {
   const cache = t.kernel.cache
   if (t.dioState === DIO_UNCHECKED) {
     t.dioState = DIO_FLUSHED
-    if (c.dirty > 0 && cache.writebackRange(c, first, end, true, t, t.bios) > 0 && !t.submitAll(k))
-      return false
+    const n = c.dirty > 0 ? cache.writebackRange(c, first, end, true, t, t.bios) : 0
+    if (n > 0 && paceWriteback(t, n, k)) return false
   }
+  if (t.bios.length > 0 && !t.submitAll(k)) return false
   if (c.writeback > 0 && c.anyPage(first, end, PG_WRITEBACK)) {
     t.k = k
     t.block()

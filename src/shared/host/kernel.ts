@@ -34,6 +34,8 @@ export interface HostRuntime {
   /** System time of allocating one reported page (0: no free page reporting). */
   freshPage: SimTime
   submit: SimTime
+  /** CPU of putting one page under writeback and submitting it, in the writing task (host `writebackPageUs`). */
+  writebackPage: SimTime
   fork: SimTime
   throttle: 'sleep' | 'writer-writeback'
   physio: boolean
@@ -108,6 +110,7 @@ export class Kernel implements PageIoListener {
       copyPerKiB: Math.round(n('copyUsPerKiB') * US),
       freshPage: Math.round(n('freshPageUs') * US),
       submit: Math.round(n('submitUs') * US),
+      writebackPage: Math.round(((hv.writebackPageUs as number | undefined) ?? 0) * US),
       fork: Math.round(n('forkUs') * US),
       throttle: hv.dirtyThrottle as HostRuntime['throttle'],
       physio: hv.physio as boolean,

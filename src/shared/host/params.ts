@@ -223,6 +223,18 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'writebackPageUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      'CPU time to put one 4 KiB page under writeback and submit it, spent by the task that writes back itself (fsync, BLKFLSBUF, a direct transfer over cached data): it paces that writeback (0: none)',
+    min: 0,
+    max: 100_000,
+    source:
+      "[assumed] 0 in the era presets; mm/page-writeback.c write_cache_pages → fs/buffer.c block_write_full_folio → submit_bh: a bio per block of a block device's cache",
+  },
+  {
     name: 'schedCpuScale',
     kind: 'number',
     default: 1,

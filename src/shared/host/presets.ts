@@ -15,10 +15,12 @@ export const hostPresets: readonly HostPreset[] = [
   {
     name: 'linux-modern',
     description: 'A current Linux machine (6.x): CFS, IO-less dirty throttling, 4 GiB.',
-    values: {},
+    values: { writebackPageUs: 0.7 },
     filesystem: { type: 'ext4' },
     sources: {
       dirtyRatio: 'mm/page-writeback.c: vm_dirty_ratio = 20 (since 2.6.22)',
+      writebackPageUs:
+        'measured on this machine (Linux 6.18, 2 vCPUs, ftrace block_bio_queue): fio’s BLKFLSBUF on a loop device queued a 4 KiB bio every 0.70 µs while not throttled (593 404 bios in 1 s; tracing adds to it)',
       largeFolioKiB:
         "include/linux/pagemap.h MAX_PAGECACHE_ORDER (PMD order 9 on x86-64: 2 MiB); mm/filemap.c __filemap_get_folio sizes a write's folio from its length (fgf_set_order), aligned to its index; measured on 6.18 (ftrace blk tracer, loop device): a 4 KiB O_DIRECT read inside data a 1 MiB buffered write had dirtied first wrote back exactly that 1 MiB, 584 times out of 584",
       vm: 'mm/vmscan.c and mm/page_alloc.c of 6.x (see src/shared/host/vm-era.ts)',

@@ -97,13 +97,27 @@ export function syncWritebackChunks(t: Task, k: number): boolean {
   const f = t.file!
   const cache = t.kernel.cache
   const chunk = Math.max(1, Math.floor(t.kernel.queue.maxPageSectors / SECTORS_PER_PAGE))
-  while (f.dirty > 0 && t.endPg > 0) {
+  for (;;) {
+    // the chunk's bios go once the task has done their work (host writebackPageUs)
+    if (t.bios.length > 0 && !t.submitAll(k)) return false
+    if (f.dirty <= 0 || t.endPg <= 0) return true
     const n = cache.writebackPages(f, Math.min(chunk, t.endPg), true, t, t.bios, t.pg)
-    if (n === 0) break
+    if (n === 0) return true
     t.endPg -= n
     t.pg = f.writebackIndex
-    if (!t.submitAll(k)) return false
+    if (paceWriteback(t, n, k)) return false
   }
+}
+
+/**
+ * The task's CPU for the `n` pages it just put under writeback (their bios are built): true if it
+ * must run first, coming back with `k` to submit them.
+ */
+export function paceWriteback(t: Task, n: number, k: number): boolean {
+  const ns = n * t.kernel.h.writebackPage
+  if (ns <= 0) return false
+  t.k = k
+  t.burst(ns)
   return true
 }
 
