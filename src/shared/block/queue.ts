@@ -121,7 +121,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.wbt = new WritebackThrottle(
         this.engine,
         lat > 0 ? lat : defaultWbtLatencyNs(dev.info.rotational),
-        this.params.nrRequests,
+        // blk_queue_depth when wbt_init ran: the tags of a queue registered without an elevator
+        // (loop: BLK_MQ_F_NO_SCHED_BY_DEFAULT); one switched in later does not tell wbt (only
+        // blk_mq_update_nr_requests calls rq_qos_queue_depth_changed) — measured: 96 writeback
+        // requests at most under none, and the same reader and writer under mq-deadline and kyber
+        dev.info.queueDepth,
         dev.info.writeCache ?? false,
         (bio, waiter) => this.engine.at(this.engine.now, this, EV_WBT_GO, new WbtGo(bio, waiter)),
       )
