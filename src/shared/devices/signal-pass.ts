@@ -34,3 +34,58 @@ export class SignalPass {
   /** The stall total when its end was last set (the host's pauses since move it). */
   mark = 0
 }
+
+/** The host's one thread and the pass it is on. */
+export class PassServer {
+  private open: SignalPass | null = null
+  /** When the thread is free. */
+  private free: SimTime = 0
+  /** The stall total the thread's schedule has been moved by. */
+  private moved = 0
+
+  /**
+   * A request reaches the device at `now`: `drawn` its QD1 time, `own` its turn at the thread,
+   * `extra` its data's; `stall` how long a stall under way holds it, `mark` the stall total.
+   * Returns its pass, whose end event the caller sets if `due` < 0.
+   */
+  start(
+    rq: Request,
+    now: SimTime,
+    drawn: number,
+    own: number,
+    extra: number,
+    stall = 0,
+    mark = 0,
+  ): SignalPass {
+    const away = Math.max(0, drawn - own)
+    const arrive = now + away / 2 + stall
+    // a thread still busy now was busy through the stalls since its schedule was set
+    if (this.free > now) this.free += mark - this.moved
+    this.moved = mark
+    let pass = this.open
+    if (pass === null || arrive > pass.serverEnd) {
+      // the thread had finished its pass (and signalled it): this request opens the next
+      pass = new SignalPass()
+      this.open = pass
+    }
+    this.free = Math.max(this.free, arrive) + own + extra
+    pass.held.push(rq)
+    pass.serverEnd = this.free
+    pass.end = Math.max(pass.end, Math.round(this.free + away / 2))
+    pass.mark = mark
+    return pass
+  }
+
+  /**
+   * A pass's end event at `now`, `owed` the stall time since its end was set: true if it is done
+   * (deliver its requests), false if its end moved on (set the event again for `pass.end`).
+   */
+  ended(pass: SignalPass, now: SimTime, owed: number): boolean {
+    pass.end += owed
+    pass.serverEnd += owed
+    pass.mark += owed
+    if (pass.end > now) return false
+    if (this.open === pass) this.open = null
+    return true
+  }
+}

@@ -5,7 +5,8 @@ import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device, HostCpu, HostThread } from './device'
 import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
-import { SignalPass } from './signal-pass'
+import { PassServer } from './signal-pass'
+import type { SignalPass } from './signal-pass'
 import { largestTransferSectors } from './virtual-params'
 import type { VirtualConfig } from './virtual-params'
 
@@ -31,7 +32,8 @@ import type { VirtualConfig } from './virtual-params'
  * 57 + (n − 1) × 14 µs within 6 %; a reader beside QD8 and QD32 writers took its QD1 time plus the
  * writers' share). The guest CPU of the device's own thread stays on the path (`pathUs`); the
  * scheduler's work per request joins its contention. Under load the host now and then stops
- * serving altogether (`stallEveryMs`: host-stalls.ts) — the tail of a deep queue.
+ * serving altogether (`stallEveryMs`: host-stalls.ts) — the tail of a deep queue. A host that
+ * signals once per pass over its queue (`signalPerPass`: signal-pass.ts) delivers each pass whole.
  */
 export class VirtualDevice implements Device, Handler {
   readonly info: DeviceInfo
@@ -57,12 +59,8 @@ export class VirtualDevice implements Device, Handler {
   private linkMark = 0
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
   private readonly backing: BackingStack | null
-  /** Contention mode with `signalPerPass` (`passes`): the pass open at the host, and when its thread is free. */
-  private readonly passes: boolean
-  private pass: SignalPass | null = null
-  private serverFree: SimTime = 0
-  /** The stall time the server's schedule has been moved by. */
-  private serverMark = 0
+  /** Contention mode with `signalPerPass`: the host's thread and its passes (null: off). */
+  private readonly passes: PassServer | null
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -92,7 +90,7 @@ export class VirtualDevice implements Device, Handler {
     this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
     this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
-    this.passes = this.contention && cfg.signalPerPass
+    this.passes = this.contention && cfg.signalPerPass ? new PassServer() : null
     this.stalls =
       this.contention && cfg.stallEveryNs > 0
         ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs)
@@ -225,7 +223,7 @@ export class VirtualDevice implements Device, Handler {
   private contend(rq: Request, now: SimTime): void {
     const op = rq.op
     const own = this.cfg.contentionNs[op] + this.schedNs
-    if (this.passes) return this.contendInPass(rq, now, own)
+    if (this.passes !== null) return this.contendInPass(rq, now, own)
     let done = now + this.cfg.service[op].draw(this.rng.next()) * 1000 + this.inFlightCost
     this.inFlightCost += own
     rq.devInt = own
@@ -255,27 +253,8 @@ export class VirtualDevice implements Device, Handler {
     const op = rq.op
     const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
-    const away = Math.max(0, drawn - own)
-    let arrive = now + away / 2
-    let mark = 0
-    if (this.stalls !== null) {
-      arrive += this.stalls.start(now, own)
-      mark = this.stalls.total
-      // a thread still busy now was busy through the stalls since its schedule was set
-      if (this.serverFree > now) this.serverFree += mark - this.serverMark
-      this.serverMark = mark
-    }
-    let pass = this.pass
-    if (pass === null || arrive > pass.serverEnd) {
-      // the thread had finished its pass (and signalled it): this request opens the next
-      pass = new SignalPass()
-      this.pass = pass
-    }
-    this.serverFree = Math.max(this.serverFree, arrive) + own + extra
-    pass.held.push(rq)
-    pass.serverEnd = this.serverFree
-    pass.end = Math.max(pass.end, Math.round(this.serverFree + away / 2))
-    pass.mark = mark
+    const stall = this.stalls !== null ? this.stalls.start(now, own) : 0
+    const pass = this.passes!.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
     if (pass.due < 0) {
       pass.due = pass.end
       this.engine.at(pass.due, this, EV_PASS, pass)
@@ -284,18 +263,11 @@ export class VirtualDevice implements Device, Handler {
 
   /** A pass's end event: later if it grew (or a stall moved it), else every request of it done. */
   private passEnds(pass: SignalPass, now: SimTime): void {
-    if (this.stalls !== null) {
-      const owed = this.stalls.owed(pass.mark)
-      pass.end += owed
-      pass.serverEnd += owed
-      pass.mark += owed
-    }
-    if (pass.end > now) {
+    if (!this.passes!.ended(pass, now, this.stalls !== null ? this.stalls.owed(pass.mark) : 0)) {
       pass.due = pass.end
       this.engine.at(pass.due, this, EV_PASS, pass)
       return
     }
-    if (this.pass === pass) this.pass = null
     for (const rq of pass.held) this.deliver(rq, now)
   }
 
