@@ -12,6 +12,13 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 
 const MiB = 2 ** 20
 
+/** fio writing `size` bytes of /dev through the page cache, then fsync (end_fsync). */
+const fsyncWriter = (size: number) => ({
+  name: 'writer',
+  type: 'fio',
+  params: { filename: '/dev', rw: 'write', bs: '1M', size, invalidate: false, end_fsync: true },
+})
+
 /** A buffered writer dirties 256 MiB of /dev, then fsyncs; a direct random reader starts meanwhile. */
 function rig() {
   return hostRig({
@@ -25,18 +32,7 @@ function rig() {
     host: { overrides: { cpus: 2 }, filesystem: { type: 'none' } },
     workload: {
       processes: [
-        {
-          name: 'writer',
-          type: 'fio',
-          params: {
-            filename: '/dev',
-            rw: 'write',
-            bs: '1M',
-            size: 256 * MiB,
-            invalidate: false,
-            end_fsync: true,
-          },
-        },
+        fsyncWriter(256 * MiB),
         {
           name: 'reader',
           type: 'fio',
@@ -86,20 +82,7 @@ describe('sync writeback pays for its pages', () => {
         device: { preset: 'ssd-sata-mlc' },
         host: { overrides: { cpus: 2, writebackPageUs }, filesystem: { type: 'none' } },
         workload: {
-          processes: [
-            {
-              name: 'writer',
-              type: 'fio',
-              params: {
-                filename: '/dev',
-                rw: 'write',
-                bs: '1M',
-                size: 64 * MiB,
-                invalidate: false,
-                end_fsync: true,
-              },
-            },
-          ],
+          processes: [fsyncWriter(64 * MiB)],
         },
         schedulers: ['noop'],
       }),

@@ -16,26 +16,13 @@ import {
 } from '../../src/main/services/real/fit-virtual'
 import { sweepSpec } from '../../src/main/services/real/fingerprint'
 import type { QueueFacts } from '../../src/main/services/real/queue-facts'
+import { loopFacts } from '../helpers/queue-facts'
 
 const SECONDS = 1
 const REGION = 256 * 2 ** 20
 const HOST = { cpus: 2 }
 
-const facts: QueueFacts = {
-  device: 'loop9',
-  kind: 'loop',
-  rotational: true,
-  nrRequests: 256,
-  queueDepth: 128,
-  hwQueues: 1,
-  maxSectorsKiB: 1280,
-  maxSegments: 128,
-  readAheadKiB: 128,
-  logicalBlockSize: 512,
-  writeCache: true,
-  wbtLatUs: 2000,
-  sources: {},
-}
+const facts: QueueFacts = loopFacts()
 
 function sweep(device: ParamValues, host: ParamValues = HOST): FitPoint[] {
   const spec = resolveSpec(

@@ -11,6 +11,7 @@ import {
 import { initialVirtual } from '../../src/main/services/real/fit-virtual'
 import type { FitPoint } from '../../src/main/services/real/fit-virtual'
 import type { QueueFacts } from '../../src/main/services/real/queue-facts'
+import { loopFacts } from '../helpers/queue-facts'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 
 // How the fingerprint tells a host that signals per pass over its queue (Firecracker's block
@@ -91,22 +92,12 @@ describe('the preset says whether the host signals per pass', () => {
     { ...point('seq-read', 1500, 2600), MBps: 1500 },
     { ...point('seq-write', 3000, 1300), MBps: 3000 },
   ]
-  const facts = (perInterrupt?: number): QueueFacts => ({
-    device: 'loop0',
-    kind: 'loop',
-    rotational: true,
-    nrRequests: 256,
-    queueDepth: 128,
-    hwQueues: 1,
-    maxSectorsKiB: 1280,
-    maxSegments: 128,
-    readAheadKiB: 128,
-    logicalBlockSize: 512,
-    writeCache: true,
-    wbtLatUs: 2000,
-    ...(perInterrupt === undefined ? {} : { signal: { disk: 'vda', perInterrupt, during: 'QD32 reads' } }),
-    sources: { writeCache: 'w', wbtLatUs: 'l' },
-  })
+  const facts = (perInterrupt?: number): QueueFacts =>
+    loopFacts({
+      device: 'loop0',
+      ...(perInterrupt === undefined ? {} : { signal: { disk: 'vda', perInterrupt, during: 'QD32 reads' } }),
+      sources: { writeCache: 'w', wbtLatUs: 'l' },
+    })
   it('from the completions per interrupt, in the depth-law model; with the queue’s write cache and wbt target', () => {
     const many = initialVirtual(points, facts(19), 2 ** 30, undefined, true)
     expect(many.values.signalPerPass).toBe(true)
