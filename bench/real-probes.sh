@@ -13,6 +13,7 @@
 #   sudo bench/real-probes.sh backing [RUNS]                 ftrace of the disk under the loop device: reads held by its ring and scheduler
 #   sudo bench/real-probes.sh writeback                     ftrace of a reader beside buffered writeback: throttled depth, bursts, passes
 #   sudo bench/real-probes.sh signal                        completions per interrupt of the virtio disk under the loop device, QD 1, 4, 32
+#   sudo bench/real-probes.sh passes [QD]                    ftrace of that disk at QD32 reads: completion clusters, time at the disk, gaps
 set -euo pipefail
 probe=${1:-}
 dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
@@ -28,7 +29,7 @@ diskof() {
   echo "$d"
 }
 cleanup() {
-  if { [ "$probe" = backing ] || [ "$probe" = writeback ]; } && [ -d "$T" ]; then
+  if { [ "$probe" = backing ] || [ "$probe" = writeback ] || [ "$probe" = passes ]; } && [ -d "$T" ]; then
     echo 0 >"$T/tracing_on" 2>/dev/null || true
     for e in $EVENTS; do echo 0 >"$T/events/block/$e/enable" 2>/dev/null || true; done
     echo >"$T/trace" 2>/dev/null || true
@@ -214,8 +215,41 @@ case "$probe" in
       echo "QD$qd: $disk ($virtio) completed $((c1 - c0)) requests on $((i1 - i0)) interrupts: $(node -e "console.log(($((c1 - c0)) / Math.max(1, $((i1 - i0)))).toFixed(2))") per interrupt"
     done
     ;;
+  passes)
+    # 4 KiB O_DIRECT random reads at QD (default 32) on the loop device, half a second traced on
+    # the disk under it: how its completions cluster (a host that signals once per pass completes
+    # a pass's requests together), how long each request is at the disk, and how far apart the
+    # clusters are — the time the guest spends between passes (devices/signal-pass.ts).
+    loop fill
+    disk=$(diskof "$dir/f.img")
+    dm=$(cat /sys/block/$disk/dev)
+    echo 100000 >"$T/buffer_size_kb"
+    for e in block_rq_issue block_rq_complete; do echo 1 >"$T/events/block/$e/enable"; done
+    echo >"$T/trace"
+    (sleep 1.5; echo 1 >"$T/tracing_on"; sleep 0.5; echo 0 >"$T/tracing_on") &
+    fiojson --direct=1 --runtime=3 --name=r --rw=randread --bs=4k --ioengine=libaio --iodepth="${2:-32}" >"$dir/out.json"
+    wait
+    grep " ${dm/:/,} " "$T/trace" >"$dir/trace.txt" || true
+    node -e "
+      const d = JSON.parse(require('fs').readFileSync('$dir/out.json', 'utf8'))
+      const ev = require('fs').readFileSync('$dir/trace.txt', 'utf8').trim().split('\n').map((l) => {
+        const m = /([\d.]+): block_rq_(issue|complete): \S+ \w+ (?:\d+ )?\(\) (\d+) \+/.exec(l)
+        return m && { t: +m[1], e: m[2], s: m[3] } }).filter(Boolean)
+      const done = ev.filter((x) => x.e === 'complete').map((x) => x.t)
+      const sizes = []; const apart = []; let n = 1
+      for (let i = 1; i < done.length; i++) if (done[i] - done[i - 1] < 3e-6) n++; else (sizes.push(n), apart.push((done[i] - done[i - 1]) * 1e6), (n = 1))
+      sizes.push(n)
+      const at = []; const iss = new Map()
+      for (const x of ev) if (x.e === 'issue') iss.set(x.s, x.t); else if (iss.has(x.s)) at.push((x.t - iss.get(x.s)) * 1e6)
+      const q = (a, p) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(p * (s.length - 1))].toFixed(0) : 'NaN' }
+      const full = sizes.filter((k) => k >= ${2:-32}).reduce((a, b) => a + b, 0)
+      console.log('fio', (d.jobs[0].read.iops / 1000).toFixed(1) + 'k IOPS, clat p50', (d.jobs[0].read.clat_ns.percentile['50.000000'] / 1e3).toFixed(0),
+        'µs; $disk completions', done.length, 'in', sizes.length, 'clusters (mean', (done.length / Math.max(1, sizes.length)).toFixed(1) + ',',
+        (100 * full / Math.max(1, done.length)).toFixed(0) + ' % in clusters of the whole depth); at the disk p25/p50/p90', q(at, 0.25), q(at, 0.5), q(at, 0.9),
+        'µs; clusters apart p50/p90', q(apart, 0.5), q(apart, 0.9), 'µs')"
+    ;;
   *)
-    sed -n '7,15p' "$0"
+    sed -n '7,16p' "$0"
     exit 2
     ;;
 esac
