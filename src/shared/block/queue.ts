@@ -173,24 +173,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    */
   submitBypass(bio: Bio): void {
     bio.submitted = this.engine.now
-    const rq = this.rqPool.pop() ?? new Request()
-    rq.id = this.nextId++
-    rq.sector = bio.sector
-    rq.nsect = bio.nsect
-    rq.op = bio.op
-    rq.sync = bio.sync
-    rq.ctx = bio.ctx
-    rq.ioClass = bio.ctx.ioClass
-    rq.ioLevel = bio.ctx.ioLevel
-    rq.queuedAt = rq.insertedAt = bio.submitted
-    rq.dispatchedAt = rq.fifoTime = 0
-    rq.bioHead = rq.bioTail = bio
-    bio.next = null
-    rq.sched = null
-    rq.schedInt = rq.devInt = rq.devMark = 0
+    const rq = this.newRequest(bio, bio.submitted)
     rq.bypass = true
-    rq.pages = bio.pages
-    rq.state = RQ_QUEUED
     this.queued++
     this.bypassList.push(rq)
     this.kick()
@@ -219,6 +203,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     b.tag = tag
     b.next = null
     b.pages = pages
+    b.wbt = false
     return b
   }
 
@@ -229,7 +214,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    */
   submit(bio: Bio, waiter: SlotWaiter | null): boolean {
     const now = this.engine.now
-    const max = bio.pages ? this.maxPageSectors : this.maxSectors
+    const max = this.maxFor(bio.pages)
     if (bio.nsect <= 0 || bio.nsect > max)
       throw new Error(
         `bio of ${bio.nsect} sectors: must be 1…${max} (split at the driver's maximum transfer)`,
@@ -237,7 +222,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     bio.submitted = now
     if (this.tryMerge(bio, now)) return true
     const wbt = this.wbt
-    bio.wbt = false
     if (wbt !== null) {
       if (bio.op === READ) wbt.readSubmitted(now)
       else if (WritebackThrottle.tracks(bio)) {
@@ -382,7 +366,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (
       back !== undefined &&
       back.op === bio.op &&
-      back.nsect + bio.nsect <= (back.pages ? this.maxPageSectors : this.maxSectors) &&
+      back.nsect + bio.nsect <= this.maxFor(back.pages) &&
       (sched.allowMerge === undefined || sched.allowMerge(back, bio))
     ) {
       this.unhashEnd(back)
@@ -400,7 +384,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (
       front !== undefined &&
       front.op === bio.op &&
-      front.nsect + bio.nsect <= (front.pages ? this.maxPageSectors : this.maxSectors) &&
+      front.nsect + bio.nsect <= this.maxFor(front.pages) &&
       (sched.allowMerge === undefined || sched.allowMerge(front, bio))
     ) {
       this.unhashStart(front)
@@ -418,12 +402,17 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     return false
   }
 
+  /** The largest request of page-cache pages (a segment each) or of a process's buffers. */
+  private maxFor(pages: boolean): number {
+    return pages ? this.maxPageSectors : this.maxSectors
+  }
+
   private mergeable(rq: Request, next: Request): boolean {
     return (
       this.sched.requestMerges !== false &&
       rq !== next &&
       rq.op === next.op &&
-      rq.nsect + next.nsect <= (rq.pages ? this.maxPageSectors : this.maxSectors) &&
+      rq.nsect + next.nsect <= this.maxFor(rq.pages) &&
       (this.sched.allowMerge === undefined || this.sched.allowMerge(rq, next.bioHead!))
     )
   }
@@ -450,6 +439,17 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   // --- request slots ---
 
   private insertNew(bio: Bio, now: SimTime): void {
+    const rq = this.newRequest(bio, now)
+    this.hashStart(rq)
+    this.hashEnd(rq)
+    this.queued++
+    this.sched.insert(rq, now)
+    this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
+    this.kick()
+  }
+
+  /** A request from the pool for `bio`, inserted at `insertedAt`: fields reset, queued state. */
+  private newRequest(bio: Bio, insertedAt: SimTime): Request {
     const rq = this.rqPool.pop() ?? new Request()
     rq.id = this.nextId++
     rq.sector = bio.sector
@@ -460,24 +460,17 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.ioClass = bio.ctx.ioClass
     rq.ioLevel = bio.ctx.ioLevel
     rq.queuedAt = bio.submitted
-    rq.insertedAt = now
-    rq.dispatchedAt = 0
-    rq.fifoTime = 0
+    rq.insertedAt = insertedAt
+    rq.dispatchedAt = rq.fifoTime = 0
     rq.bioHead = rq.bioTail = bio
     bio.next = null
     rq.sched = null
-    rq.schedInt = 0
-    rq.devInt = 0
-    rq.devMark = 0
+    rq.schedInt = rq.devInt = rq.devMark = 0
+    rq.bypass = false
     rq.pages = bio.pages
     rq.wbt = bio.wbt
     rq.state = RQ_QUEUED
-    this.hashStart(rq)
-    this.hashEnd(rq)
-    this.queued++
-    this.sched.insert(rq, now)
-    this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
-    this.kick()
+    return rq
   }
 
   /** Return a request to the pool; hand its slot to the first waiter of its direction. */

@@ -237,9 +237,9 @@ export async function fingerprintDevice(
     )
     // how the virtio disk that serves the requests signals them, over these deep queues
     const serving = q.kind === 'virtio' ? q.device : (q.loop?.disk?.device ?? null)
-    const before = serving === null ? null : signalCounts(serving)
+    const before = signalCounts(serving)
     const sr = await runner.run(sspec, { target: targetReq, stateDir: o.stateDir, sampleMs: 250 }, ev)
-    const ratio = perInterrupt(before, serving === null ? null : signalCounts(serving))
+    const ratio = perInterrupt(before, signalCounts(serving))
     if (serving !== null && ratio !== null)
       q.signal = {
         disk: serving,

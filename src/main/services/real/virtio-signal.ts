@@ -50,8 +50,9 @@ export function completions(stat: string): number {
   return (f[0] ?? 0) + (f[4] ?? 0)
 }
 
-/** The disk's counts now, or null when it is not a virtio disk or the files cannot be read. */
-export function signalCounts(disk: string): SignalCounts | null {
+/** The disk's counts now, or null when there is none, it is not virtio, or the files cannot be read. */
+export function signalCounts(disk: string | null): SignalCounts | null {
+  if (disk === null) return null
   const virtio = virtioOf(disk)
   if (virtio === null) return null
   const text = readSys('/proc/interrupts')
