@@ -169,6 +169,18 @@ describe('translating a spec into a fio job file', () => {
             type: 'fio',
             params: { rw: 'read', bs: '128k', size: '8M', loops: 3, invalidate: false, direct: true },
           },
+          {
+            name: 'a',
+            type: 'fio',
+            params: {
+              rw: 'randread',
+              direct: true,
+              ioengine: 'libaio',
+              iodepth: 16,
+              iodepth_batch_complete_max: 16,
+              size: '8M',
+            },
+          },
           { name: 'd', type: 'dd', params: { op: 'write', bs: '1M', count: 8 } },
           { name: 'c', type: 'cat', params: { size: '8M' } },
         ],
@@ -185,6 +197,9 @@ describe('translating a spec into a fio job file', () => {
     const r = opts(plan, 'r')
     expect(r).toMatchObject({ loops: '3', invalidate: '0' })
     expect(r.ramp_time).toBeUndefined()
+    // reaping in batches as asked; fio's default minimum (1) is fio's: not written
+    expect(opts(plan, 'a')).toMatchObject({ iodepth: '16', iodepth_batch_complete_max: '16' })
+    expect(opts(plan, 'a').iodepth_batch_complete_min).toBeUndefined()
     // dd and cat never drop the cache: fio must not either
     expect(opts(plan, 'd').invalidate).toBe('0')
     expect(opts(plan, 'c').invalidate).toBe('0')

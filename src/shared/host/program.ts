@@ -71,8 +71,11 @@ export interface Sys {
    * the request synchronous for the schedulers (true for O_DIRECT; false replays async writeback).
    */
   aioSubmit(file: SimFile, offset: number, bytes: number, op: Op, sync?: boolean): void
-  /** Wait until at least `min` asynchronous I/Os have completed; `reaped` then says how many. */
-  aioWait(min: number): void
+  /**
+   * io_getevents: wait until at least `min` asynchronous I/Os have completed, then reap at most
+   * `max` of them (all by default), oldest first; `reaped` then says how many.
+   */
+  aioWait(min: number, max?: number): void
   /** Completions collected by the last `aioWait`. */
   readonly reaped: number
   /** Asynchronous I/Os submitted and not yet reaped. */

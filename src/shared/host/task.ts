@@ -117,6 +117,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   outstanding = 0
   aioDone = 0
   aioMin = 0
+  /** The most events the pending io_getevents reaps. */
+  aioMax = Infinity
   readonly aioPool: AioSlot[] = []
   /** Completed asynchronous I/Os not yet reaped by io_getevents (their latency ends at the reap). */
   readonly aioReady: AioSlot[] = []
@@ -303,8 +305,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.burst(this.kernel.h.syscall + this.kernel.h.submit)
   }
 
-  aioWait(min: number): void {
+  aioWait(min: number, max = Infinity): void {
     this.aioMin = Math.max(1, Math.min(min, this.aioInFlight))
+    this.aioMax = Math.max(this.aioMin, max)
     this.k = K_AIO_WAIT
     if (this.aioDone >= this.aioMin) this.burst(this.kernel.h.syscall)
     else this.block() // io_getevents sleeps at once; its cost is charged when it returns (wake)

@@ -43,6 +43,30 @@ export const FIO_PARAMS: readonly ParamSpec[] = [
     max: 65536,
   },
   {
+    name: 'iodepth_batch_complete_min',
+    kind: 'int',
+    default: 1,
+    unit: 'I/Os',
+    meaning:
+      'completions an asynchronous job waits for when its queue is full (fio; 0, polling, is not modelled)',
+    min: 1,
+    max: 65536,
+    source:
+      'fio HOWTO and backend.c wait_for_completions (3.x): io_u_queued_complete(td, min(this, in flight)) once iodepth I/Os are in flight',
+  },
+  {
+    name: 'iodepth_batch_complete_max',
+    kind: 'int',
+    default: 0,
+    unit: 'I/Os',
+    meaning:
+      "the most completions one io_getevents reaps (0 = iodepth_batch_complete_min, fio's default: one at a time, each reaped and replaced in turn)",
+    min: 0,
+    max: 65536,
+    source:
+      'fio HOWTO: "By default it is equal to the iodepth_batch_complete_min value"; io_u.c io_u_queued_complete → td_io_getevents(min, iodepth_batch_complete_max)',
+  },
+  {
     name: 'numjobs',
     kind: 'int',
     default: 1,

@@ -17,6 +17,9 @@ interface JobOptions {
   readShare: number
   bs: number
   depth: number
+  /** io_getevents when the queue is full: wait for this many completions, reap at most `reapMax`. */
+  reapMin: number
+  reapMax: number
   async: boolean
   direct: boolean
   blocks: number
@@ -136,7 +139,8 @@ class FioJob implements Program {
     }
     const more = this.moreWork(now)
     if (!more || (o.async && sys.aioInFlight >= o.depth)) {
-      if (o.async && sys.aioInFlight > 0) return sys.aioWait(1)
+      // a full queue waits as fio's wait_for_completions does; at the end, what is left is reaped
+      if (o.async && sys.aioInFlight > 0) return more ? sys.aioWait(o.reapMin, o.reapMax) : sys.aioWait(1)
       if (!more) return this.endLoop(sys)
     }
     if (this.fsyncDue) {
@@ -155,7 +159,7 @@ class FioJob implements Program {
     }
     if (o.rate > 0) {
       const due = this.startAt + Math.round((this.bytesIssued / o.rate) * SECOND)
-      if (due > now) return o.async && sys.aioInFlight > 0 ? sys.aioWait(1) : sys.sleep(due - now)
+      if (due > now) return o.async && sys.aioInFlight > 0 ? sys.aioWait(1, o.reapMax) : sys.sleep(due - now)
     }
     const op: Op =
       o.readShare >= 1 ? READ : o.readShare <= 0 ? WRITE : sys.rng.next() < o.readShare ? READ : WRITE
@@ -271,6 +275,12 @@ export const fio: WorkloadType = {
         'asynchronous I/O with iodepth > 1 needs direct=true (buffered libaio is synchronous in Linux)',
       ])
     if (p.time_based && p.runtime === 0) out.push(['runtime', 'time_based needs a runtime > 0'])
+    const max = p.iodepth_batch_complete_max as number
+    if (max > 0 && max < (p.iodepth_batch_complete_min as number))
+      out.push([
+        'iodepth_batch_complete_max',
+        `iodepth_batch_complete_max ${max} is below iodepth_batch_complete_min ${p.iodepth_batch_complete_min}`,
+      ])
     return out
   },
   create: (p, env) => {
@@ -292,6 +302,8 @@ export const fio: WorkloadType = {
         readShare: pat.readShare,
         bs,
         depth: p.iodepth as number,
+        reapMin: p.iodepth_batch_complete_min as number,
+        reapMax: (p.iodepth_batch_complete_max as number) || (p.iodepth_batch_complete_min as number),
         async: p.ioengine !== 'psync' && direct,
         direct,
         blocks,

@@ -187,6 +187,10 @@ const fioJob: Translator = (p, c) => {
     ]
     if (['rw', 'readwrite', 'randrw'].includes(rw)) o.push(['rwmixread', String(v.rwmixread)])
     if ((v.iodepth as number) > 1) o.push(['iodepth', String(v.iodepth)])
+    if (v.iodepth_batch_complete_min !== undefined && v.iodepth_batch_complete_min !== 1)
+      o.push(['iodepth_batch_complete_min', String(v.iodepth_batch_complete_min)])
+    if (v.iodepth_batch_complete_max)
+      o.push(['iodepth_batch_complete_max', String(v.iodepth_batch_complete_max)])
     if (v.direct) o.push(['direct', '1'])
     if ((v.rate as number) > 0) o.push(['rate', String(v.rate)])
     if ((v.thinktime as number) > 0)
