@@ -11,6 +11,8 @@ class ScriptTask implements CpuTask {
   cpuTime = 0
   vruntime = 0
   onCpu = -1
+  lastCpu = -1
+  wantCpu = -1
   readonly weight: number
   readonly log: [number, string][] = []
   onDone: (() => void) | null = null
@@ -34,17 +36,33 @@ class ScriptTask implements CpuTask {
   }
 }
 
-const sched = (policy: CpuPolicy) => {
+const sched = (policy: CpuPolicy, cpus = 1, pack = false) => {
   const engine = new Engine()
   const cpu = new CpuScheduler(engine, {
-    cpus: 1,
+    cpus,
     policy,
     quantum: 50 * MS,
     latency: 6 * MS,
     minGranularity: 0.75 * MS,
     wakeupGranularity: 1 * MS,
+    pack,
   })
   return { engine, cpu }
+}
+
+/** A submitter that, in each continuation, hands work to a worker thread (as fio to the loop device's). */
+function handOff(policy: CpuPolicy, pack: boolean) {
+  const { engine, cpu } = sched(policy, 2, pack)
+  const worker = new ScriptTask(2, cpu, engine, [])
+  // the submitter: 0.2 ms bursts; after its first it wakes the worker, after its third it blocks
+  const submitter = new ScriptTask(1, cpu, engine, [0.2 * MS, 0.2 * MS])
+  submitter.onDone = () => {
+    if (worker.log.length === 0 && worker.onCpu < 0 && worker.wantCpu < 0 && worker.cpuTime === 0)
+      cpu.run(worker, 0.1 * MS)
+  }
+  cpu.run(submitter, 0.2 * MS)
+  engine.run()
+  return { worker, submitter }
 }
 
 describe('CPU scheduler', () => {
@@ -89,5 +107,50 @@ describe('CPU scheduler', () => {
     expect(parent.cpuTime).toBe(26 * MS)
     expect(child.cpuTime).toBe(2 * MS)
     expect(cpu.busyTime).toBe(28 * MS)
+  })
+
+  it('under `eevdf`, a woken task waits while the running one is within its slice, then preempts', () => {
+    const run = (wakeAtMs: number) => {
+      const { engine, cpu } = sched('eevdf')
+      const hog = new ScriptTask(1, cpu, engine, Array(100).fill(10 * MS))
+      cpu.run(hog, 10 * MS)
+      const io = new ScriptTask(2, cpu, engine, [])
+      engine.at(wakeAtMs * MS, { onEvent: () => cpu.run(io, 0.1 * MS) }, 0)
+      engine.run(60 * MS)
+      return io.log[0][0] / MS
+    }
+    // 0.5 ms into the hog's first slice (0.75 ms): not before the slice ends
+    expect(run(0.5)).toBeCloseTo(0.75 + 0.1, 6)
+    // 30 ms in, the hog has had its slice since it was picked, and is far ahead: at once
+    expect(run(30)).toBeCloseTo(30.1, 6)
+  })
+
+  it('with `pack`, a woken worker waits for its waker’s CPU though another is idle', () => {
+    // without packing the worker takes the idle CPU at once, 0.2 ms in
+    const free = handOff('eevdf', false)
+    expect(free.worker.log[0][0]).toBe(0.3 * MS)
+    expect(free.worker.lastCpu).not.toBe(free.submitter.lastCpu)
+    // packed: it runs on the submitter's CPU once the submitter blocks (0.6 ms), within its slice
+    const packed = handOff('eevdf', true)
+    expect(packed.worker.log[0][0]).toBe(0.7 * MS)
+    expect(packed.worker.lastCpu).toBe(packed.submitter.lastCpu)
+  })
+
+  it('with `pack`, a second task woken for a CPU another already waits for takes an idle one', () => {
+    const { engine, cpu } = sched('eevdf', 2, true)
+    const a = new ScriptTask(2, cpu, engine, [])
+    const b = new ScriptTask(3, cpu, engine, [])
+    const waker = new ScriptTask(1, cpu, engine, [])
+    waker.onDone = () => {
+      cpu.run(a, 0.1 * MS)
+      cpu.run(b, 0.1 * MS)
+    }
+    cpu.run(waker, 0.2 * MS)
+    engine.run()
+    // a waits for the waker's CPU (free at 0.2 ms: the waker exits); b runs at once on the other
+    expect(a.log[0][0]).toBe(0.3 * MS)
+    expect(b.log[0][0]).toBe(0.3 * MS)
+    expect(a.lastCpu).toBe(waker.lastCpu)
+    expect(b.lastCpu).not.toBe(waker.lastCpu)
   })
 })

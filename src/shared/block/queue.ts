@@ -17,6 +17,12 @@ export interface SlotWaiter {
 }
 
 /** Receives block-layer events for metrics. */
+/** Whose CPU work a queue run is (host/cpu.ts CpuScheduler): captured at a kick, entered at the run. */
+export interface RunContext {
+  capture(): unknown
+  within(ctx: unknown, run: () => void): void
+}
+
 export interface BlockObserver {
   dispatched(rq: Request, now: SimTime): void
   completed(rq: Request, now: SimTime): void
@@ -68,6 +74,14 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   sched!: IoScheduler
   dev!: Device
   observer: BlockObserver | null = null
+  /**
+   * The CPU context queue runs happen in (the host's CPU scheduler; null: none): a run the
+   * submitter kicked is its work, on its CPU — blk_mq_submit_bio issues from the submitter's
+   * context, or hands the run to kblockd on that CPU (a single hardware queue:
+   * WORK_CPU_UNBOUND) — so a thread the run wakes (a loop device's worker) is woken from there.
+   */
+  runContext: RunContext | null = null
+  private kickContext: unknown = null
   /** Set by `setDevice`. */
   deviceInfo!: DeviceInfo
   maxSectors = 0
@@ -152,6 +166,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   kick(): void {
     if (this.kickPending) return
     this.kickPending = true
+    this.kickContext = this.runContext?.capture() ?? null
     this.engine.at(this.engine.now, this, EV_RUN)
   }
 
@@ -272,7 +287,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   onEvent(kind: number, data: unknown): void {
     if (kind === EV_RUN) {
       this.kickPending = false
-      this.run()
+      const ctx = this.kickContext
+      this.kickContext = null
+      if (ctx !== null && this.runContext !== null) this.runContext.within(ctx, () => this.run())
+      else this.run()
     } else if (kind === EV_IDLE) {
       this.idleTimer.fired()
       this.run()

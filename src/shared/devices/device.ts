@@ -52,6 +52,8 @@ export interface HostThread {
   cpuTime: number
   vruntime: number
   onCpu: number
+  lastCpu: number
+  wantCpu: number
   cpuDone(now: SimTime): void
 }
 

@@ -344,6 +344,8 @@ class PathThread implements HostThread {
   cpuTime = 0
   vruntime = 0
   onCpu = -1
+  lastCpu = -1
+  wantCpu = -1
   private readonly queue = new RequestRing()
   private running = false
   private cpu: HostCpu | null = null

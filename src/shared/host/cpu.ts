@@ -14,11 +14,15 @@ export interface CpuTask {
   vruntime: number
   /** Index of the CPU it runs on, or -1. */
   onCpu: number
+  /** The CPU it last ran on (-1: none yet). */
+  lastCpu: number
+  /** `pack`: the one CPU it waits for while runnable (-1: any). */
+  wantCpu: number
   /** The burst finished: continue (request another burst, block, or exit). */
   cpuDone(now: SimTime): void
 }
 
-export type CpuPolicy = 'tick' | 'preemptive'
+export type CpuPolicy = 'tick' | 'preemptive' | 'eevdf'
 
 export interface CpuParams {
   cpus: number
@@ -27,10 +31,16 @@ export interface CpuParams {
   quantum: SimTime
   /** `preemptive`: CFS's sched_latency (period in which every runnable task runs once). */
   latency: SimTime
-  /** `preemptive`: minimum slice. */
+  /** `preemptive`: minimum slice; `eevdf`: the slice (base_slice). */
   minGranularity: SimTime
   /** `preemptive`: a woken task preempts when its vruntime lags the current one's by more than this. */
   wakeupGranularity: SimTime
+  /**
+   * Wake a task on the CPU of what woke it — the waking task's, or (an interrupt, a timer) the
+   * CPU it last ran on — behind the task running there, unless another already waits for that
+   * CPU (then anywhere). Off: on any idle CPU.
+   */
+  pack?: boolean
 }
 
 /** CFS's prio_to_weight table: nice -20 … 19. */
@@ -54,6 +64,12 @@ const EV_RR = -1
  *  - `preemptive`: CFS-like. Runtime is weighted by nice (vruntime); a waking task gets sleeper
  *    credit and preempts the running one when it lags by more than `wakeupGranularity`; running
  *    tasks share the CPU in slices of `latency / nr_running` (at least `minGranularity`).
+ *  - `eevdf`: EEVDF as Linux 6.6+ schedules fair tasks (kernel/sched/fair.c). A waking task gets
+ *    no sleeper credit (PLACE_LAG keeps only the lag it had, small for a task that sleeps after
+ *    short bursts) and preempts the running one only once that one has had its slice since it
+ *    was picked (RUN_TO_PARITY) and is further ahead; running tasks share the CPU in slices of
+ *    `minGranularity` (base_slice).
+ * With `pack`, a woken task waits for its waker's CPU instead of taking an idle one (see CpuParams).
  */
 export class CpuScheduler implements Handler {
   readonly current: (CpuTask | null)[]
@@ -74,6 +90,10 @@ export class CpuScheduler implements Handler {
    */
   private continuing: CpuTask | null = null
   private readonly resched: boolean[]
+  /** A queue run entered on a task's behalf (`within`): that task wakes what the run wakes. */
+  private waker: CpuTask | null = null
+  /** `pack`: runnable tasks waiting for each CPU. */
+  private readonly wanting: number[]
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0
 
@@ -93,6 +113,7 @@ export class CpuScheduler implements Handler {
     }
     this.rrTimer = new Timer(engine, this, EV_RR)
     this.resched = new Array<boolean>(n).fill(false)
+    this.wanting = new Array<number>(n).fill(0)
   }
 
   get runnable(): number {
@@ -118,6 +139,22 @@ export class CpuScheduler implements Handler {
       return
     }
     this.wake(t)
+  }
+
+  /** The task whose work wakes now (a continuation running, or a run entered `within` one). */
+  capture(): CpuTask | null {
+    return this.waker ?? this.continuing
+  }
+
+  /** Run `fn` as `ctx`'s work: with `pack`, what it wakes goes to `ctx`'s CPU. */
+  within(ctx: unknown, fn: () => void): void {
+    const before = this.waker
+    this.waker = ctx as CpuTask | null
+    try {
+      fn()
+    } finally {
+      this.waker = before
+    }
   }
 
   /** The running task gives up its CPU (it blocked or exited). */
@@ -154,6 +191,7 @@ export class CpuScheduler implements Handler {
 
   private wake(t: CpuTask): void {
     const now = this.engine.now
+    if (this.p.pack && this.p.policy !== 'tick' && this.packed(t)) return
     for (let c = 0; c < this.current.length; c++) {
       if (this.current[c] === null) {
         this.place(t)
@@ -170,17 +208,54 @@ export class CpuScheduler implements Handler {
       return
     }
     this.place(t)
-    // Preempt the CPU whose task has run furthest ahead, if the sleeper lags it enough.
+    // Preempt the CPU whose task has run furthest ahead, if the waking task may.
     let victim = -1
     let worst = -Infinity
     for (let c = 0; c < this.current.length; c++) {
-      const cur = this.current[c]!
-      const v = cur.vruntime + ((now - this.burstStart[c]) * 1024) / cur.weight
-      if (v - t.vruntime > this.p.wakeupGranularity && v > worst) {
+      const v = this.preempts(c, t)
+      if (v > worst) {
         worst = v
         victim = c
       }
     }
+    this.queueOrPreempt(t, victim)
+  }
+
+  /**
+   * `pack`: the waking task goes to its waker's CPU (the task whose continuation is running), or
+   * the CPU it last ran on — at once if that CPU is idle, else it waits for it unless another task
+   * already does. False: no such CPU, or taken; the task goes anywhere.
+   */
+  private packed(t: CpuTask): boolean {
+    const w = this.waker ?? this.continuing
+    const c = w === null ? t.lastCpu : w.onCpu >= 0 ? w.onCpu : w.lastCpu
+    if (c < 0) return false
+    if (this.current[c] === null) {
+      this.place(t)
+      this.dispatchOn(c, t)
+      return true
+    }
+    if (this.wanting[c] > 0) return false
+    this.place(t)
+    t.wantCpu = c
+    this.wanting[c]++
+    this.queueOrPreempt(t, this.preempts(c, t) > -Infinity ? c : -1)
+    return true
+  }
+
+  /** How far CPU `c`'s task has run ahead of waking `t`, if `t` may preempt it; else −∞. */
+  private preempts(c: number, t: CpuTask): number {
+    const cur = this.current[c]
+    if (cur === null) return -Infinity
+    const now = this.engine.now
+    const v = cur.vruntime + ((now - this.burstStart[c]) * 1024) / cur.weight
+    if (this.p.policy === 'eevdf')
+      return now - this.sliceStart[c] >= this.p.minGranularity && v > t.vruntime ? v : -Infinity
+    return v - t.vruntime > this.p.wakeupGranularity ? v : -Infinity
+  }
+
+  /** The woken task preempts `victim` (≥ 0), or waits. */
+  private queueOrPreempt(t: CpuTask, victim: number): void {
     if (victim >= 0 && this.current[victim] === this.continuing) {
       this.resched[victim] = true
       this.woken.push(t)
@@ -193,16 +268,24 @@ export class CpuScheduler implements Handler {
     }
   }
 
-  /** CFS sleeper credit: a waking task starts no further back than half a latency period. */
+  /**
+   * CFS sleeper credit: a waking task starts no further back than half a latency period; EEVDF
+   * gives none (it keeps the lag it had when it slept, which the model takes as none).
+   */
   private place(t: CpuTask): void {
-    if (this.p.policy !== 'preemptive') return
-    const floor = this.minVruntime - this.p.latency / 2
+    if (this.p.policy === 'tick') return
+    const floor = this.minVruntime - (this.p.policy === 'preemptive' ? this.p.latency / 2 : 0)
     if (t.vruntime < floor) t.vruntime = floor
   }
 
   private dispatchOn(c: number, t: CpuTask): void {
     this.current[c] = t
     t.onCpu = c
+    t.lastCpu = c
+    if (t.wantCpu >= 0) {
+      this.wanting[t.wantCpu]--
+      t.wantCpu = -1
+    }
     this.sliceStart[c] = this.engine.now
     this.startBurst(c, t)
     if (this.p.policy === 'preemptive' && this.runnable > 0) this.armSlices()
@@ -236,7 +319,7 @@ export class CpuScheduler implements Handler {
   }
 
   private pickNext(c: number): void {
-    const t = this.p.policy === 'tick' ? this.nextFifo() : this.nextFair()
+    const t = this.p.policy === 'tick' ? this.nextFifo() : this.nextFair(c)
     if (t) this.dispatchOn(c, t)
   }
 
@@ -244,12 +327,15 @@ export class CpuScheduler implements Handler {
     return this.woken.length ? this.woken.shift() : this.preempted.shift()
   }
 
-  private nextFair(): CpuTask | undefined {
+  /** The runnable task with the least vruntime that may run on CPU `c` (`pack`: not one waiting for another). */
+  private nextFair(c: number): CpuTask | undefined {
     let best: CpuTask | undefined
     let list = this.woken
     let idx = -1
     for (const l of [this.woken, this.preempted]) {
       for (let i = 0; i < l.length; i++) {
+        const w = l[i].wantCpu
+        if (w >= 0 && w !== c) continue
         if (best === undefined || l[i].vruntime < best.vruntime) {
           best = l[i]
           list = l
@@ -277,7 +363,10 @@ export class CpuScheduler implements Handler {
 
   private armSlices(): void {
     const nr = this.runnable + this.current.filter((x) => x !== null).length
-    const slice = Math.max(this.p.minGranularity, Math.floor(this.p.latency / Math.max(1, nr)))
+    const slice =
+      this.p.policy === 'eevdf'
+        ? this.p.minGranularity
+        : Math.max(this.p.minGranularity, Math.floor(this.p.latency / Math.max(1, nr)))
     for (let c = 0; c < this.current.length; c++) {
       if (this.current[c] !== null && !this.sliceTimers[c].pending)
         this.sliceTimers[c].set(Math.max(this.engine.now, this.sliceStart[c] + slice))
@@ -288,16 +377,16 @@ export class CpuScheduler implements Handler {
     const cur = this.current[c]
     if (cur === null || this.runnable === 0) return
     this.account(c, cur)
-    const next = this.nextFair()!
-    if (next.vruntime < cur.vruntime) {
+    const next = this.nextFair(c)
+    if (next !== undefined && next.vruntime < cur.vruntime) {
       this.burstTimers[c].clear()
       this.current[c] = null
       cur.onCpu = -1
       this.preempted.push(cur)
       this.dispatchOn(c, next)
     } else {
-      // keep running; put the candidate back
-      this.woken.unshift(next)
+      // keep running; put the candidate back (none: every waiting task waits for another CPU)
+      if (next !== undefined) this.woken.unshift(next)
       this.sliceStart[c] = this.engine.now
       this.burstTimers[c].set(this.engine.now + cur.cpuWork)
     }

@@ -126,7 +126,9 @@ export class Kernel implements PageIoListener {
       latency: Math.round(n('schedLatencyMs') * MS),
       minGranularity: Math.round(n('minGranularityMs') * MS),
       wakeupGranularity: Math.round(n('wakeupGranularityMs') * MS),
+      pack: hv.wakePacking === true,
     })
+    if (hv.wakePacking === true) queue.runContext = this.cpu
     const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)
     this.cache = new PageCache(Math.floor(cachePages), queue)
     this.cache.listener = this

@@ -42,6 +42,8 @@ export class Kswapd implements CpuTask, IoContext, SlotWaiter, Handler {
   cpuTime = 0
   vruntime = 0
   onCpu = -1
+  lastCpu = -1
+  wantCpu = -1
 
   private state = ASLEEP
   private priority = 0

@@ -119,10 +119,22 @@ export const hostParams: readonly ParamSpec[] = [
     name: 'cpuPolicy',
     kind: 'enum',
     default: 'preemptive',
-    values: ['preemptive', 'tick'],
+    values: ['preemptive', 'tick', 'eevdf'],
     unit: '',
     meaning:
-      'CPU scheduling: CFS-like wake-up preemption favouring sleepers, or switching only at round-robin ticks',
+      'CPU scheduling: CFS-like wake-up preemption favouring sleepers, switching only at round-robin ticks, or EEVDF (Linux 6.6+: no sleeper credit, the running task keeps its slice)',
+    source:
+      'kernel/sched/fair.c: CFS (2.6.23–6.5) place_entity sleeper credit and check_preempt_wakeup; EEVDF (6.6+) place_entity PLACE_LAG and RUN_TO_PARITY; see src/shared/host/cpu.ts',
+  },
+  {
+    name: 'wakePacking',
+    kind: 'bool',
+    default: false,
+    unit: '',
+    meaning:
+      "a woken task runs on its waker's CPU (a submitter's, for the thread it hands I/O to; its own last CPU, for a completion), waiting behind the task there rather than taking an idle CPU — unless another task already waits for that CPU",
+    source:
+      '[assumed] off: upstream Linux takes an idle CPU sharing the cache (select_idle_sibling). Measured on this lab machine, whose VM kernel packs tasks onto few vCPUs (boot parameter sched_vcpu_pack=15, not upstream): a QD32 fio reader, the loop device worker and the completions all ran on one vCPU while the other stayed 98 % idle (sched_switch trace, 2026-12-05); four readers used both',
   },
   {
     name: 'quantumMs',
@@ -147,7 +159,7 @@ export const hostParams: readonly ParamSpec[] = [
     kind: 'number',
     default: 0.75,
     unit: 'ms',
-    meaning: '`preemptive` policy: shortest slice',
+    meaning: '`preemptive` policy: shortest slice; `eevdf`: the slice (sysctl base_slice_ns)',
     min: 0.01,
     max: 1000,
   },

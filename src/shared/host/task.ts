@@ -72,6 +72,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   cpuTime = 0
   vruntime = 0
   onCpu = -1
+  lastCpu = -1
+  wantCpu = -1
   // Sys
   reaped = 0
   aioInFlight = 0

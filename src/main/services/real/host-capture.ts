@@ -69,6 +69,35 @@ export function configHz(kernel = release()): { hz: number; from: string } | nul
   return null
 }
 
+/**
+ * How this kernel schedules CPUs, as host parameters: EEVDF from 6.6 (kernel/sched/fair.c), with
+ * its slice (sysctl_sched_base_slice 0.75 ms × (1 + log2 of the CPUs, at most 8):
+ * get_update_sysctl_factor, SCHED_TUNABLESCALING_LOG); CFS before. `pack` is a VM kernel's
+ * packing of tasks onto few vCPUs (/proc/sys/kernel/sched_vcpu_pack, not upstream), when set.
+ */
+export function cpuSchedulingFacts(
+  kernel: string,
+  cpuCount: number,
+  pack: string | null,
+): { overrides: ParamValues; sources: Record<string, string> } {
+  const overrides: ParamValues = {}
+  const sources: Record<string, string> = {}
+  const m = /^(\d+)\.(\d+)/.exec(kernel)
+  if (m && (Number(m[1]) > 6 || (Number(m[1]) === 6 && Number(m[2]) >= 6))) {
+    overrides.cpuPolicy = 'eevdf'
+    sources.cpuPolicy = `kernel ${kernel}: EEVDF (Linux 6.6+)`
+    const factor = 1 + Math.floor(Math.log2(Math.max(1, Math.min(cpuCount, 8))))
+    overrides.minGranularityMs = 0.75 * factor
+    sources.minGranularityMs = `kernel/sched/fair.c (6.6+): base_slice 0.75 ms × ${factor} for ${cpuCount} CPUs (SCHED_TUNABLESCALING_LOG)`
+  }
+  const level = pack === null ? NaN : Number(pack.trim())
+  if (Number.isFinite(level) && level > 0) {
+    overrides.wakePacking = true
+    sources.wakePacking = `/proc/sys/kernel/sched_vcpu_pack = ${level}: this VM's kernel packs tasks onto few vCPUs (measured: a QD32 reader, the loop worker and the completions on one vCPU, the other idle)`
+  }
+  return { overrides, sources }
+}
+
 /** MemAvailable from /proc/meminfo, in MiB; null when unknown. */
 function availableMiB(): number | null {
   const m = /^MemAvailable:\s+(\d+) kB$/m.exec(readSys('/proc/meminfo') ?? '')
@@ -105,6 +134,9 @@ export function captureHost(target?: {
       '/proc/meminfo MemTotal − MemAvailable at the fingerprint',
     )
   set('cpus', cpus().length, `${cpus().length} CPUs online (/proc/cpuinfo)`)
+  const sched = cpuSchedulingFacts(kernel, cpus().length, readSys('/proc/sys/kernel/sched_vcpu_pack'))
+  Object.assign(o, sched.overrides)
+  Object.assign(src, sched.sources)
   const hz = configHz(kernel)
   if (hz) set('hz', hz.hz, `CONFIG_HZ in ${hz.from}`)
   set('dirtyRatio', vm('dirty_ratio'), '/proc/sys/vm/dirty_ratio')
