@@ -11,6 +11,8 @@ import {
   fitVirtual,
   initialVirtual,
   pathCpuUs,
+  betterFit,
+  fitStanding,
   refineVirtual,
   worstResidual,
 } from '../../src/main/services/real/fit-virtual'
@@ -76,6 +78,30 @@ describe('fitting the virtual model to a sweep', () => {
     const qd1 = fit.simulated.find((p) => p.name === 'qd1-randread')!
     const h = LatencyHistogram.fromJSON(qd1.latency)
     expect(h.percentile(99)).toBeGreaterThan(4 * h.percentile(50))
+  })
+
+  it('prefers a step that brings the other points closer while the worst, which nothing corrects, stays', () => {
+    const measured = sweep(TRUTH)
+    /** The measured sweep with the deep reads' rate and the sequential writes' latencies scaled. */
+    const off = (qd32: number, seqWrite: number): FitPoint[] =>
+      measured.map((p) => {
+        if (p.name === 'qd32-randread') return { ...p, iops: p.iops * qd32 }
+        if (p.name !== 'seq-write') return p
+        const h = LatencyHistogram.fromJSON(p.latency)
+        const scaled = new LatencyHistogram()
+        for (let q = 0.5; q < 100; q++) scaled.record(Math.round(h.percentile(q) * seqWrite))
+        return { ...p, latency: scaled.toJSON() }
+      })
+    const earlier = fitStanding(measured, off(0.92, 1.1))
+    const later = fitStanding(measured, off(0.99, 1.102))
+    // the worst residual (the sequential writes') is no lower: the rest decides
+    expect(later.err).toBeGreaterThanOrEqual(earlier.err)
+    expect(later.mean).toBeLessThan(earlier.mean)
+    expect(betterFit(later, earlier)).toBe(true)
+    expect(betterFit(earlier, later)).toBe(false)
+    // a clearly lower worst residual wins whatever the mean
+    const worse = fitStanding(measured, off(1, 1.2))
+    expect(betterFit(earlier, worse)).toBe(true)
   })
 
   it('recovers the copy cost and, on a VM that reports free memory, the cost of touching reported pages', () => {

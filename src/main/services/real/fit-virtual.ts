@@ -201,7 +201,12 @@ const rel = (sim: number, meas: number): number => (meas > 0 ? sim / meas - 1 : 
 
 /** How far each point's rate and median are off, the largest of them. */
 export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[]): number {
-  let worst = 0
+  return Math.max(0, ...residualSizes(meas, sim))
+}
+
+/** Each measured point's residual size against its simulated twin. */
+function residualSizes(meas: readonly FitPoint[], sim: readonly FitPoint[]): number[] {
+  const out: number[] = []
   for (const m of meas) {
     const s = sim.find((x) => x.name === m.name)
     if (!s) continue
@@ -210,10 +215,27 @@ export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[
       p50: medianResidual(m.name, m.latency, s.latency),
       medianOnly: MEDIAN_ONLY.has(m.name),
     }
-    worst = Math.max(worst, residualSize(r))
+    out.push(residualSize(r))
   }
-  return worst
+  return out
 }
+
+/**
+ * A fit's standing: its worst residual, and their mean. One fit beats another with a worst
+ * residual lower by more than half a per cent, or one as large with the other points closer on
+ * average — else a point no parameter corrects, the worst from the start, would keep the first
+ * step however much the corrections improve every other point.
+ */
+export function fitStanding(
+  meas: readonly FitPoint[],
+  sim: readonly FitPoint[],
+): { err: number; mean: number } {
+  const xs = residualSizes(meas, sim)
+  return { err: Math.max(0, ...xs), mean: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0 }
+}
+
+export const betterFit = (a: { err: number; mean: number }, b: { err: number; mean: number }): boolean =>
+  a.err < b.err - 0.005 || (a.err <= b.err + 0.005 && a.mean < b.mean)
 
 /** Sweep points no correction uses: they tell the model's structures apart (fitVirtual). */
 export const HELD_OUT: ReadonlySet<string> = new Set(['qd8-randread'])
@@ -235,8 +257,8 @@ export function refineVirtual(
   let h = { ...host }
   // the points the corrections aim at: a held-out point (QD8) judges the fit, it does not steer it
   const fitted = meas.filter((p) => !HELD_OUT.has(p.name))
-  let best = { values: v, host: h, simulated: simulate(v, h), err: Infinity }
-  best.err = worstResidual(fitted, best.simulated)
+  const first = simulate(v, h)
+  let best = { values: v, host: h, simulated: first, ...fitStanding(fitted, first) }
   let sim = best.simulated
   let it = 0
   while (it < maxIt && best.err > tol) {
@@ -245,8 +267,8 @@ export function refineVirtual(
     v = next.values
     h = next.host
     sim = simulate(v, h)
-    const err = worstResidual(fitted, sim)
-    if (err < best.err) best = { values: v, host: h, simulated: sim, err }
+    const standing = fitStanding(fitted, sim)
+    if (betterFit(standing, best)) best = { values: v, host: h, simulated: sim, ...standing }
   }
   return { values: best.values, host: best.host, simulated: best.simulated, iterations: it }
 }
