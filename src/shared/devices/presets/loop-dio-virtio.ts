@@ -22,7 +22,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     signalPerPass: true,
     pathThreads: 1,
     sharedLanes: true,
-    segmentKiB: '0:10, 74:10, 74.01:16, 100:40',
+    segmentKiB: '0:8, 74:8, 74.01:16, 100:40',
     backingScheduler: 'mq-deadline',
     backingTunables: 'batch_rule=6.8, async_depth_rule=6.17',
     backingDevice: 'vda',
@@ -47,7 +47,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
     segmentKiB:
-      'measured (ftrace block_rq_issue/complete on vda in 13 traced runs, and 120 validate runs of a QD1 4 KiB reader beside a QD4 stream of 1 MiB O_DIRECT writes, 2026-12-04/05): in 74 % the ring held two 1 MiB writes but not three (segments 8.1–12.2 KiB: 10 taken) and the reader waited behind 15 writes of a batch (1.0–2.2 MB/s); in 26 % it held all four and a read (≥ 16.5 KiB) and the reader made 4–10 MB/s. fio’s buffers are fresh memory at each start: how contiguous they are is drawn per run',
+      'measured (ftrace block_rq_issue/complete on vda in 13 traced runs, and 120 validate runs of a QD1 4 KiB reader beside a QD4 stream of 1 MiB O_DIRECT writes, 2026-12-04/05): in 74 % the reader waited behind a batch of writes (1.0–2.2 MB/s), in 26 % the ring held all four writes and a read (segments ≥ 16.5 KiB) and the reader made 4–10 MB/s. A slow run traced with its scheduling (2026-12-05 09:10): the ring took one write at a time — each completed alone, ~300 µs apart, the next re-issued until it fitted — and a 1 MiB buffer the loop device split at its 128 segments came as 516 + 508 KiB: about 128 segments a MiB, 8 KiB each, so that two requests need 260 of the 256 descriptors; mq-deadline always had a next write, and the read waited 3.95 ms for its batch of 16. fio’s buffers are fresh memory at each start: how contiguous they are is drawn per run',
     backingScheduler:
       '/sys/block/vda/queue/scheduler on this machine (the disk under the backing file’s ext4)',
     backingTunables:
