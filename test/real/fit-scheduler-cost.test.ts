@@ -5,7 +5,12 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import type { FitPoint } from '../../src/main/services/real/fit-virtual'
 import type { SchedulerPoint } from '../../src/main/services/real/fit-scheduler-cost'
-import { COST_SCHEDULERS, fitSchedulerCost } from '../../src/main/services/real/fit-scheduler-cost'
+import {
+  COST_SCHEDULERS,
+  fitSchedulerCost,
+  refineSchedulerPaths,
+} from '../../src/main/services/real/fit-scheduler-cost'
+import type { ParamValues } from '../../src/shared/util/params'
 import { schedulerSweepSpec } from '../../src/main/services/real/fingerprint'
 
 const DEVICE = { readServiceUs: '0:40, 50:60, 99:300, 100:900', readParallel: 24, pathUs: 15 }
@@ -113,6 +118,61 @@ describe("fitting the schedulers' CPU and the serial path", () => {
     // a scheduler measured faster than none in its pass adds nothing (never a negative time)
     const faster = fitSchedulerCost(none, [{ scheduler: 'kyber', point: rest[1], pairedUs: -1.5, pairs: 3 }])
     expect(faster.schedulerPathUs).toBe('kyber:0')
+  })
+
+  it('corrects a path time the submitter’s own CPU already pays, where both share one vCPU', () => {
+    // a host whose kernel packs the loop worker onto the submitter's vCPU: mq-deadline's CPU in
+    // fio lies on the serial path too, so the measured time it adds is not all path time
+    const packed = {
+      cpus: 2,
+      schedCpuScale: 12,
+      cpuPolicy: 'eevdf',
+      minGranularityMs: 1.5,
+      wakePacking: true,
+    }
+    const device = { ...DEVICE, readContentionUs: 9, signalPerPass: true, schedulerPathUs: 'mq-deadline:1' }
+    const run = (v: ParamValues): FitPoint[] => {
+      const spec = resolveSpec(
+        schedulerSweepSpec(
+          1,
+          256 * 2 ** 20,
+          { preset: 'loop-dio-virtio', overrides: v },
+          { preset: 'linux-modern', overrides: packed },
+          ['none', 'mq-deadline'],
+        ),
+      )
+      return spec.schedulers.map((_, k) => {
+        const p = simulate(spec, k, 0).processes[0]
+        return {
+          name: 'qd32-randread',
+          iops: p.ops / p.seconds,
+          MBps: p.MBps,
+          latency: p.latency,
+          fioCpuUs: null,
+          busyCpus: null,
+        }
+      })
+    }
+    const [none, mq] = run(device)
+    const added = 1e6 / mq.iops - 1e6 / none.iops
+    // the first estimate puts all of it on the path: more than the truth
+    const first = fitSchedulerCost(none, [{ scheduler: 'mq-deadline', point: mq }]).schedulerPathUs!
+    expect(Number(first.split(':')[1])).toBeGreaterThan(5)
+    const refined = refineSchedulerPaths(
+      { ...device, schedulerPathUs: first },
+      [{ scheduler: 'mq-deadline', point: mq }],
+      none,
+      none,
+      (v) => run(v).slice(1),
+    )
+    expect(refined.corrected).toBe(true)
+    // moved toward the truth (1 µs): the submitter's CPU pays the rest
+    const us = Number((refined.values.schedulerPathUs as string).split(':')[1])
+    expect(us).toBeLessThan(Number(first.split(':')[1]) - 2)
+    expect(us).toBeGreaterThan(0.5)
+    // and the re-simulated point adds what was measured, within 3 % of a request's time
+    const simAdded = 1e6 / refined.simulated[0].iops - 1e6 / none.iops
+    expect(Math.abs(simAdded - added)).toBeLessThan((0.03 * 1e6) / none.iops)
   })
 
   it('leaves both undetermined without fio CPU figures or scheduler points', () => {

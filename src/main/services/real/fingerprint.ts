@@ -11,8 +11,8 @@ import { fitModel } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
 import { mergePasses, noiseOf, sweepPointOf } from './fingerprint-passes'
 import { HOST_FIT_SOURCES, fitVirtual } from './fit-virtual'
-import type { CostScheduler } from './fit-scheduler-cost'
-import { COST_SCHEDULERS, fitSchedulerCost } from './fit-scheduler-cost'
+import type { CostScheduler, SchedulerPoint } from './fit-scheduler-cost'
+import { COST_SCHEDULERS, fitSchedulerCost, refineSchedulerPaths } from './fit-scheduler-cost'
 import type { HostCapture } from './host-capture'
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
@@ -216,7 +216,7 @@ export async function fingerprintDevice(
   let reason: string
   let simulated: FitPoint[]
   const virtual = q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper'
-  const schedMeasured: { scheduler: CostScheduler; point: FitPoint }[] = []
+  const schedMeasured: SchedulerPoint[] = []
   // only the schedulers this kernel has (BFQ is optional): one it lacks would only fail each pass
   const costSchedulers = offeredOf(
     COST_SCHEDULERS,
@@ -345,17 +345,30 @@ export async function fingerprintDevice(
   }
   const schedulerPoints: NonNullable<PresetDocument['schedulerPoints']> = []
   if (schedMeasured.length > 0) {
-    const sspec = resolveSpec(
-      schedulerSweepSpec(
-        seconds,
-        region,
-        { preset: basePreset, overrides: values },
-        { preset: host.preset, overrides: host.overrides },
-        schedMeasured.map((x) => x.scheduler),
-      ),
-    )
+    const simulateSchedulers = (v: ParamValues): FitPoint[] => {
+      const sspec = resolveSpec(
+        schedulerSweepSpec(
+          seconds,
+          region,
+          { preset: basePreset, overrides: v },
+          { preset: host.preset, overrides: host.overrides },
+          schedMeasured.map((x) => x.scheduler),
+        ),
+      )
+      return schedMeasured.map((_, k) => fitPointOf(simulate(sspec, k, 0).processes[0], null))
+    }
+    const simNone = simulated.find((p) => p.name === 'qd32-randread')
+    const measNone = measured.find((p) => p.name === 'qd32-randread')!
+    const refined = refineSchedulerPaths(values, schedMeasured, measNone, simNone, simulateSchedulers)
+    values = refined.values
+    const sims = refined.simulated
+    if (refined.corrected)
+      sources = {
+        ...sources,
+        schedulerPathUs: `${sources.schedulerPathUs}; corrected by re-simulating the scheduler points against none's`,
+      }
     for (const [k, x] of schedMeasured.entries()) {
-      const sim = fitPointOf(simulate(sspec, k, 0).processes[0], null)
+      const sim = sims[k]
       const { mp, sp } = judge(`qd32-randread@${x.scheduler}`, x.point, sim)
       schedulerPoints.push({
         scheduler: x.scheduler,

@@ -1,4 +1,5 @@
 import { SCHEDULER_CPU_COST } from '../../../shared/schedulers/cpu-cost'
+import type { ParamValues } from '../../../shared/util/params'
 import type { FitPoint } from './fit-virtual'
 
 /**
@@ -87,4 +88,62 @@ export function fitSchedulerCost(none: FitPoint, points: readonly SchedulerPoint
       `(${measured.map(how).join(', ')})`
   }
   return { schedCpuScale: scale, pathUs, schedulerPathUs, sources }
+}
+
+/**
+ * One correction of `schedulerPathUs` by the re-simulated scheduler points: each scheduler's time
+ * on the path moves by what the simulation's time per request over none misses of the measured
+ * one (`measuredUs`: paired with none, or the rates' difference). The first estimate takes the
+ * whole measured difference as path time; where the submitter's CPU is on the serial path too (a
+ * VM kernel that packs the loop worker onto the submitter's vCPU), the scheduler's CPU in the
+ * submitter already adds part of it, and the re-simulation shows how much.
+ */
+export function correctSchedulerPaths(
+  current: string,
+  measuredUs: Readonly<Record<string, number>>,
+  simulatedUs: Readonly<Record<string, number>>,
+): string {
+  return current
+    .split(',')
+    .map((part) => {
+      const [s, us] = part.split(':').map((x) => x.trim())
+      const m = measuredUs[s]
+      const sim = simulatedUs[s]
+      if (m === undefined || sim === undefined || !Number.isFinite(sim)) return `${s}:${us}`
+      return `${s}:${r3(Math.max(0, Number(us) + (m - sim)))}`
+    })
+    .join(', ')
+}
+
+/**
+ * The scheduler points re-simulated on `values`, with each scheduler's `schedulerPathUs`
+ * corrected until the simulation adds over none what was measured, within 2 % of a request's
+ * time (three corrections at most); the values the last simulation ran on.
+ */
+export function refineSchedulerPaths(
+  values: ParamValues,
+  points: readonly SchedulerPoint[],
+  measuredNone: FitPoint,
+  simulatedNone: FitPoint | undefined,
+  simulate: (values: ParamValues) => FitPoint[],
+): { values: ParamValues; simulated: FitPoint[]; corrected: boolean } {
+  let sims = simulate(values)
+  if (typeof values.schedulerPathUs !== 'string' || !simulatedNone || simulatedNone.iops <= 0)
+    return { values, simulated: sims, corrected: false }
+  const measuredUs = Object.fromEntries(
+    points.map((x) => [x.scheduler, x.pairedUs ?? 1e6 / x.point.iops - 1e6 / measuredNone.iops]),
+  )
+  let v = values
+  let corrected = false
+  for (let i = 0; i < 3; i++) {
+    const simulatedUs = Object.fromEntries(
+      points.map((x, k) => [x.scheduler, 1e6 / sims[k].iops - 1e6 / simulatedNone.iops]),
+    )
+    const off = Math.max(...points.map((x) => Math.abs(measuredUs[x.scheduler] - simulatedUs[x.scheduler])))
+    if (off <= (0.02 * 1e6) / simulatedNone.iops) break
+    v = { ...v, schedulerPathUs: correctSchedulerPaths(v.schedulerPathUs as string, measuredUs, simulatedUs) }
+    corrected = true
+    sims = simulate(v)
+  }
+  return { values: v, simulated: sims, corrected }
 }
