@@ -125,6 +125,18 @@ describe('CPU scheduler', () => {
     expect(run(30)).toBeCloseTo(30.1, 6)
   })
 
+  it('under `eevdf`, tasks that compete share the CPU in slices, each slice timed as it starts', () => {
+    const { engine, cpu } = sched('eevdf')
+    const a = new ScriptTask(1, cpu, engine, Array(10).fill(10 * MS))
+    const b = new ScriptTask(2, cpu, engine, Array(10).fill(10 * MS))
+    cpu.run(a, 10 * MS)
+    cpu.run(b, 10 * MS)
+    engine.run(4 * MS)
+    // slices of 0.75 ms, taken in turn: neither runs its 10 ms burst through
+    expect(a.cpuTime).toBeGreaterThanOrEqual(1.5 * MS)
+    expect(b.cpuTime).toBeGreaterThanOrEqual(1.5 * MS)
+  })
+
   it('with `pack`, a woken worker waits for its waker’s CPU though another is idle', () => {
     // without packing the worker takes the idle CPU at once, 0.2 ms in
     const free = handOff('eevdf', false)

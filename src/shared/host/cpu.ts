@@ -288,7 +288,7 @@ export class CpuScheduler implements Handler {
     }
     this.sliceStart[c] = this.engine.now
     this.startBurst(c, t)
-    if (this.p.policy === 'preemptive' && this.runnable > 0) this.armSlices()
+    if (this.p.policy !== 'tick' && this.runnable > 0) this.armSlices()
   }
 
   private startBurst(c: number, t: CpuTask): void {
