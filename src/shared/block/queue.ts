@@ -16,13 +16,13 @@ export interface SlotWaiter {
   slotGranted(now: SimTime): void
 }
 
-/** Receives block-layer events for metrics. */
 /** Whose CPU work a queue run is (host/cpu.ts CpuScheduler): captured at a kick, entered at the run. */
 export interface RunContext {
   capture(): unknown
   within(ctx: unknown, run: () => void): void
 }
 
+/** Receives block-layer events for metrics. */
 export interface BlockObserver {
   dispatched(rq: Request, now: SimTime): void
   completed(rq: Request, now: SimTime): void
