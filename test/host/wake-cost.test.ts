@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
+import { randomReader } from '../helpers/fio-process'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 
 function run(wakeUs: number, iodepth: number, ioengine = iodepth > 1 ? 'libaio' : 'psync') {
@@ -11,22 +12,7 @@ function run(wakeUs: number, iodepth: number, ioengine = iodepth > 1 ? 'libaio' 
     device: { preset: 'nullblk', overrides: { completionUs: 20, queueDepth: 256 } },
     host: { preset: 'linux-modern', overrides: { cpus: 2, wakeUs } },
     workload: {
-      processes: [
-        {
-          name: 'r',
-          type: 'fio',
-          params: {
-            rw: 'randread',
-            bs: '4k',
-            size: '64M',
-            direct: true,
-            iodepth,
-            ioengine,
-            time_based: true,
-            runtime: 0.2,
-          },
-        },
-      ],
+      processes: [randomReader(0.2, { iodepth, ioengine })],
     },
     schedulers: ['none'],
   })

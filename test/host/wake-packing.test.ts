@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
+import { randomReader } from '../helpers/fio-process'
 
 const PATH_US = 6
 const SYSCALL_US = 3
@@ -36,22 +37,7 @@ function run(wakePacking: boolean, scheduler = 'none') {
       },
     },
     workload: {
-      processes: [
-        {
-          name: 'r',
-          type: 'fio',
-          params: {
-            rw: 'randread',
-            bs: '4k',
-            size: '64M',
-            direct: true,
-            iodepth: 32,
-            ioengine: 'libaio',
-            time_based: true,
-            runtime: 0.2,
-          },
-        },
-      ],
+      processes: [randomReader(0.2, { iodepth: 32, ioengine: 'libaio' })],
     },
     schedulers: [scheduler],
   })

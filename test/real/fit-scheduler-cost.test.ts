@@ -15,14 +15,15 @@ import { schedulerSweepSpec } from '../../src/main/services/real/fingerprint'
 
 const DEVICE = { readServiceUs: '0:40, 50:60, 99:300, 100:900', readParallel: 24, pathUs: 15 }
 
-function points(scale: number): FitPoint[] {
+/** The QD32 random-read point under each of `schedulers`, simulated on `device` and `host`. */
+function pointsOn(device: ParamValues, host: ParamValues, schedulers: readonly string[]): FitPoint[] {
   const spec = resolveSpec(
     schedulerSweepSpec(
       1,
       256 * 2 ** 20,
-      { preset: 'loop-dio-virtio', overrides: DEVICE },
-      { preset: 'linux-modern', overrides: { cpus: 2, schedCpuScale: scale } },
-      ['none', ...COST_SCHEDULERS],
+      { preset: 'loop-dio-virtio', overrides: device },
+      { preset: 'linux-modern', overrides: host },
+      schedulers,
     ),
   )
   return spec.schedulers.map((_, k) => {
@@ -37,6 +38,9 @@ function points(scale: number): FitPoint[] {
     }
   })
 }
+
+const points = (scale: number): FitPoint[] =>
+  pointsOn(DEVICE, { cpus: 2, schedCpuScale: scale }, ['none', ...COST_SCHEDULERS])
 
 describe("fitting the schedulers' CPU and the serial path", () => {
   it('recovers the scale of the costs and the path’s own time per request', () => {
@@ -131,28 +135,7 @@ describe("fitting the schedulers' CPU and the serial path", () => {
       wakePacking: true,
     }
     const device = { ...DEVICE, readContentionUs: 9, signalPerPass: true, schedulerPathUs: 'mq-deadline:1' }
-    const run = (v: ParamValues): FitPoint[] => {
-      const spec = resolveSpec(
-        schedulerSweepSpec(
-          1,
-          256 * 2 ** 20,
-          { preset: 'loop-dio-virtio', overrides: v },
-          { preset: 'linux-modern', overrides: packed },
-          ['none', 'mq-deadline'],
-        ),
-      )
-      return spec.schedulers.map((_, k) => {
-        const p = simulate(spec, k, 0).processes[0]
-        return {
-          name: 'qd32-randread',
-          iops: p.ops / p.seconds,
-          MBps: p.MBps,
-          latency: p.latency,
-          fioCpuUs: null,
-          busyCpus: null,
-        }
-      })
-    }
+    const run = (v: ParamValues): FitPoint[] => pointsOn(v, packed, ['none', 'mq-deadline'])
     const [none, mq] = run(device)
     const added = 1e6 / mq.iops - 1e6 / none.iops
     // the first estimate puts all of it on the path: more than the truth

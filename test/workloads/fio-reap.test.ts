@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { simulate } from '../../src/shared/experiment/runner'
 import { formatIssues, resolveSpec, validateSpec } from '../../src/shared/experiment/validate'
+import { randomReader } from '../helpers/fio-process'
 
 const SYSCALL_US = 5
 
@@ -15,23 +16,7 @@ function run(extra: Record<string, number> = {}) {
     device: { preset: 'nullblk', overrides: { completionUs: 150, queueDepth: 256 } },
     host: { preset: 'linux-modern', overrides: { cpus: 2, syscallUs: SYSCALL_US, wakeUs: 0 } },
     workload: {
-      processes: [
-        {
-          name: 'r',
-          type: 'fio',
-          params: {
-            rw: 'randread',
-            bs: '4k',
-            size: '64M',
-            direct: true,
-            iodepth: 32,
-            ioengine: 'libaio',
-            time_based: true,
-            runtime: 0.2,
-            ...extra,
-          },
-        },
-      ],
+      processes: [randomReader(0.2, { iodepth: 32, ioengine: 'libaio', ...extra })],
     },
     schedulers: ['none'],
   })
