@@ -14,6 +14,7 @@
 #   sudo bench/real-probes.sh writeback                     ftrace of a reader beside buffered writeback: throttled depth, bursts, passes
 #   sudo bench/real-probes.sh signal                        completions per interrupt of the virtio disk under the loop device, QD 1, 4, 32
 #   sudo bench/real-probes.sh passes [QD]                    ftrace of that disk at QD32 reads: completion clusters, time at the disk, gaps
+#   sudo bench/real-probes.sh drift [RUNS]                   the same 3 s jobs back to back (default 5 times): how far the machine moves
 set -euo pipefail
 probe=${1:-}
 dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
@@ -67,6 +68,18 @@ case "$probe" in
       fiojson --direct=1 --runtime=4 --name=reader --rw=randread --bs=4k --ioengine=psync \
         --name=writer --rw=write --bs=1M --ioengine=libaio --iodepth=$qd |
         show "'writer QD$qd: reader', (d.jobs[0].read.bw_bytes/1e6).toFixed(2), 'MB/s, mean', $(us d.jobs[0].read.clat_ns.mean), 'p99', $(us "d.jobs[0].read.clat_ns.percentile['99.000000']"), 'µs; writer', (d.jobs[1].write.bw_bytes/1e6).toFixed(0), 'MB/s, mean', $(us d.jobs[1].write.clat_ns.mean), 'µs'"
+    done
+    ;;
+  drift)
+    # The same jobs again and again on one device: the spread between consecutive runs is what a
+    # fingerprint taken minutes before a validate cannot know (here: 1 MiB QD4 reads 940–1708 MB/s
+    # within a minute, with no order effect of the writes between them).
+    loop fill
+    for i in $(seq "${2:-5}"); do
+      r=$(fiojson --direct=1 --runtime=3 --name=p --rw=read --bs=1M --ioengine=libaio --iodepth=4 | show "(d.jobs[0].read.bw_bytes/1e6).toFixed(0)")
+      q=$(fiojson --direct=1 --runtime=3 --name=p --rw=randread --bs=4k --ioengine=libaio --iodepth=32 | show "(d.jobs[0].read.iops/1000).toFixed(1)")
+      w=$(fiojson --direct=1 --runtime=3 --name=p --rw=randwrite --bs=4k --ioengine=libaio --iodepth=16 | show "(d.jobs[0].write.bw_bytes/1e6).toFixed(0)")
+      echo "run $i: 1 MiB QD4 reads $r MB/s, 4 KiB QD32 reads ${q}k IOPS, 4 KiB QD16 writes $w MB/s"
     done
     ;;
   sequential)
