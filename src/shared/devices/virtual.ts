@@ -2,12 +2,14 @@ import { SECTOR, type DeviceInfo, type Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
-import type { CompletionSink, Device, HostCpu, HostThread } from './device'
+import type { CompletionSink, Device, HostCpu } from './device'
 import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
 import { PassServer } from './signal-pass'
 import type { SignalPass } from './signal-pass'
 import { largestTransferSectors } from './virtual-params'
+import { PathThread } from './path-thread'
+import { RequestRing } from './request-ring'
 import type { VirtualConfig } from './virtual-params'
 
 /**
@@ -335,71 +337,4 @@ export function laneSpeeds(p: number): Float64Array {
   for (let i = 0; i < s.length; i++) s[i] = i < whole ? 1 : frac
   if (whole === 0) s[0] = Math.max(frac, 1e-3)
   return s
-}
-
-/** A thread of the device's own path: serves its requests in turn, `pathNs` of CPU each. */
-class PathThread implements HostThread {
-  readonly weight = 1024
-  cpuWork = 0
-  cpuTime = 0
-  vruntime = 0
-  onCpu = -1
-  lastCpu = -1
-  wantCpu = -1
-  private readonly queue = new RequestRing()
-  private running = false
-  private cpu: HostCpu | null = null
-  private ns = 0
-
-  constructor(
-    readonly pid: number,
-    private readonly dev: VirtualDevice,
-  ) {}
-
-  submit(rq: Request, cpu: HostCpu, ns: number): void {
-    this.queue.push(rq)
-    if (this.running) return
-    this.running = true
-    this.cpu = cpu
-    this.ns = ns
-    cpu.run(this, ns)
-  }
-
-  cpuDone(now: SimTime): void {
-    this.dev.toLanes(this.queue.shift(), now)
-    if (this.queue.size > 0) this.cpu!.run(this, this.ns)
-    else {
-      this.running = false
-      this.cpu!.release(this)
-    }
-  }
-}
-
-/** A FIFO of requests without shifting arrays (a growable ring). */
-class RequestRing {
-  private buf: (Request | null)[] = new Array<Request | null>(16).fill(null)
-  private head = 0
-  size = 0
-
-  push(rq: Request): void {
-    if (this.size === this.buf.length) {
-      const old = this.buf
-      this.buf = new Array<Request | null>(old.length * 2).fill(null)
-      for (let i = 0; i < this.size; i++) this.buf[i] = old[(this.head + i) % old.length]
-      this.head = 0
-    }
-    this.buf[(this.head + this.size++) % this.buf.length] = rq
-  }
-
-  peek(): Request {
-    return this.buf[this.head]!
-  }
-
-  shift(): Request {
-    const rq = this.buf[this.head]!
-    this.buf[this.head] = null
-    this.head = (this.head + 1) % this.buf.length
-    this.size--
-    return rq
-  }
 }
