@@ -50,18 +50,12 @@ describe("fio's reaping of asynchronous completions", () => {
       device: { preset: 'nullblk' },
       workload: {
         processes: [
-          {
-            name: 'r',
-            type: 'fio',
-            params: {
-              rw: 'randread',
-              direct: true,
-              ioengine: 'libaio',
-              iodepth: 8,
-              iodepth_batch_complete_min: 4,
-              iodepth_batch_complete_max: 2,
-            },
-          },
+          randomReader(1, {
+            ioengine: 'libaio',
+            iodepth: 8,
+            iodepth_batch_complete_min: 4,
+            iodepth_batch_complete_max: 2,
+          }),
         ],
       },
       schedulers: ['none'],

@@ -82,6 +82,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    */
   runContext: RunContext | null = null
   private kickContext: unknown = null
+  /** `run` bound once: a queue run entered in a context needs it as a function. */
+  private readonly runNow = (): void => this.run()
   /** Set by `setDevice`. */
   deviceInfo!: DeviceInfo
   maxSectors = 0
@@ -289,7 +291,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.kickPending = false
       const ctx = this.kickContext
       this.kickContext = null
-      if (ctx !== null && this.runContext !== null) this.runContext.within(ctx, () => this.run())
+      if (ctx !== null && this.runContext !== null) this.runContext.within(ctx, this.runNow)
       else this.run()
     } else if (kind === EV_IDLE) {
       this.idleTimer.fired()

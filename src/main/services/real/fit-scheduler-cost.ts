@@ -1,3 +1,4 @@
+import { parseSchedulerPath } from '../../../shared/devices/virtual-params'
 import { SCHEDULER_CPU_COST } from '../../../shared/schedulers/cpu-cost'
 import type { ParamValues } from '../../../shared/util/params'
 import type { FitPoint } from './fit-virtual'
@@ -103,14 +104,13 @@ export function correctSchedulerPaths(
   measuredUs: Readonly<Record<string, number>>,
   simulatedUs: Readonly<Record<string, number>>,
 ): string {
-  return current
-    .split(',')
-    .map((part) => {
-      const [s, us] = part.split(':').map((x) => x.trim())
+  return Object.entries(parseSchedulerPath(current, 'schedulerPathUs', []))
+    .map(([s, ns]) => {
       const m = measuredUs[s]
       const sim = simulatedUs[s]
-      if (m === undefined || sim === undefined || !Number.isFinite(sim)) return `${s}:${us}`
-      return `${s}:${r3(Math.max(0, Number(us) + (m - sim)))}`
+      const us =
+        m === undefined || sim === undefined || !Number.isFinite(sim) ? ns / 1000 : ns / 1000 + (m - sim)
+      return `${s}:${r3(Math.max(0, us))}`
     })
     .join(', ')
 }

@@ -201,7 +201,7 @@ const rel = (sim: number, meas: number): number => (meas > 0 ? sim / meas - 1 : 
 
 /** How far each point's rate and median are off, the largest of them. */
 export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[]): number {
-  return Math.max(0, ...residualSizes(meas, sim))
+  return fitStanding(meas, sim).err
 }
 
 /** Each measured point's residual size against its simulated twin. */
