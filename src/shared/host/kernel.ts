@@ -7,7 +7,7 @@ import type { BlockQueue } from '../block/queue'
 import type { IoPrioClass } from '../block/types'
 import type { ParamValues } from '../util/params'
 import { CpuScheduler } from './cpu'
-import type { CpuPolicy } from './cpu'
+import { cpuParamsOf } from './cpu-params'
 import type { FilePlacement, SimFile } from './files'
 import { FileAllocator, PAGE } from './files'
 import { PG_WRITEBACK, PageCache } from './pagecache'
@@ -119,15 +119,7 @@ export class Kernel implements PageIoListener {
       writebackInterval: n('dirtyWritebackMs') * MS,
       schedCpu: queue.params.cpuPerRequest ?? 0,
     }
-    this.cpu = new CpuScheduler(engine, {
-      cpus: n('cpus'),
-      policy: hv.cpuPolicy as CpuPolicy,
-      quantum: Math.round(n('quantumMs') * MS),
-      latency: Math.round(n('schedLatencyMs') * MS),
-      minGranularity: Math.round(n('minGranularityMs') * MS),
-      wakeupGranularity: Math.round(n('wakeupGranularityMs') * MS),
-      pack: hv.wakePacking === true,
-    })
+    this.cpu = new CpuScheduler(engine, cpuParamsOf(hv))
     if (hv.wakePacking === true) queue.runContext = this.cpu
     const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)
     this.cache = new PageCache(Math.floor(cachePages), queue)
