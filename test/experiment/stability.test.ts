@@ -57,6 +57,24 @@ describe('repeat until stable', () => {
     expect(nextRound(spec, [], [4, 2])).toEqual([{ schedIndex: 1, repetition: 2 }])
   })
 
+  it('in complete blocks (real runs), runs every entry again while any still varies', () => {
+    const spec = resolveSpec({ ...base, repetitions: 3, untilStable: { cvPercent: 3, maxRepetitions: 5 } })
+    const runs = [
+      ...[10, 10.1, 9.9].map((r) => run('noop', { rr: r })),
+      ...[10, 12, 8].map((r) => run('deadline', { rr: r })),
+    ]
+    // noop is stable, deadline varies: a block of both, so neither is sampled later than the other
+    expect(nextRound(spec, runs, [3, 3], true)).toEqual([
+      { schedIndex: 0, repetition: 3 },
+      { schedIndex: 1, repetition: 3 },
+    ])
+    // all stable: no block
+    const calm = [...runs.slice(0, 3), ...[10, 10.1, 9.9].map((r) => run('deadline', { rr: r }))]
+    expect(nextRound(spec, calm, [3, 3], true)).toEqual([])
+    // at the cap: none, whatever varies
+    expect(nextRound(spec, runs, [5, 5], true)).toEqual([])
+  })
+
   it('without untilStable, runs exactly the repetitions asked for', () => {
     const spec = resolveSpec({ ...base, repetitions: 2 })
     const runs = [1, 5].map((r) => run('noop', { rr: r }))

@@ -11,6 +11,7 @@ import {
   summarize,
   tCritical95,
   welch,
+  pairedT,
 } from '../../src/shared/metrics'
 
 describe('descriptive statistics', () => {
@@ -139,5 +140,28 @@ describe('welch', () => {
     expect(welch([1], [1, 2, 3]).p).toBeNaN()
     expect(welch([2, 2, 2], [2, 2]).t).toBeNaN()
     expect(welch([1, 2], [1, 2]).p).toBe(1)
+  })
+})
+
+describe('pairedT', () => {
+  const diff = (a: number[], b: number[]): number[] => a.map((x, i) => x - b[i])
+
+  it("matches scipy's ttest_rel", () => {
+    // scipy.stats.ttest_rel([1,2,3,4], [1.5,2.1,3.9,4.8]): t = -3.199798380745162, p = 0.049339453062686854
+    const r = pairedT(diff([1, 2, 3, 4], [1.5, 2.1, 3.9, 4.8]))
+    expect(r.t).toBeCloseTo(-3.199798380745162, 12)
+    expect(r.df).toBe(3)
+    expect(r.p).toBeCloseTo(0.049339453062686854, 12)
+    // a small shift that every pair shares is found, although Welch's test sees only the spread
+    const a = [1, 2, 3, 4, 5, 6]
+    const b = [1.2, 2.1, 3.3, 4.2, 5.4, 6.1]
+    expect(pairedT(diff(a, b)).p).toBeCloseTo(0.006169843479873271, 12) // scipy ttest_rel
+    expect(welch(a, b).p).toBeGreaterThan(0.8)
+  })
+
+  it('is NaN when undefined, and certain when every pair differs alike', () => {
+    expect(pairedT([0.5]).p).toBeNaN()
+    expect(pairedT([0, 0, 0]).p).toBeNaN()
+    expect(pairedT([0.2, 0.2, 0.2])).toEqual({ t: Infinity, df: 2, p: 0 })
   })
 })

@@ -140,6 +140,15 @@ describeReal('iosched-lab run --real and friends on the command line (root)', ()
         .map((x: { repetition: number }) => x.repetition)
     expect(reps('noop')).toEqual([0, 1, 2])
     expect(reps('kyber')).toEqual([0, 1, 2])
+    // in the order they ran: rounds of both, each round starting one scheduler further on
+    expect([...r.err.matchAll(/^real: (\w+ #\d)/gm)].map((m) => m[1])).toEqual([
+      'noop #1',
+      'kyber #1',
+      'kyber #2',
+      'noop #2',
+      'noop #3',
+      'kyber #3',
+    ])
     expect(r.err).toMatch(/repeating until stable: noop: 2 runs, CV [\d.]+ % \(\w+\) — not stable yet/)
     expect(loopsUnder(dir)).toEqual([])
   }, 90_000)

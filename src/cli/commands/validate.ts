@@ -178,7 +178,7 @@ export function renderReport(r: ValidateReport): string {
   out.push('', 'scheduler pairs the kernel separated (beyond the noise):')
   out.push(
     renderTable(
-      ['workload', 'process', 'metric', 'higher', 'lower', 'real diff', 'p', 'simulated'],
+      ['workload', 'process', 'metric', 'higher', 'lower', 'real diff', 'p (test, n)', 'simulated'],
       sep.map(({ w, p }) => [
         w,
         p.process,
@@ -186,7 +186,7 @@ export function renderReport(r: ValidateReport): string {
         p.a,
         p.b,
         pct(p.realDifference),
-        num(p.p, 2),
+        `${num(p.p, 2)} (${p.test ?? 'welch'}, ${p.n ?? '–'})`,
         `${p.simulated} (${pct(p.simulatedDifference)})`,
       ]),
       ['l', 'l', 'l', 'l', 'l'],

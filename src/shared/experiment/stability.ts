@@ -79,15 +79,25 @@ export function describeStability(v: StabilityVerdict): string {
  * The next round of (scheduler entry, repetition) jobs: one more repetition of every entry that
  * needs it, numbered after its `attempts` so far (failed runs included, so a failing entry stops
  * at the cap). Empty when the experiment is complete.
+ *
+ * `blocks` (real runs): while any entry needs another run, every entry below the cap runs again,
+ * so each round is a complete block of all schedulers. A real machine drifts (here 1 MiB reads
+ * moved 940–1708 MB/s within a minute, bench/real-probes.sh drift); extra runs of only the
+ * entries that varied would sample them in a later state of the machine than the stable ones and
+ * turn that drift into a difference between schedulers. Complete blocks keep every scheduler's
+ * runs side by side in time, which is what a paired comparison (validate/judge.ts) needs.
  */
 export function nextRound(
   spec: ResolvedSpec,
   runs: readonly RunResult[],
   attempts: readonly number[],
+  blocks = false,
 ): { schedIndex: number; repetition: number }[] {
   const max = spec.untilStable ? spec.untilStable.maxRepetitions : spec.repetitions
-  return stabilityOf(spec, runs)
-    .filter((v) => v.more && attempts[v.schedIndex] < max)
+  const verdicts = stabilityOf(spec, runs)
+  const again = blocks && verdicts.some((v) => v.more && attempts[v.schedIndex] < max)
+  return verdicts
+    .filter((v) => (again || v.more) && attempts[v.schedIndex] < max)
     .map((v) => ({ schedIndex: v.schedIndex, repetition: attempts[v.schedIndex] }))
 }
 

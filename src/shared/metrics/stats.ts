@@ -109,3 +109,21 @@ export function welch(a: ArrayLike<number>, b: ArrayLike<number>): WelchResult {
   const df = (se2 * se2) / ((va * va) / (na - 1) + (vb * vb) / (nb - 1))
   return { t, df, p: studentTTwoSided(t, df) }
 }
+
+/**
+ * The paired t-test of mean(d) = 0 over differences d (one per block: the runs of two schedulers
+ * side by side in time), as R's `t.test(a, b, paired = TRUE)` on d = a − b. NaN throughout below 2
+ * differences or when they are all equal and zero; p = 0 when all are equal and non-zero.
+ */
+export function pairedT(d: ArrayLike<number>): WelchResult {
+  const n = d.length
+  if (n < 2) return { t: NaN, df: NaN, p: NaN }
+  const m = mean(d)
+  const v = variance(d)
+  if (!(v > 0))
+    return m !== 0 && Number.isFinite(m)
+      ? { t: m > 0 ? Infinity : -Infinity, df: n - 1, p: 0 }
+      : { t: NaN, df: NaN, p: NaN }
+  const t = m / Math.sqrt(v / n)
+  return { t, df: n - 1, p: studentTTwoSided(t, n - 1) }
+}

@@ -1,7 +1,7 @@
 import type { RunResult } from '../experiment/result'
 import { rmsCdfDistance } from '../metrics/cdf-distance'
 import { LatencyHistogram } from '../metrics/histogram'
-import { ci95, mean, welch } from '../metrics/stats'
+import { ci95, mean, pairedT, welch } from '../metrics/stats'
 
 /**
  * Judging the simulation against the kernel on one workload: per cell (scheduler × process ×
@@ -14,10 +14,17 @@ import { ci95, mean, welch } from '../metrics/stats'
 export const METRICS = ['MBps', 'p99Ms'] as const
 export type Metric = (typeof METRICS)[number]
 
-/** A real difference counts when Welch's test puts it below this p-value… */
+/**
+ * A real difference counts when its test puts it below this p-value: the paired t-test over the
+ * rounds both schedulers ran in (runs of one repetition number ran side by side in time, the real
+ * runner's complete blocks), on the log of their ratio, so the machine's drift between rounds
+ * cancels; Welch's test over all runs when fewer than PAIRED_MIN rounds match…
+ */
 export const SEPARABLE_P = 0.05
 /** …and it is at least this large (relative to the larger mean): smaller is no scheduler's doing. */
 export const SEPARABLE_MIN = 0.05
+/** Rounds both schedulers ran in, at least, for the paired test. */
+export const PAIRED_MIN = 3
 /** Simulated means closer than this (relative) are a tie: the simulation did not order them. */
 export const SIM_TIE = 0.01
 
@@ -44,9 +51,16 @@ export interface Pair {
   /** The scheduler with the higher real mean, then the other. */
   a: string
   b: string
-  /** (real a − real b) ÷ real a. */
+  /**
+   * (real a − real b) ÷ real a: of the means (Welch), or of the geometric mean of the per-round
+   * ratios, 1 − 1 ÷ gmean(a ÷ b) (paired).
+   */
   realDifference: number
   p: number
+  /** Which test gave p: paired over the rounds both ran in, or Welch's over all runs. */
+  test: 'paired' | 'welch'
+  /** The runs compared: matched rounds (paired) or the smaller sample (Welch). */
+  n: number
   separable: boolean
   /** How the simulated means order a and b. */
   simulated: 'same' | 'opposite' | 'tie'
@@ -88,11 +102,64 @@ function metricOf(run: RunResult, process: string, metric: Metric): number | nul
   return h.count > 0 ? h.percentile(99) / 1e6 : null
 }
 
+/** Per repetition (the round it ran in), the metric of `label`'s run. */
+function byRound(
+  runs: readonly RunResult[],
+  label: string,
+  process: string,
+  metric: Metric,
+): Map<number, number> {
+  const out = new Map<number, number>()
+  for (const r of runs) {
+    if (r.label !== label) continue
+    const x = metricOf(r, process, metric)
+    if (x !== null && Number.isFinite(x)) out.set(r.repetition, x)
+  }
+  return out
+}
+
 function values(runs: readonly RunResult[], label: string, process: string, metric: Metric): number[] {
-  return runs
-    .filter((r) => r.label === label)
-    .map((r) => metricOf(r, process, metric))
-    .filter((x): x is number => x !== null && Number.isFinite(x))
+  return [...byRound(runs, label, process, metric).values()]
+}
+
+interface RealOrder {
+  /** The better-measured first (higher mean), then the other. */
+  first: 0 | 1
+  realDifference: number
+  p: number
+  test: 'paired' | 'welch'
+  n: number
+}
+
+/**
+ * How the kernel ordered two schedulers' runs, and how sure that is. Paired when ≥ PAIRED_MIN rounds
+ * hold both: the t-test on ln(x ÷ y) per round (drift multiplies both runs of a round alike; plain
+ * differences where a value is 0). Otherwise Welch's test on all runs.
+ */
+function realOrder(x: Map<number, number>, y: Map<number, number>): RealOrder | null {
+  if (x.size < 2 || y.size < 2) return null
+  const rounds = [...x.keys()].filter((k) => y.has(k))
+  if (rounds.length >= PAIRED_MIN) {
+    const positive = rounds.every((k) => x.get(k)! > 0 && y.get(k)! > 0)
+    const d = rounds.map((k) => (positive ? Math.log(x.get(k)! / y.get(k)!) : x.get(k)! - y.get(k)!))
+    const md = mean(d)
+    const t = pairedT(d)
+    const first = md >= 0 ? 0 : 1
+    // the better one's mean over the matched rounds (plain differences: relative to it)
+    const top = Math.max(mean(rounds.map((k) => x.get(k)!)), mean(rounds.map((k) => y.get(k)!)))
+    const realDifference = positive ? 1 - Math.exp(-Math.abs(md)) : top > 0 ? Math.abs(md) / top : 0
+    const p = Number.isNaN(t.p) ? (realDifference > 0 ? 0 : 1) : t.p
+    return { first, realDifference, p, test: 'paired', n: rounds.length }
+  }
+  const xs = [...x.values()]
+  const ys = [...y.values()]
+  const first = mean(xs) >= mean(ys) ? 0 : 1
+  const [ra, rb] = first === 0 ? [xs, ys] : [ys, xs]
+  const ma = mean(ra)
+  const realDifference = ma > 0 ? (ma - mean(rb)) / ma : 0
+  const w = welch(ra, rb)
+  const p = Number.isNaN(w.p) ? (realDifference > 0 ? 0 : 1) : w.p
+  return { first, realDifference, p, test: 'welch', n: Math.min(xs.length, ys.length) }
 }
 
 function latencyOf(runs: readonly RunResult[], label: string, process: string): LatencyHistogram {
@@ -127,14 +194,10 @@ export function judgeWorkload(
       }
       for (let i = 0; i < ran.length; i++)
         for (let j = i + 1; j < ran.length; j++) {
-          const x = values(real, ran[i], process, metric)
-          const y = values(real, ran[j], process, metric)
-          if (x.length < 2 || y.length < 2) continue
-          const [a, b, ra, rb] = mean(x) >= mean(y) ? [ran[i], ran[j], x, y] : [ran[j], ran[i], y, x]
-          const ma = mean(ra)
-          const realDifference = ma > 0 ? (ma - mean(rb)) / ma : 0
-          const w = welch(ra, rb)
-          const p = Number.isNaN(w.p) ? (realDifference > 0 ? 0 : 1) : w.p
+          const o = realOrder(byRound(real, ran[i], process, metric), byRound(real, ran[j], process, metric))
+          if (!o) continue
+          const [a, b] = o.first === 0 ? [ran[i], ran[j]] : [ran[j], ran[i]]
+          const { realDifference, p } = o
           const sa = mean(values(simulated, a, process, metric))
           const sb = mean(values(simulated, b, process, metric))
           const top = Math.max(Math.abs(sa), Math.abs(sb))
@@ -146,6 +209,8 @@ export function judgeWorkload(
             b,
             realDifference,
             p,
+            test: o.test,
+            n: o.n,
             separable: p < SEPARABLE_P && realDifference >= SEPARABLE_MIN,
             simulated:
               Math.abs(simulatedDifference) < SIM_TIE ? 'tie' : simulatedDifference > 0 ? 'same' : 'opposite',

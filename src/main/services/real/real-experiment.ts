@@ -157,13 +157,17 @@ export class RealExperimentRunner {
     const runs: RealRunResult[] = []
     let first: { jobFile: string; command: string[]; notes: string[] } | null = null
     // every repetition asked for, interleaved; then, repeating until stable, rounds of one more
-    // run of each entry that still varies (judged on the runs so far, failed runs counted as tries)
+    // run of every entry while any still varies (judged on the runs so far, failed runs counted as
+    // tries): complete blocks, so the machine's drift is not read as a scheduler's difference.
+    // Round k starts at entry k (mod n), so no scheduler always follows the same one.
     const rounds: { m: MappedEntry; rep: number }[][] = []
     for (let rep = 0; rep < spec.repetitions; rep++) rounds.push(c.mapped.map((m) => ({ m, rep })))
     const attempts = spec.schedulers.map(() => 0)
     const mappedAt = new Map(c.mapped.map((m) => [m.index, m]))
     for (let k = 0; k < rounds.length; k++) {
-      for (const { m, rep } of rounds[k]) {
+      const round = rounds[k]
+      const start = round.length > 0 ? k % round.length : 0
+      for (const { m, rep } of [...round.slice(start), ...round.slice(0, start)]) {
         if (this.cancelState.cancelled) throw new CancelledError()
         attempts[m.index] = Math.max(attempts[m.index], rep + 1)
         const label = spec.schedulers[m.index].label
@@ -204,7 +208,7 @@ export class RealExperimentRunner {
         }
       }
       if (k === rounds.length - 1 && spec.untilStable) {
-        const next = nextRound(spec, runs, attempts).filter((j) => mappedAt.has(j.schedIndex))
+        const next = nextRound(spec, runs, attempts, true).filter((j) => mappedAt.has(j.schedIndex))
         if (next.length > 0) {
           for (const v of stabilityOf(spec, runs))
             if (mappedAt.has(v.schedIndex)) ev.notice?.(`repeating until stable: ${describeStability(v)}`)
