@@ -6,7 +6,7 @@ import type { CompletionSink, Device } from '../devices/device'
 import type { IoScheduler, SchedulerContext, SchedulerLayer } from '../schedulers/scheduler'
 import { Idle } from '../schedulers/scheduler'
 import { Bio, READ, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
-import { SectorHash } from './sector-hash'
+import { RequestMerger } from './merge'
 import { WaitList } from './wait-list'
 import { defaultWbtLatencyNs, WritebackThrottle } from './wbt'
 import type { BioOwner, DeviceInfo, IoContext, Op } from './types'
@@ -59,10 +59,8 @@ const EV_WBT_GO = 3
 
 /**
  * The block layer between the host and the device:
- *  - merging: a bio joins a queued request that ends where it starts (back merge, found through a
- *    hash keyed by end sector) or, if the scheduler allows front merges, one that starts where the
- *    bio ends; a grown request that now touches its neighbour absorbs it (the survivor keeps the
- *    earlier FIFO deadline). Requests never grow past the device's maximum transfer.
+ *  - merging (merge.ts): a bio joins a queued request it continues or, with front merges, one it
+ *    precedes; requests never grow past the device's maximum transfer.
  *  - `nr_requests`: a submitter that finds no free request slot sleeps until one is freed; this
  *    is what lets writeback flood the queue.
  *  - dispatch: while the device has room, ask the scheduler for the next request; a scheduler may
@@ -95,8 +93,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   completedCount = 0
   private readonly inFlightDir = [0, 0]
   private readonly allocated = [0, 0]
-  private readonly backHash = new SectorHash()
-  private readonly frontHash = new SectorHash()
+  private readonly merger = new RequestMerger(this)
   private readonly waiters = [new WaitList(), new WaitList()]
   private readonly rqPool: Request[] = []
   private readonly bioPool: Bio[] = []
@@ -237,7 +234,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
         `bio of ${bio.nsect} sectors: must be 1…${max} (split at the driver's maximum transfer)`,
       )
     bio.submitted = now
-    if (this.tryMerge(bio, now)) return true
+    if (this.merger.tryMerge(bio, now)) return true
     const wbt = this.wbt
     if (wbt !== null) {
       if (bio.op === READ) wbt.readSubmitted(now)
@@ -328,7 +325,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       if (dev.accepts !== undefined && !dev.accepts(r)) {
         // no room at the driver (BLK_STS_DEV_RESOURCE): held until a completion frees some
         if (r.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${r.id} which is not queued`)
-        this.unhash(r)
+        this.merger.remove(r)
         this.parked = r
         break
       }
@@ -338,7 +335,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   private start(rq: Request, now: SimTime, hashed = !rq.bypass): void {
     if (rq.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${rq.id} which is not queued`)
-    if (hashed) this.unhash(rq)
+    if (hashed) this.merger.remove(rq)
     rq.state = RQ_DISPATCHED
     rq.dispatchedAt = now
     this.wbt?.issued(rq, now)
@@ -378,79 +375,13 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (this.sched.hasWork() || this.bypassList.length > 0 || this.parked !== null) this.kick()
   }
 
-  // --- merging ---
-
-  private tryMerge(bio: Bio, now: SimTime): boolean {
-    const sched = this.sched
-    const back = this.backHash.get(bio.sector)
-    if (
-      back !== undefined &&
-      back.op === bio.op &&
-      back.nsect + bio.nsect <= this.maxFor(back.pages) &&
-      (sched.allowMerge === undefined || sched.allowMerge(back, bio))
-    ) {
-      this.unhashEnd(back)
-      back.nsect += bio.nsect
-      back.bioTail!.next = bio
-      back.bioTail = bio
-      this.hashEnd(back)
-      sched.merged?.(back, false, now, back.sector)
-      const nxt = this.frontHash.get(back.end)
-      if (nxt !== undefined && this.mergeable(back, nxt)) this.mergeRequests(back, nxt, now)
-      return true
-    }
-    if (!sched.frontMerges) return false
-    const front = this.frontHash.get(bio.sector + bio.nsect)
-    if (
-      front !== undefined &&
-      front.op === bio.op &&
-      front.nsect + bio.nsect <= this.maxFor(front.pages) &&
-      (sched.allowMerge === undefined || sched.allowMerge(front, bio))
-    ) {
-      this.unhashStart(front)
-      const oldSector = front.sector
-      front.sector = bio.sector
-      front.nsect += bio.nsect
-      bio.next = front.bioHead
-      front.bioHead = bio
-      this.hashStart(front)
-      sched.merged?.(front, true, now, oldSector)
-      const prev = this.backHash.get(front.sector)
-      if (prev !== undefined && this.mergeable(prev, front)) this.mergeRequests(prev, front, now)
-      return true
-    }
-    return false
-  }
-
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */
-  private maxFor(pages: boolean): number {
+  maxFor(pages: boolean): number {
     return pages ? this.maxPageSectors : this.maxSectors
   }
 
-  private mergeable(rq: Request, next: Request): boolean {
-    return (
-      this.sched.requestMerges !== false &&
-      rq !== next &&
-      rq.op === next.op &&
-      rq.nsect + next.nsect <= this.maxFor(rq.pages) &&
-      (this.sched.allowMerge === undefined || this.sched.allowMerge(rq, next.bioHead!))
-    )
-  }
-
-  /** `next` starts where `rq` ends: `rq` absorbs it, keeping the earlier FIFO deadline. */
-  private mergeRequests(rq: Request, next: Request, now: SimTime): void {
-    this.unhash(rq)
-    this.unhash(next)
-    rq.nsect += next.nsect
-    rq.bioTail!.next = next.bioHead
-    rq.bioTail = next.bioTail
-    next.bioHead = next.bioTail = null
-    if (next.fifoTime < rq.fifoTime) rq.fifoTime = next.fifoTime
-    if (next.queuedAt < rq.queuedAt) rq.queuedAt = next.queuedAt
-    if (next.insertedAt < rq.insertedAt) rq.insertedAt = next.insertedAt
-    this.hashStart(rq)
-    this.hashEnd(rq)
-    this.sched.mergedRequests?.(rq, next, now)
+  /** Merging told us `next` was absorbed by its neighbour: out of the scheduler, its slot freed. */
+  absorbed(next: Request, now: SimTime): void {
     this.queued--
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     this.release(next)
@@ -460,8 +391,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   private insertNew(bio: Bio, now: SimTime): void {
     const rq = this.newRequest(bio, now)
-    this.hashStart(rq)
-    this.hashEnd(rq)
+    this.merger.add(rq)
     this.queued++
     this.sched.insert(rq, now)
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
@@ -517,25 +447,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.engine.at(this.engine.now, this, EV_RESUME, waiter)
       break
     }
-  }
-
-  // --- hashes (one entry per key; a colliding request simply is not found, as a missed merge) ---
-
-  private hashStart(rq: Request): void {
-    this.frontHash.add(rq.sector, rq)
-  }
-  private hashEnd(rq: Request): void {
-    this.backHash.add(rq.sector + rq.nsect, rq)
-  }
-  private unhashStart(rq: Request): void {
-    this.frontHash.remove(rq.sector, rq)
-  }
-  private unhashEnd(rq: Request): void {
-    this.backHash.remove(rq.sector + rq.nsect, rq)
-  }
-  private unhash(rq: Request): void {
-    this.unhashStart(rq)
-    this.unhashEnd(rq)
   }
 }
 
