@@ -135,6 +135,34 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
     expect(s.met.orderedShare).toBe(s.orderedShare >= s.targets.orderedShare)
   })
 
+  it("measures the fingerprint's sweep again at the end: how far the machine moved, per point", () => {
+    expect(run.code, run.err).toBe(0)
+    const r = JSON.parse(run.out) as ValidateReport
+    const fp = JSON.parse(readFileSync(fpFile, 'utf8')) as {
+      measured: { seconds: number; points: { name: string; iops: number; p50Ms: number }[] }
+      residuals: Record<string, { noise: number }>
+    }
+    expect(run.err).toMatch(/validate (\d+)\/\1: drift check/)
+    const d = r.drift!
+    expect(d.seconds).toBe(fp.measured.seconds)
+    // every point of the sweep but the buffered one (its rate is the page cache's)
+    expect(d.points.map((p) => p.name)).toEqual(
+      fp.measured.points.map((p) => p.name).filter((n) => n !== 'buffered-write'),
+    )
+    for (const p of d.points) {
+      const then = fp.measured.points.find((x) => x.name === p.name)!
+      expect(p.fingerprint).toEqual({ iops: then.iops, p50Ms: then.p50Ms })
+      expect(p.now.iops).toBeGreaterThan(0)
+      expect(p.change.iops).toBeCloseTo(p.now.iops / then.iops - 1, 9)
+      expect(p.change.p50).toBeCloseTo(p.now.p50Ms / then.p50Ms - 1, 9)
+      expect(p.noise).toBe(fp.residuals[p.name].noise)
+      expect(p.beyondNoise).toBe(Math.max(Math.abs(p.change.iops), Math.abs(p.change.p50)) > p.noise)
+    }
+    expect(d.worst).toBe(
+      Math.max(...d.points.flatMap((p) => [Math.abs(p.change.iops), Math.abs(p.change.p50)])),
+    )
+  })
+
   it('leaves nothing behind: the scratch devices and their files gone, no scheduler waiting to be restored', () => {
     expect(run.code, run.err).toBe(0)
     expect(loopsUnder(dir)).toEqual([mine.device])

@@ -220,7 +220,8 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       await expect(panel.getByLabel('Workload randread-qd1').isChecked()).resolves.toBe(true)
       await panel.getByLabel('Seconds per validation run').fill('1')
       await panel.getByTestId('validate-start').click()
-      await panel.getByTestId('validate-progress').filter({ hasText: 'stage 1 of 1: randread-qd1' }).waitFor()
+      // the workload, then the fingerprint's sweep measured again
+      await panel.getByTestId('validate-progress').filter({ hasText: 'stage 1 of 2: randread-qd1' }).waitFor()
       const report = panel.getByTestId('validate-report')
       await report.waitFor({ timeout: 180_000 })
       await expect(report.locator('[data-verdict]').count()).resolves.toBe(3)
@@ -242,6 +243,15 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       const pairs = await report.locator('[data-pair]').count()
       const none = await report.getByTestId('no-separable-pairs').count()
       expect(pairs > 0 || none === 1).toBe(true)
+      // how far the machine moved since the fingerprint: a row per re-measured sweep point
+      await expect(report.getByTestId('drift-summary').textContent()).resolves.toMatch(
+        /moved by up to [\d.]+ %; \d+ of \d+ points beyond their noise/,
+      )
+      const drift = await report
+        .locator('[data-drift]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-drift')))
+      expect(drift).toContain('qd1-randread')
+      expect(drift).not.toContain('buffered-write')
       expect(loopsUnder(dir)).toEqual([disk.device])
       await shot('9-validate')
       await panel.screenshot({ path: join(RESULTS, '9-validate-panel.png') })

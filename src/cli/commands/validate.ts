@@ -16,7 +16,7 @@ import { num, renderTable, withCi } from '../table'
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: [
-    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--matrix FILE] [--only ID,…] [--seconds S] [--json] [--out FILE]',
+    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--matrix FILE] [--only ID,…] [--seconds S] [--no-drift-check] [--json] [--out FILE]',
     "                                    the simulation against the kernel on a device: fingerprint, a fixed matrix × the kernel's schedulers, real and simulated, judged (root)",
   ],
   async run(args, io) {
@@ -36,6 +36,7 @@ export const validateCommand: CliCommand = {
         json: { type: 'boolean' },
         out: { type: 'string' },
         'save-fingerprint': { type: 'string' },
+        'no-drift-check': { type: 'boolean' },
       },
       allowPositionals: true,
     })
@@ -101,6 +102,7 @@ export const validateCommand: CliCommand = {
           minRepetitions,
           maxRepetitions,
           runner,
+          driftCheck: !values['no-drift-check'],
         },
         {
           stage: (what, k, n) => io.err(`iosched-lab: validate ${k}/${n}: ${what}`),
@@ -192,6 +194,29 @@ export function renderReport(r: ValidateReport): string {
       ['l', 'l', 'l', 'l', 'l'],
     ),
   )
+  if (r.drift) {
+    out.push(
+      '',
+      `the machine since the fingerprint (its sweep measured again, ${num(r.drift.seconds)} s a point):`,
+    )
+    out.push(
+      renderTable(
+        ['point', 'IOPS then', 'IOPS now', 'change', 'p50 ms then', 'p50 ms now', 'change', 'noise', ''],
+        r.drift.points.map((p) => [
+          p.name,
+          num(p.fingerprint.iops),
+          num(p.now.iops),
+          pct(p.change.iops),
+          num(p.fingerprint.p50Ms),
+          num(p.now.p50Ms),
+          pct(p.change.p50),
+          pct(p.noise),
+          p.beyondNoise ? 'moved' : '',
+        ]),
+        ['l'],
+      ),
+    )
+  }
   const s = r.summary
   const mark = (ok: boolean): string => (ok ? 'met' : 'NOT met')
   out.push('')
@@ -204,5 +229,11 @@ export function renderReport(r: ValidateReport): string {
   out.push(
     `fingerprint re-simulated within ${pct(s.fingerprintWorstResidual)} (target ≤ ${pct(s.targets.fingerprintResidual)}: ${mark(s.met.fingerprintResidual)})`,
   )
+  if (r.drift) {
+    const moved = r.drift.points.filter((p) => p.beyondNoise).length
+    out.push(
+      `the machine moved by up to ${pct(r.drift.worst)} between the fingerprint and the end (${moved} of ${r.drift.points.length} points beyond their noise)`,
+    )
+  }
   return out.join('\n')
 }

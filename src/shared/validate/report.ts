@@ -35,6 +35,8 @@ export interface ValidateReport {
     /** Schedulers that did not run for real, and why. */
     failed: { scheduler: string; message: string }[]
   })[]
+  /** The fingerprint's sweep measured again after the matrix: how far the machine moved meanwhile. */
+  drift?: DriftCheck
   summary: ValidationSummary & {
     fingerprintWorstResidual: number
     /** The targets of the lab's fidelity work, met or not. */
@@ -45,3 +47,22 @@ export interface ValidateReport {
 
 /** What the lab aims for: ≥ 90 % of separable pairs ordered, CDFs within 25 %, the sweep within 10 %. */
 export const VALIDATE_TARGETS = { orderedShare: 0.9, medianCdfRelative: 0.25, fingerprintResidual: 0.1 }
+
+/** The fingerprint's sweep measured again (one pass) after the matrix, against the fingerprint. */
+export interface DriftCheck {
+  /** Seconds per point (the fingerprint's). */
+  seconds: number
+  points: {
+    name: string
+    fingerprint: { iops: number; p50Ms: number }
+    now: { iops: number; p50Ms: number }
+    /** now ÷ fingerprint − 1, of the rate and of the median latency. */
+    change: { iops: number; p50: number }
+    /** The point's pass-to-pass spread in the fingerprint. */
+    noise: number
+    /** A change larger than that spread: the machine moved. */
+    beyondNoise: boolean
+  }[]
+  /** The largest |change| over the points. */
+  worst: number
+}

@@ -68,6 +68,8 @@ export interface PresetDocument {
     target: RealTargetInfo
     seconds: number
     passes: number
+    /** The bytes the random points spread over (absent in presets of older versions: the default). */
+    regionBytes?: number
     points: SweepPoint[]
     /** The points as the fit saw them (latency histograms, fio's CPU, the CPUs busy): to fit again. */
     fitPoints?: FitPoint[]
@@ -141,6 +143,11 @@ export function busyDuring(run: RealRunResult, p: ProcessResult): number | null 
   return Math.max(0, sum / n - (Number.isFinite(quietest) ? quietest : 0))
 }
 
+/** The bytes a sweep's random points spread over by default: the whole device, at most 8 GiB. */
+export function sweepRegion(sizeBytes: number): number {
+  return Math.min(sizeBytes || DEFAULT_SCRATCH_BYTES, 8 * 2 ** 30)
+}
+
 function fitPointOf(p: ProcessResult, busy: number | null): FitPoint {
   return {
     name: p.name as SweepName,
@@ -171,7 +178,7 @@ export async function fingerprintDevice(
     req.kind === 'scratch'
       ? (req.sizeBytes ?? DEFAULT_SCRATCH_BYTES)
       : Number(readSys(`${sysBlockDir(req.name.replace(/^\/dev\//, ''))}/size`) ?? 0) * 512
-  const region = o.regionBytes ?? Math.min(size || DEFAULT_SCRATCH_BYTES, 8 * 2 ** 30)
+  const region = o.regionBytes ?? sweepRegion(size)
   const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, passes))
   let target: RealTargetInfo | null = null
   let queue: QueueFacts | null = null
@@ -386,7 +393,14 @@ export async function fingerprintDevice(
     description: `${describeModel(model)} fitted to ${t.description} (${reason})`,
     values,
     sources,
-    measured: { target: t, seconds, passes, points: measured.map(sweepPointOf), fitPoints: measured },
+    measured: {
+      target: t,
+      seconds,
+      passes,
+      regionBytes: region,
+      points: measured.map(sweepPointOf),
+      fitPoints: measured,
+    },
     simulated: { points: simulated.map(sweepPointOf) },
     fit,
     residuals,

@@ -7,10 +7,11 @@ import { resolveSpec } from '../../../shared/experiment/validate'
 import { judgeWorkload, summarizeJudgements } from '../../../shared/validate/judge'
 import type { ValidateWorkload } from '../../../shared/validate/matrix'
 import { VALIDATE_MATRIX, validateSpec } from '../../../shared/validate/matrix'
-import type { ValidateReport } from '../../../shared/validate/report'
+import type { DriftCheck, ValidateReport } from '../../../shared/validate/report'
 import { VALIDATE_TARGETS } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
 import { fingerprintDevice, residualSize } from './fingerprint'
+import { checkDrift } from './drift-check'
 import { captureHost } from './host-capture'
 import { offeredOf } from './kernel-offers'
 import type { RealExperimentEvents } from './real-experiment'
@@ -61,6 +62,8 @@ export interface ValidateOptions {
   only?: string[]
   /** The user's own workloads instead of the lab's matrix (`--matrix FILE`, matrix-file.ts). */
   matrix?: readonly ValidateWorkload[]
+  /** Measure the fingerprint's sweep again after the matrix, to say how far the machine moved (default true). */
+  driftCheck?: boolean
 }
 
 export interface ValidateEvents extends RealExperimentEvents {
@@ -105,7 +108,8 @@ export async function validateDevice(
   const matrix = (o.matrix ?? VALIDATE_MATRIX).filter((w) =>
     o.only ? o.only.includes(w.id) : o.matrix !== undefined || !quick || w.quick,
   )
-  const stages = matrix.length + (o.presetFile ? 0 : 1)
+  const driftCheck = o.driftCheck ?? true
+  const stages = matrix.length + (o.presetFile ? 0 : 1) + (driftCheck ? 1 : 0)
   let doc: PresetDocument
   if (o.presetFile) doc = loadPreset(o.presetFile)
   else {
@@ -179,6 +183,11 @@ export async function validateDevice(
       }
     workloads.push({ id: w.id, title: w.title, ...j, runs, failed })
   }
+  let drift: DriftCheck | undefined
+  if (driftCheck) {
+    ev.stage?.('drift check', stages, stages)
+    drift = await checkDrift(doc, { target: o.target, stateDir: o.stateDir, runner }, ev)
+  }
   const residuals: ValidateReport['preset']['residuals'] = {}
   let worst = 0
   for (const [k, r] of Object.entries(doc.residuals ?? {})) {
@@ -211,6 +220,7 @@ export async function validateDevice(
     schedulers,
     ...(missing.length > 0 ? { missingSchedulers: missing } : {}),
     workloads,
+    ...(drift ? { drift } : {}),
     summary: {
       ...s,
       fingerprintWorstResidual: worst,
