@@ -12,6 +12,7 @@ import {
   tCritical95,
   welch,
   pairedT,
+  benjaminiHochberg,
 } from '../../src/shared/metrics'
 
 describe('descriptive statistics', () => {
@@ -163,5 +164,21 @@ describe('pairedT', () => {
     expect(pairedT([0.5]).p).toBeNaN()
     expect(pairedT([0, 0, 0]).p).toBeNaN()
     expect(pairedT([0.2, 0.2, 0.2])).toEqual({ t: Infinity, df: 2, p: 0 })
+  })
+})
+
+describe('benjaminiHochberg', () => {
+  it("matches R's p.adjust(p, 'BH') (scipy false_discovery_control)", () => {
+    const q = benjaminiHochberg([0.001, 0.2, 0.04, 0.01])
+    const want = [0.004, 0.2, 0.05333333333333333, 0.02]
+    q.forEach((x, i) => expect(x).toBeCloseTo(want[i], 12))
+  })
+
+  it('lets one small p among many noisy ones through only when it is small for their number', () => {
+    const noise = Array.from({ length: 19 }, (_, i) => (i + 1) / 20)
+    // scipy: 0.5 (step-up: the smallest of 0.03 × 20 / 1 and 0.05 × 20 / 2 …)
+    expect(benjaminiHochberg([0.03, ...noise])[0]).toBeCloseTo(0.5, 12)
+    expect(benjaminiHochberg([1e-5, ...noise])[0]).toBeCloseTo(2e-4, 12)
+    expect(benjaminiHochberg([NaN, 0.01])).toEqual([NaN, 0.01])
   })
 })

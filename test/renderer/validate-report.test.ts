@@ -40,7 +40,18 @@ describe('a validation report, as shown', () => {
     ])
     // no separable pair: no share to judge (the summary says 1), not 100 %
     const calm = { ...r, summary: { ...r.summary, separablePairs: 0, orderedSame: 0, orderedShare: 1 } }
-    expect(verdicts(calm)[0]).toMatchObject({ value: null, detail: '0 of 0 pairs (of 36 compared)' })
+    expect(verdicts(calm)[0]).toMatchObject({
+      value: null,
+      detail: 'the kernel separated none of the 36 pairs beyond the noise: nothing to order',
+    })
+    // a report that also counts the pairs tested alone says so
+    const counted = {
+      ...calm,
+      summary: { ...calm.summary, uncorrected: { separablePairs: 3, orderedSame: 1 } },
+    }
+    expect(verdicts(counted)[0].detail).toBe(
+      'the kernel separated none of the 36 pairs beyond the noise: nothing to order; each tested alone at p < 0.05, 1 of 3',
+    )
   })
 
   it('puts throughput, tails and the CDF distance of each scheduler × process in one row', () => {

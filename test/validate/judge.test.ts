@@ -3,7 +3,8 @@
 // rounds is not read as one scheduler beating another; Welch's test when rounds do not match.
 import { describe, expect, it } from 'vitest'
 import type { RunResult } from '../../src/shared/experiment/result'
-import { judgeWorkload } from '../../src/shared/validate/judge'
+import type { Pair } from '../../src/shared/validate/judge'
+import { controlFalseDiscoveries, judgeWorkload } from '../../src/shared/validate/judge'
 import { syntheticRuns } from '../report/runs'
 
 /** Runs of one label whose reader moved 100 MiB at these rates (× 104.9 MB/s), one per round. */
@@ -46,5 +47,38 @@ describe('judging real runs against drift', () => {
     const p = pairOf(real)
     expect(p).toMatchObject({ a: 'B', b: 'A', test: 'welch', n: 2, separable: true })
     expect(p.realDifference).toBeCloseTo(1 - 1.01 / 1.5033, 3)
+  })
+})
+
+describe('judging many pairs at once', () => {
+  const pair = (p: number, realDifference = 0.1): Pair => ({
+    process: 'reader',
+    metric: 'MBps',
+    a: 'A',
+    b: 'B',
+    realDifference,
+    p,
+    q: p,
+    test: 'paired',
+    n: 8,
+    separable: false,
+    simulated: 'tie',
+    simulatedDifference: 0,
+  })
+
+  it('controls the false discoveries: p < 0.05 among a hundred tests is not enough', () => {
+    // 99 pairs whose p-values are what chance gives (spread evenly), one with a real effect
+    const pairs = [pair(1e-6), ...Array.from({ length: 99 }, (_, i) => pair((i + 1) / 100))]
+    expect(pairs.filter((x) => x.p < 0.05)).toHaveLength(5)
+    controlFalseDiscoveries(pairs)
+    expect(pairs.filter((x) => x.separable)).toEqual([pairs[0]])
+    expect(pairs[0].q).toBeCloseTo(1e-4, 12)
+    expect(pairs[4].q).toBeCloseTo(0.8, 12) // p = 0.04: scipy 0.8
+  })
+
+  it('still asks for a difference of 5 % at least', () => {
+    const pairs = [pair(1e-6, 0.04), pair(1e-6, 0.06)]
+    controlFalseDiscoveries(pairs)
+    expect(pairs.map((x) => x.separable)).toEqual([false, true])
   })
 })

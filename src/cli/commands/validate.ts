@@ -180,7 +180,7 @@ export function renderReport(r: ValidateReport): string {
   out.push('', 'scheduler pairs the kernel separated (beyond the noise):')
   out.push(
     renderTable(
-      ['workload', 'process', 'metric', 'higher', 'lower', 'real diff', 'p (test, n)', 'simulated'],
+      ['workload', 'process', 'metric', 'higher', 'lower', 'real diff', 'p, q (test, n)', 'simulated'],
       sep.map(({ w, p }) => [
         w,
         p.process,
@@ -188,7 +188,7 @@ export function renderReport(r: ValidateReport): string {
         p.a,
         p.b,
         pct(p.realDifference),
-        `${num(p.p, 2)} (${p.test ?? 'welch'}, ${p.n ?? '–'})`,
+        `${num(p.p, 2)}, ${num(p.q ?? p.p, 2)} (${p.test ?? 'welch'}, ${p.n ?? '–'})`,
         `${p.simulated} (${pct(p.simulatedDifference)})`,
       ]),
       ['l', 'l', 'l', 'l', 'l'],
@@ -223,6 +223,10 @@ export function renderReport(r: ValidateReport): string {
   out.push(
     `ordered as the kernel: ${s.orderedSame} of ${s.separablePairs} separable pairs (${pct(s.orderedShare)}; target ≥ ${pct(s.targets.orderedShare)}: ${mark(s.met.orderedShare)})`,
   )
+  if (s.uncorrected)
+    out.push(
+      `  (each pair tested alone, p < 0.05: ${s.uncorrected.orderedSame} of ${s.uncorrected.separablePairs}; ${s.pairs} pairs were tested)`,
+    )
   out.push(
     `latency CDF distance, median over ${s.cells} cells: ${pct(s.medianCdfRelative)} of the real mean (target ≤ ${pct(s.targets.medianCdfRelative)}: ${mark(s.met.medianCdfRelative)})`,
   )

@@ -127,3 +127,23 @@ export function pairedT(d: ArrayLike<number>): WelchResult {
   const t = m / Math.sqrt(v / n)
   return { t, df: n - 1, p: studentTTwoSided(t, n - 1) }
 }
+
+/**
+ * Benjamini–Hochberg adjusted p-values (q-values), as R's `p.adjust(p, "BH")`: a test is a
+ * discovery at false-discovery rate α when its q < α, so that among many tests (a validation
+ * compares a hundred scheduler pairs) about α of the discoveries are chance, not 5 % of all tests.
+ * NaN p-values stay NaN and do not count as tests.
+ */
+export function benjaminiHochberg(p: readonly number[]): number[] {
+  const idx = p.map((_, i) => i).filter((i) => !Number.isNaN(p[i]))
+  idx.sort((a, b) => p[a] - p[b])
+  const m = idx.length
+  const q = p.map(() => NaN)
+  let min = 1
+  for (let k = m - 1; k >= 0; k--) {
+    const i = idx[k]
+    min = Math.min(min, (p[i] * m) / (k + 1))
+    q[i] = min
+  }
+  return q
+}

@@ -1,7 +1,7 @@
 import type { RunResult } from '../experiment/result'
 import { rmsCdfDistance } from '../metrics/cdf-distance'
 import { LatencyHistogram } from '../metrics/histogram'
-import { ci95, mean, pairedT, welch } from '../metrics/stats'
+import { benjaminiHochberg, ci95, mean, pairedT, welch } from '../metrics/stats'
 
 /**
  * Judging the simulation against the kernel on one workload: per cell (scheduler × process ×
@@ -15,7 +15,10 @@ export const METRICS = ['MBps', 'p99Ms'] as const
 export type Metric = (typeof METRICS)[number]
 
 /**
- * A real difference counts when its test puts it below this p-value: the paired t-test over the
+ * A real difference counts when its test puts it below this false-discovery rate (Benjamini–
+ * Hochberg over every pair judged together: a validation tests a hundred pairs, and at p < 0.05
+ * each, five would come out "separable" on a machine whose schedulers do not differ at all —
+ * on this VM validate found 3 to 5 such pairs a run, none of them the same twice): the paired t-test over the
  * rounds both schedulers ran in (runs of one repetition number ran side by side in time, the real
  * runner's complete blocks), on the log of their ratio, so the machine's drift between rounds
  * cancels; Welch's test over all runs when fewer than PAIRED_MIN rounds match…
@@ -57,6 +60,8 @@ export interface Pair {
    */
   realDifference: number
   p: number
+  /** p adjusted for the number of pairs judged together (Benjamini–Hochberg): separable below SEPARABLE_P. */
+  q: number
   /** Which test gave p: paired over the rounds both ran in, or Welch's over all runs. */
   test: 'paired' | 'welch'
   /** The runs compared: matched rounds (paired) or the smaller sample (Welch). */
@@ -211,7 +216,8 @@ export function judgeWorkload(
             p,
             test: o.test,
             n: o.n,
-            separable: p < SEPARABLE_P && realDifference >= SEPARABLE_MIN,
+            q: p,
+            separable: false,
             simulated:
               Math.abs(simulatedDifference) < SIM_TIE ? 'tie' : simulatedDifference > 0 ? 'same' : 'opposite',
             simulatedDifference,
@@ -226,6 +232,7 @@ export function judgeWorkload(
       cdf.push({ scheduler: l, process, ms: d.ms, relative: d.relative })
     }
   }
+  controlFalseDiscoveries(pairs)
   const rank = (runs: readonly RunResult[]): string[] =>
     [...ran].sort((a, b) => mean(values(runs, b, rankBy, 'MBps')) - mean(values(runs, a, rankBy, 'MBps')))
   return {
@@ -236,6 +243,19 @@ export function judgeWorkload(
   }
 }
 
+/**
+ * Judge pairs as one family: each pair's q (its p adjusted over all of them, Benjamini–Hochberg)
+ * and whether it is separable (q < SEPARABLE_P and at least SEPARABLE_MIN apart). A workload's
+ * judgement does it over its own pairs; a validation again over every workload's.
+ */
+export function controlFalseDiscoveries(pairs: Pair[]): void {
+  const q = benjaminiHochberg(pairs.map((x) => x.p))
+  pairs.forEach((x, i) => {
+    x.q = q[i]
+    x.separable = q[i] < SEPARABLE_P && x.realDifference >= SEPARABLE_MIN
+  })
+}
+
 /** Over every workload: how many separable pairs, how many ordered as the kernel did, the CDFs. */
 export interface ValidationSummary {
   pairs: number
@@ -243,6 +263,11 @@ export interface ValidationSummary {
   orderedSame: number
   /** orderedSame ÷ separablePairs (1 when none is separable). */
   orderedShare: number
+  /**
+   * The same counts before the false-discovery control: pairs at p < SEPARABLE_P and at least
+   * SEPARABLE_MIN apart, as if each had been tested alone (about 5 % of a noise-only matrix's).
+   */
+  uncorrected: { separablePairs: number; orderedSame: number }
   cells: number
   medianCdfRelative: number
 }
@@ -251,6 +276,7 @@ export function summarizeJudgements(js: readonly WorkloadJudgement[]): Validatio
   const pairs = js.flatMap((j) => j.pairs)
   const separable = pairs.filter((p) => p.separable)
   const same = separable.filter((p) => p.simulated === 'same').length
+  const alone = pairs.filter((p) => p.p < SEPARABLE_P && p.realDifference >= SEPARABLE_MIN)
   const rel = js
     .flatMap((j) => j.cdf.map((c) => c.relative))
     .filter((x) => Number.isFinite(x))
@@ -266,6 +292,10 @@ export function summarizeJudgements(js: readonly WorkloadJudgement[]): Validatio
     separablePairs: separable.length,
     orderedSame: same,
     orderedShare: separable.length ? same / separable.length : 1,
+    uncorrected: {
+      separablePairs: alone.length,
+      orderedSame: alone.filter((p) => p.simulated === 'same').length,
+    },
     cells: rel.length,
     medianCdfRelative: median,
   }

@@ -4,7 +4,7 @@ import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { RunResult } from '../../../shared/experiment/result'
 import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
-import { judgeWorkload, summarizeJudgements } from '../../../shared/validate/judge'
+import { controlFalseDiscoveries, judgeWorkload, summarizeJudgements } from '../../../shared/validate/judge'
 import type { ValidateWorkload } from '../../../shared/validate/matrix'
 import { VALIDATE_MATRIX, validateSpec } from '../../../shared/validate/matrix'
 import type { DriftCheck, ValidateReport } from '../../../shared/validate/report'
@@ -183,6 +183,8 @@ export async function validateDevice(
       }
     workloads.push({ id: w.id, title: w.title, ...j, runs, failed })
   }
+  // the pairs of every workload are one family of tests: their false discoveries controlled together
+  controlFalseDiscoveries(workloads.flatMap((w) => w.pairs))
   let drift: DriftCheck | undefined
   if (driftCheck) {
     ev.stage?.('drift check', stages, stages)

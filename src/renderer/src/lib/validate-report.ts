@@ -31,7 +31,13 @@ export function verdicts(r: ValidateReport): Verdict[] {
       key: 'orderedShare',
       what: 'Separable scheduler pairs ordered as the kernel ordered them',
       value: s.separablePairs > 0 ? figure(s.orderedShare) : null,
-      detail: `${s.orderedSame} of ${s.separablePairs} pairs (of ${s.pairs} compared)`,
+      detail:
+        (s.separablePairs > 0
+          ? `${s.orderedSame} of ${s.separablePairs} pairs (of ${s.pairs} compared)`
+          : `the kernel separated none of the ${s.pairs} pairs beyond the noise: nothing to order`) +
+        (s.uncorrected
+          ? `; each tested alone at p < 0.05, ${s.uncorrected.orderedSame} of ${s.uncorrected.separablePairs}`
+          : ''),
       target: `≥ ${pctText(s.targets.orderedShare)}`,
       met: s.met.orderedShare,
     },
