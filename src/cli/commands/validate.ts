@@ -221,7 +221,9 @@ export function renderReport(r: ValidateReport): string {
   const mark = (ok: boolean): string => (ok ? 'met' : 'NOT met')
   out.push('')
   out.push(
-    `ordered as the kernel: ${s.orderedSame} of ${s.separablePairs} separable pairs (${pct(s.orderedShare)}; target ≥ ${pct(s.targets.orderedShare)}: ${mark(s.met.orderedShare)})`,
+    s.separablePairs > 0
+      ? `ordered as the kernel: ${s.orderedSame} of ${s.separablePairs} separable pairs (${pct(s.orderedShare)}; target ≥ ${pct(s.targets.orderedShare)}: ${mark(s.met.orderedShare)})`
+      : `ordered as the kernel: the kernel separated none of the ${s.pairs} pairs beyond the noise, nothing to judge (target ≥ ${pct(s.targets.orderedShare)})`,
   )
   if (s.uncorrected)
     out.push(

@@ -20,6 +20,8 @@ export interface Verdict {
   /** "≥ 90 %", "≤ 25 %". */
   target: string
   met: boolean
+  /** Nothing to judge (no pair the kernel separated): neither met nor missed, whatever `met` says. */
+  vacuous?: boolean
 }
 
 const pctText = (x: number): string => `${Math.round(x * 1000) / 10} %`
@@ -40,6 +42,7 @@ export function verdicts(r: ValidateReport): Verdict[] {
           : ''),
       target: `≥ ${pctText(s.targets.orderedShare)}`,
       met: s.met.orderedShare,
+      ...(s.separablePairs === 0 ? { vacuous: true } : {}),
     },
     {
       key: 'medianCdfRelative',
