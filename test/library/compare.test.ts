@@ -84,6 +84,54 @@ describe('library comparison', () => {
     expect(c.cells[1][at + 1]).toMatchObject({ p: null, significant: false }) // p99: the difference only
   })
 
+  it('compares an imported job with a simulated process under the name the user maps it to', () => {
+    // fio's job was called "t"; the simulated process is "reader"
+    const imported = runSetsOf({ result: null, sweep: null, runs: importedRuns('fio disk', [22, 20]) })[0]
+    const t = imported.runs.map((r) => ({ ...r, processes: r.processes.map((p) => ({ ...p, name: 't' })) }))
+    const set = (rename?: Record<string, string>): CompareSetInput => ({
+      ref: { path: '/lib/i.json', set: imported.facts.key, ...(rename ? { rename } : {}) },
+      session: 'I',
+      facts: imported.facts,
+      runs: t,
+    })
+    const apart = compareRunSets([a[0], set()], 0)
+    const time = (x: typeof apart, name: string) =>
+      x.metrics.findIndex((m) => m.id === `proc:${name}:seconds`)
+    // unmapped: each process has columns of its own, empty on the other side
+    expect(apart.cells[1][time(apart, 'reader')]).toBeNull()
+    expect(apart.cells[0][time(apart, 't')]).toBeNull()
+    expect(apart.sets[1].processes).toEqual(['t'])
+    const mapped = compareRunSets([a[0], set({ t: 'reader' })], 0)
+    expect(mapped.metrics.some((m) => m.group === 't')).toBe(false)
+    // the imported job's times (22, 20) against the simulated reader's (12, 10, 11)
+    expect(mapped.cells[1][time(mapped, 'reader')]).toMatchObject({ n: 2, value: 21 })
+    expect(mapped.cells[1][time(mapped, 'reader')]!.diffPercent).toBeCloseTo((100 * (21 - 11)) / 11, 9)
+    // the set still says what its processes are called
+    expect(mapped.sets[1].processes).toEqual(['t'])
+    expect(mapped.sets[1].ref.rename).toEqual({ t: 'reader' })
+  })
+
+  it('refuses a mapping the run set cannot take, saying which set and why', () => {
+    const imported = runSetsOf({ result: null, sweep: null, runs: importedRuns('fio disk', [22]) })[0]
+    const set = (rename: Record<string, string>): CompareSetInput => ({
+      ref: { path: '/lib/i.json', set: imported.facts.key, rename },
+      session: 'I',
+      facts: imported.facts,
+      runs: [
+        {
+          ...imported.runs[0],
+          processes: [imported.runs[0].processes[0], { ...imported.runs[0].processes[0], name: 'w' }],
+        },
+      ],
+    })
+    expect(() => compareRunSets([a[0], set({ x: 'reader' })], 0)).toThrow(
+      `run set "${imported.facts.label}" of “I” has no process "x" to compare as "reader"`,
+    )
+    expect(() => compareRunSets([a[0], set({ w: 'reader' })], 0)).toThrow(
+      'two of its processes would both be compared as "reader"',
+    )
+  })
+
   it('compares imported runs with simulated ones on what both measured', () => {
     const imported = runSetsOf({ result: null, sweep: null, runs: importedRuns('fio disk', [11]) })
     const x = compareRunSets(

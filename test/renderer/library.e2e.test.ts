@@ -245,6 +245,45 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await shot('4-compare-reloaded')
   })
 
+  it('compares an imported fio job with a simulated process once mapped to it, and remembers the mapping', async () => {
+    await page.getByRole('tab', { name: /Sessions/ }).click()
+    await page.getByRole('checkbox', { name: 'Pick SSD kyber and tools: mini' }).check()
+    await page.getByRole('button', { name: 'Compare 5 →' }).click()
+    const table = page.getByRole('table', { name: 'Comparison of run sets' })
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(5)
+    const chart = page.locator('[data-chart="library-compare"] canvas')
+    await page.getByLabel('Metric to chart').selectOption('proc:rr:MBps')
+    // fio's jobs are "reader" and "writer", the simulated process "rr": nothing to compare yet
+    await expect
+      .poll(() => chart.getAttribute('aria-label'))
+      .toContain('SSD kyber and tools: mini — not measured')
+    const as = page.getByLabel("Compare SSD kyber and tools: mini's process reader as")
+    await expect(
+      page.getByLabel("Compare SSD kyber and tools: mini's process writer as").count(),
+    ).resolves.toBe(1)
+    await as.selectOption('rr')
+    // its reader's rate now stands in the rr column, against the baseline's
+    await expect
+      .poll(() => chart.getAttribute('aria-label'))
+      .toMatch(/SSD kyber and tools: mini — [\d.]+ \([+−±][\d.]+ %/)
+    const mini = (await host.lab.librarySearch({ text: 'lab pc' })).hits[0]
+    const fio = await host.lab.libraryCompare({
+      sets: [
+        { path: mini.path, set: mini.sets.find((f) => f.label === 'kyber')!.key },
+        { path: mini.path, set: mini.sets.find((f) => f.label === 'mini')!.key, rename: { reader: 'rr' } },
+      ],
+    })
+    const at = fio.metrics.findIndex((m) => m.id === 'proc:rr:MBps')
+    expect(fio.cells[1][at]!.value).toBeGreaterThan(0)
+    await shot('5-mapped')
+    // remembered with the picks
+    await page.reload()
+    await page.getByRole('tab', { name: /Compare/ }).click()
+    await expect
+      .poll(() => page.getByLabel("Compare SSD kyber and tools: mini's process reader as").inputValue())
+      .toBe('rr')
+  })
+
   it('opens a session from the library and exports it as an HTML report and as text', async () => {
     await page.getByRole('tab', { name: /Sessions/ }).click()
     await page
@@ -306,7 +345,7 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await expect(page.getByRole('alert').count()).resolves.toBe(0)
     await page.getByRole('tab', { name: /Compare/ }).click()
     const table = page.getByRole('table', { name: 'Comparison of run sets' })
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(2)
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(3)
     await expect(table.locator('tr.base').getAttribute('data-row')).resolves.toBe(
       'SSD kyber and tools: kyber',
     )

@@ -55,7 +55,13 @@ export const LIBRARY_INPUTS: Inputs = {
   libraryCompare: z
     .strictObject({
       sets: z
-        .array(z.strictObject({ path, set: z.string().min(1).max(1000) }))
+        .array(
+          z.strictObject({
+            path,
+            set: z.string().min(1).max(1000),
+            rename: z.record(z.string().min(1).max(200), z.string().min(1).max(200)).optional(),
+          }),
+        )
         .min(1, 'pick at least one run set')
         .max(64),
       baseline: z.number().int().min(0).optional(),

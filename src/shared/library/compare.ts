@@ -15,6 +15,11 @@ import type { RunSetFacts } from '../session/types'
 export interface RunSetRef {
   path: string
   set: string
+  /**
+   * Its processes compared as others' (its name → the name to compare it as): an imported fio
+   * job `t` as the simulated `reader`. Names not listed stay as they are.
+   */
+  rename?: Record<string, string>
 }
 
 export interface CompareMetric {
@@ -55,6 +60,8 @@ export interface CompareSetRow {
   facts: RunSetFacts
   /** Each repetition's run time in increasing order, and their mean: as kernel mailing-list posts list them. */
   times: { ordered: number[]; mean: number | null }
+  /** Its processes by their own names (instances counted as one), before any renaming. */
+  processes: string[]
 }
 
 export interface LibraryComparison {
@@ -89,7 +96,8 @@ const finite = (v: number): number | null => (Number.isFinite(v) ? v : null)
 export function compareRunSets(sets: CompareSetInput[], baseline = 0, alpha = 0.05): LibraryComparison {
   if (baseline < 0 || baseline >= sets.length)
     throw new RangeError(`no run set ${baseline} to compare against`)
-  const grouped = sets.map((s) => s.runs.map(groupProcesses))
+  const own = sets.map((s) => s.runs.map(groupProcesses))
+  const grouped = own.map((runs, i) => renamed(runs, sets[i].ref.rename ?? {}, sets[i]))
   const kinds = processKinds(grouped.flat())
   const metrics = metricsOf(sets, grouped, baseline, kinds)
   const cells = grouped.map((runs, i) =>
@@ -98,19 +106,49 @@ export function compareRunSets(sets: CompareSetInput[], baseline = 0, alpha = 0.
   return {
     alpha,
     baseline,
-    sets: sets.map((s) => {
+    sets: sets.map((s, i) => {
       const o = orderedWithMean(s.runs.map((r) => r.seconds).filter(Number.isFinite))
       return {
         ref: s.ref,
         session: s.session,
         facts: s.facts,
         times: { ordered: o.ordered, mean: finite(o.mean) },
+        processes: processNames(own[i]),
       }
     }),
     metrics,
     defaultMetric: defaultMetricOf(metrics, kinds),
     cells,
   }
+}
+
+/** A set's process names, in the order its runs list them. */
+function processNames(runs: readonly RunResult[]): string[] {
+  const names: string[] = []
+  for (const r of runs) for (const p of r.processes) if (!names.includes(p.name)) names.push(p.name)
+  return names
+}
+
+/**
+ * A set's runs with its processes renamed as its ref asks. A name it does not have, or a renaming
+ * that would give two of its processes one name, is refused, naming the set.
+ */
+function renamed(runs: RunResult[], rename: Record<string, string>, set: CompareSetInput): RunResult[] {
+  const from = Object.keys(rename)
+  if (from.length === 0) return runs
+  const names = processNames(runs)
+  const where = `run set "${set.facts.label}" of “${set.session}”`
+  for (const n of from)
+    if (!names.includes(n))
+      throw new RangeError(`${where} has no process "${n}" to compare as "${rename[n]}"`)
+  const after = names.map((n) => rename[n] ?? n)
+  const twice = after.find((n, i) => after.indexOf(n) !== i)
+  if (twice !== undefined)
+    throw new RangeError(`${where}: two of its processes would both be compared as "${twice}"`)
+  return runs.map((r) => ({
+    ...r,
+    processes: r.processes.map((p) => (rename[p.name] ? { ...p, name: rename[p.name] } : p)),
+  }))
 }
 
 /**

@@ -72,7 +72,13 @@ export class LibraryService {
         throw new ApiError('not-found', `${ref.path}: no run set "${ref.set}" in session “${doc.name}”`)
       sets.push({ ref, session: doc.name, facts: set.facts, runs: set.runs })
     }
-    return compareRunSets(sets, input.baseline ?? 0, input.alpha ?? 0.05)
+    try {
+      return compareRunSets(sets, input.baseline ?? 0, input.alpha ?? 0.05)
+    } catch (e) {
+      // a renaming the set cannot take, or no such baseline: the request's fault, said as such
+      if (e instanceof RangeError) throw new ApiError('bad-input', e.message)
+      throw e
+    }
   }
 
   async setMeta(input: SessionMetaInput): Promise<SessionInfo> {

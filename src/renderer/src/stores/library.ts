@@ -23,6 +23,8 @@ export interface PickedSet {
   set: string
   session: string
   facts: RunSetFacts
+  /** Its processes compared as the baseline's (own name → the name compared as); remembered with the pick. */
+  rename?: Record<string, string>
 }
 
 export const pickKey = (p: { path: string; set: string }): string => `${p.path}\n${p.set}`
@@ -43,7 +45,9 @@ const isPick = (v: unknown): v is PickedSet =>
   typeof v.set === 'string' &&
   typeof v.session === 'string' &&
   isObject(v.facts) &&
-  typeof v.facts.label === 'string'
+  typeof v.facts.label === 'string' &&
+  (v.rename === undefined ||
+    (isObject(v.rename) && Object.values(v.rename).every((x) => typeof x === 'string')))
 
 /** The remembered selection from its stored text; null when there is none or it is not one. */
 export function parseSavedCompare(text: string | null): SavedCompare | null {
@@ -175,6 +179,23 @@ export const useLibrary = defineStore('library', () => {
     void compare()
   }
 
+  /**
+   * Compare process `from` of picked set `i` as `to` (an imported fio job `t` as the simulated
+   * `reader`); `to` empty or `from` itself: under its own name again.
+   */
+  function mapProcess(i: number, from: string, to: string): void {
+    const p = picked.value[i]
+    if (!p) return
+    const rename = { ...(p.rename ?? {}) }
+    if (to === '' || to === from) delete rename[from]
+    else rename[from] = to
+    const next = { ...p }
+    if (Object.keys(rename).length > 0) next.rename = rename
+    else delete next.rename
+    picked.value = picked.value.map((x, k) => (k === i ? next : x))
+    void compare()
+  }
+
   function clearPicks(): void {
     picked.value = []
     baselineKey.value = ''
@@ -193,7 +214,11 @@ export const useLibrary = defineStore('library', () => {
     comparing.value = true
     try {
       const c = await useLab().libraryCompare({
-        sets: picked.value.map((p) => ({ path: p.path, set: p.set })),
+        sets: picked.value.map((p) => ({
+          path: p.path,
+          set: p.set,
+          ...(p.rename && Object.keys(p.rename).length > 0 ? { rename: p.rename } : {}),
+        })),
         baseline: baseline.value,
       })
       if (seq !== compareSeq) return
@@ -306,6 +331,7 @@ export const useLibrary = defineStore('library', () => {
     isPicked,
     toggle,
     setBaseline,
+    mapProcess,
     clearPicks,
     compare,
     restore,
