@@ -192,6 +192,54 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await expect(chart.getByTestId('process-time-missing').count()).resolves.toBe(0)
   })
 
+  it('zooms the time axis on a stretch dragged across it, moves along with Shift-drag, and shows all again', async () => {
+    const full = (await axes('throughput')).x
+    await canvas('throughput').scrollIntoViewIfNeeded()
+    const box = (await canvas('throughput').boundingBox())!
+    const y = box.y + box.height / 2
+    const dragAt = async (from: number, to: number, shift = false): Promise<void> => {
+      if (shift) await page.keyboard.down('Shift')
+      await page.mouse.move(box.x + box.width * from, y)
+      await page.mouse.down()
+      await page.mouse.move(box.x + box.width * ((from + to) / 2), y)
+      await page.mouse.move(box.x + box.width * to, y)
+      await page.mouse.up()
+      if (shift) await page.keyboard.up('Shift')
+    }
+    await dragAt(0.4, 0.7)
+    await expect.poll(async () => (await axes('throughput')).x.min).toBeGreaterThan(full.min)
+    const zoomed = (await axes('throughput')).x
+    expect(zoomed.max).toBeLessThan(full.max)
+    // about the 30 % of the canvas dragged across (a little more of the axis: the y axis takes room)
+    expect((zoomed.max - zoomed.min) / (full.max - full.min)).toBeGreaterThan(0.25)
+    expect((zoomed.max - zoomed.min) / (full.max - full.min)).toBeLessThan(0.45)
+    await expect(page.locator('[data-chart="throughput"]').getAttribute('data-zoomed')).resolves.toBe('yes')
+    await page.mouse.move(0, 0)
+    await shots('zoomed', '[data-chart="throughput"]')
+    // Shift-drag to the right: earlier in time, as wide as before
+    await dragAt(0.5, 0.6, true)
+    await expect.poll(async () => (await axes('throughput')).x.min).toBeLessThan(zoomed.min)
+    const moved = (await axes('throughput')).x
+    expect(moved.max - moved.min).toBeCloseTo(zoomed.max - zoomed.min, 6)
+    // a double click: all of it again
+    await canvas('throughput').dblclick({ position: { x: box.width / 2, y: box.height / 2 } })
+    await expect.poll(async () => (await axes('throughput')).x.max).toBe(full.max)
+    expect((await axes('throughput')).x.min).toBe(full.min)
+    await expect(page.locator('[data-chart="throughput"]').getAttribute('data-zoomed')).resolves.toBe(null)
+    // the other charts of time zoom on their own; "all" brings one back
+    const other = (await axes('process-over-time')).x
+    await canvas('process-over-time').scrollIntoViewIfNeeded()
+    const b2 = (await canvas('process-over-time').boundingBox())!
+    await page.mouse.move(b2.x + b2.width * 0.5, b2.y + b2.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(b2.x + b2.width * 0.8, b2.y + b2.height / 2)
+    await page.mouse.up()
+    await expect.poll(async () => (await axes('process-over-time')).x.min).toBeGreaterThan(other.min)
+    expect((await axes('throughput')).x.max).toBe(full.max)
+    await page.locator('[data-chart="process-over-time"]').getByRole('button', { name: 'all' }).click()
+    await expect.poll(async () => (await axes('process-over-time')).x.min).toBe(other.min)
+  })
+
   it('tells reads from writes in sector over time: dots and faint squares, in the legend too', async () => {
     for (const s of SCHEDULERS) {
       const [write, read] = await series(`sectors-${s}`)
