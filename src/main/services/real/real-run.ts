@@ -15,6 +15,8 @@ import {
   writeTunable,
 } from './scheduler-control'
 import { readSys, sysBlockDir } from './sysfs'
+import { captureSystemInfo } from './system-info'
+import type { RealSystemInfo } from '../../../shared/experiment/real-system'
 
 export interface RunOnceInput {
   spec: ResolvedSpec
@@ -86,6 +88,13 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
       // what the kernel holds (ms values are kept in jiffies and may come back rounded)
       written[w.file] = writeTunable(dev, w.file, w.text, w.unit === 'ms' ? 10 : 0)
     }
+    // the machine and device as this run has them (the queue's nr_requests follows the scheduler)
+    let system: RealSystemInfo | undefined
+    try {
+      system = captureSystemInfo(dev)
+    } catch {
+      // every read is guarded; should one still throw, the run goes on without the facts
+    }
     let observed: string | null = null
     const observe = (): void => {
       if (observed === null) observed = readSchedulers(dev).active
@@ -142,6 +151,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
         vmstat: samples.vmstat,
         ioStartMs,
         diskUtil: out.diskUtil,
+        ...(system ? { system } : {}),
       },
     }
   }
