@@ -89,7 +89,9 @@ export class RealRuns {
       schedIndex: j.schedIndex,
       repetition: j.repetition,
       label: spec.schedulers[j.schedIndex].label,
-      ...(source ? { source } : { maxSimSeconds: spec.stop.maxSeconds }),
+      ...(source
+        ? { source, maxSeconds: input.maxSeconds ?? spec.stop.maxSeconds }
+        : { maxSimSeconds: spec.stop.maxSeconds }),
     })
     const real: RunJobRef[] = []
     for (let rep = 0; rep < spec.repetitions; rep++)
@@ -212,6 +214,22 @@ export class RealRuns {
       state.realStarted = true
       result = await this.backend.run(runId, spec, runOptions(input), {
         notice: (message) => send({ type: 'run:notice', runId, message }),
+        // before fio's first progress: the target prepared (the first job's), then each run's steps
+        phase: (label, rep, phase) => {
+          const j = label === null || rep === null ? real[0] : job(label, rep)
+          if (!j) return
+          if (!began.has(j)) began.set(j, performance.now())
+          const seconds = (performance.now() - began.get(j)!) / 1000
+          send({
+            type: 'run:progress',
+            runId,
+            job: j,
+            fraction: 0,
+            simSeconds: seconds,
+            etaSeconds: null,
+            phase,
+          })
+        },
         runStarted: (label, rep) => {
           const j = job(label, rep)
           if (!j) return
@@ -229,6 +247,8 @@ export class RealRuns {
             fraction: fraction ?? 0,
             simSeconds: seconds,
             etaSeconds,
+            // fio reports before its jobs do I/O ("-.-%"): still starting
+            ...(fraction === null ? { phase: 'fio: setting up its jobs' } : {}),
           })
         },
         runDone: (label, rep, r) => {

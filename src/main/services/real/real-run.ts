@@ -35,6 +35,8 @@ export interface RunOnceInput {
   dropCaches: boolean
   cancel: CancelState
   progress?(fraction: number | null, etaSeconds: number | null, line: string): void
+  /** What the run is doing before the engine's first progress (dropping caches, switching …). */
+  phase?(what: string): void
 }
 
 /**
@@ -46,7 +48,10 @@ export interface RunOnceInput {
 export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   const dev = i.target.name
   const entry = i.spec.schedulers[i.schedIndex]
-  if (i.dropCaches) await dropPageCache()
+  if (i.dropCaches) {
+    i.phase?.('dropping the page cache (sync, drop_caches)')
+    await dropPageCache()
+  }
   if (i.cancel.cancelled) throw new CancelledError()
   const original = snapshotScheduler(dev)
   const dir = sysBlockDir(dev)
@@ -82,6 +87,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   return result as RealRunResult
 
   async function measure(): Promise<RealRunResult> {
+    i.phase?.(`switching ${dev} to ${i.kernel}`)
     switchScheduler(dev, i.kernel)
     const written: Record<string, string> = {}
     for (const w of i.writes) {
@@ -99,6 +105,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     const observe = (): void => {
       if (observed === null) observed = readSchedulers(dev).active
     }
+    i.phase?.(i.plan.engine === 'fio' ? 'starting fio: laying out its jobs' : `starting ${i.plan.engine}`)
     sampler = new DiskSampler(dev, i.sampleMs, 50, observe)
     sampler.start()
     const out = await i.plan.execute({
