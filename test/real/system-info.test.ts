@@ -152,7 +152,7 @@ describe('the system of a real run', () => {
       sizeBytes: 2 ** 28,
       rotational: false,
       scheduler: sched,
-      queue: { nr_requests: nr },
+      queue: { nr_requests: nr, read_ahead_kb: '128' },
     })
     const run = (label: string, nr: string, sched: string) =>
       ({
@@ -168,7 +168,8 @@ describe('the system of a real run', () => {
     expect(rows.kernel).toBe('6.12 (x64)')
     expect(rows['device size']).toBe('256 MiB')
     expect(rows['device scheduler']).toBe('none (noop #1); mq-deadline (deadline #1)')
-    expect(rows['device queue']).toBe('nr_requests 256 (noop #1); nr_requests 64 (deadline #1)')
+    // per attribute: only what differs is given per run
+    expect(rows['device queue']).toBe('nr_requests 256 (noop #1); 64 (deadline #1), read_ahead_kb 128')
     expect(systemRowsOf([sim])).toEqual([])
   })
 })

@@ -68,6 +68,9 @@ describe('the system of the real runs in the reports', () => {
     expect(part).toContain('disk under it model: unknown (vendor 0x1af4)')
     // what the runs differ in, per run
     expect(part).toMatch(/device scheduler: none \(noop #1\); mq-deadline\s+\(deadline #1\)/)
+    expect(part).toMatch(
+      /device queue: nr_requests 256 \(noop #1\); 64 \(deadline\s+#1\), read_ahead_kb\s+128/,
+    )
     for (const line of t.split('\n')) expect(line.length).toBeLessThanOrEqual(80)
   })
 

@@ -153,20 +153,36 @@ export function systemRowsOf(runs: readonly RunResult[]): [string, string][] {
     }
   return order.map((k) => {
     const vs = values.get(k)!
-    const distinct = [...new Set(vs.map((v) => v.value))]
-    if (distinct.length === 1 && vs.length === each.length) return [k, distinct[0]]
-    // per value, the runs that had it
-    return [
-      k,
-      distinct
-        .map(
-          (d) =>
-            `${d} (${vs
-              .filter((v) => v.value === d)
-              .map((v) => v.name)
-              .join(', ')})`,
-        )
-        .join('; '),
-    ]
+    if (k.endsWith(' queue')) return [k, mergeQueue(vs, each.length)]
+    return [k, merge(vs, each.length)]
   })
+}
+
+/** One value when every run had it; else each value with the runs that had it. */
+function merge(vs: { name: string; value: string }[], runs: number): string {
+  const distinct = [...new Set(vs.map((v) => v.value))]
+  if (distinct.length === 1 && vs.length === runs) return distinct[0]
+  return distinct
+    .map(
+      (d) =>
+        `${d} (${vs
+          .filter((v) => v.value === d)
+          .map((v) => v.name)
+          .join(', ')})`,
+    )
+    .join('; ')
+}
+
+/** A queue row (`nr_requests 64, read_ahead_kb 128 …`) merged per attribute: only those that differ per run. */
+function mergeQueue(vs: { name: string; value: string }[], runs: number): string {
+  const attrs = new Map<string, { name: string; value: string }[]>()
+  for (const v of vs)
+    for (const item of v.value === UNKNOWN ? [] : v.value.split(', ')) {
+      const at = item.indexOf(' ')
+      const k = item.slice(0, at)
+      if (!attrs.has(k)) attrs.set(k, [])
+      attrs.get(k)!.push({ name: v.name, value: item.slice(at + 1) })
+    }
+  if (attrs.size === 0) return UNKNOWN
+  return [...attrs.entries()].map(([k, a]) => `${k} ${merge(a, runs)}`).join(', ')
 }
