@@ -1,8 +1,11 @@
 // The app's real-device API (LabService: devices, realAccess, previewRealRun, startRealRun,
 // cancelRun, doctor, startFingerprint, runStatus) against a 256 MiB loop device of the test's own.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, release } from 'node:os'
 import { join } from 'node:path'
+import type { RealSystemInfo } from '../../src/shared/experiment/real-system'
 import type { RunStarted } from '../../src/shared/api/contract'
 import type { RealRunStart } from '../../src/shared/api/real-contract'
 import { LocalRealBackend } from '../../src/main/services/real/real-backend'
@@ -168,6 +171,34 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     expect(seen.some((s) => s === 'noop:none')).toBe(true)
     expect(seen.some((s) => s === 'deadline:mq-deadline')).toBe(true)
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
+    // before fio's first progress, each real run said what it did
+    const phases = rec.events.flatMap((e) =>
+      e.type === 'run:progress' && e.runId === run.runId && e.phase ? [`${e.job.label}: ${e.phase}`] : [],
+    )
+    for (const [label, kernel] of [
+      ['noop', 'none'],
+      ['deadline', 'mq-deadline'],
+    ]) {
+      expect(phases).toContain(`${label}: dropping the page cache (sync, drop_caches)`)
+      expect(phases).toContain(`${label}: switching ${disk.name} to ${kernel}`)
+      expect(phases).toContain(`${label}: starting fio: laying out its jobs`)
+    }
+    // the whole device's start: checked, not prepared
+    expect(phases[0]).toBe(`noop: checking /dev/${disk.name} before switching its scheduler`)
+    // each real run holds the machine and device it was measured on
+    for (const r of result.runs.filter((x) => x.source === 'real')) {
+      const sys = (r as { real?: { system?: RealSystemInfo } }).real?.system
+      expect(sys?.kernel.release).toBe(release())
+      expect(sys?.cpu.count).toBe(cpus().length)
+      expect(sys?.device).toMatchObject({ name: disk.name, sizeBytes: 256 * 2 ** 20 })
+      expect(sys?.device.scheduler).toBe(r.label === 'noop' ? 'none' : 'mq-deadline')
+      expect(sys?.device.queue.nr_requests).toMatch(/^\d+$/)
+      expect(sys?.backing?.file).toBe(disk.file)
+      expect(sys?.backing?.directIo).toBe(true)
+      expect(sys?.backing?.fileSystem?.type).toBe(
+        execFileSync('findmnt', ['-n', '-o', 'FSTYPE', '--target', disk.file], { encoding: 'utf8' }).trim(),
+      )
+    }
     const jobDone = rec.events.filter((e) => e.type === 'run:job-done' && e.runId === run.runId)
     expect(jobDone).toHaveLength(4)
     // a client that lost its events gets the outcome back
@@ -176,6 +207,33 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     expect(status.started?.jobs).toHaveLength(4)
     expect(status.events.at(-1)?.type).toBe('run:done')
   }, 90_000)
+
+  it('simulates the companion with the real rows’ time limit and host, and says so', async () => {
+    const rec = recorder(lab)
+    const spec = { ...readWhileWriting(30, ['noop']), host: { preset: 'linux-2003' } }
+    const run = started(
+      await lab.startRealRun({
+        spec,
+        maxSeconds: 1,
+        target: { kind: 'device', name: disk.name, confirm: disk.name },
+      }),
+    )
+    expect(run.jobs).toEqual([
+      { point: 0, schedIndex: 0, repetition: 0, label: 'noop', maxSimSeconds: 1 },
+      { point: 0, schedIndex: 0, repetition: 0, label: 'noop', source: 'real', maxSeconds: 1 },
+    ])
+    const { done, result } = await rec.done(run.runId)
+    expect(done.failures).toEqual([])
+    for (const r of result.runs) expect(r.seconds).toBeLessThanOrEqual(1.5)
+    expect(result.runs.find((r) => r.source === 'real')?.stoppedBy).toBe('time-limit')
+    expect(done.result.spec.host.preset).toBe('linux-modern (simulated), this machine (real)')
+    const notices = rec.events.flatMap((e) =>
+      e.type === 'run:notice' && e.runId === run.runId ? [e.message] : [],
+    )
+    expect(notices).toContain(
+      "the simulated rows run on the host the real rows ran on (linux-modern with this machine, captured now), not on the spec's linux-2003, so that the columns compare",
+    )
+  }, 60_000)
 
   it('repeats a real run and its simulation until stable: the extra repetitions join the run as jobs', async () => {
     const rec = recorder(lab)
@@ -209,7 +267,8 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     expect(added).toEqual([
       // the simulated job shows its progress against its simulated-time bound
       { point: 0, schedIndex: 0, repetition: 2, label: 'noop', maxSimSeconds: 0.5 },
-      { point: 0, schedIndex: 0, repetition: 2, label: 'noop', source: 'real' },
+      // the real one against its time limit
+      { point: 0, schedIndex: 0, repetition: 2, label: 'noop', source: 'real', maxSeconds: 0.5 },
     ])
     expect(result.runs.map((r) => `${r.label}#${r.repetition}/${r.source}`).sort()).toEqual([
       'noop#0/real',

@@ -137,8 +137,10 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   }
   let sim: ExperimentResult | null = null
   if (values['also-simulate']) {
-    checkWork(positionals[0], spec, values['allow-large'])
-    sim = await simulate(spec, kernelOnly, io, jobs)
+    // the real rows' time limit (--max-seconds), so that the columns compare
+    const simSpec = { ...spec, stop: { ...spec.stop, maxSeconds: opts.maxSeconds ?? spec.stop.maxSeconds } }
+    checkWork(positionals[0], simSpec, values['allow-large'])
+    sim = await simulate(simSpec, kernelOnly, io, jobs)
   }
   const runner = new RealExperimentRunner()
   let stopping = false

@@ -38,6 +38,8 @@ export interface RunJobRef {
   source?: 'real'
   /** A simulation's simulated-time bound, s (its spec's stop.maxSeconds): progress is shown against it. */
   maxSimSeconds?: number
+  /** A real run's time limit, s (the spec's stop.maxSeconds or the run's override): the overall ETA starts from it. */
+  maxSeconds?: number
 }
 
 /** What `startRun` answers: the run's id and every job it will run, in order. */

@@ -15,6 +15,11 @@ export interface RunProgressEvent {
   simSeconds: number
   /** Wall-clock seconds left for this job, from its pace so far (null before there is a pace). */
   etaSeconds: number | null
+  /**
+   * A real run before its engine's first progress: what it is doing (preparing the scratch device,
+   * dropping the page cache, switching the scheduler, starting fio). Absent once fio reports.
+   */
+  phase?: string
 }
 
 /** One job finished: its result, so tables and charts fill in while the others run. */

@@ -6,6 +6,7 @@ import { secondsOf } from './csv'
 import { escapeHtml as h } from './escape'
 import { fmt, fmtCi } from './format'
 import type { ReportInput } from './input'
+import { systemRowsOf } from '../experiment/real-system'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
 import { schedulerColour } from './palette'
 import { cssVariables, DARK, LIGHT } from './theme'
@@ -62,6 +63,16 @@ export function htmlReport(input: ReportInput): string {
       0,
     ),
   )
+  const system = systemRowsOf(input.runs)
+  if (system.length > 0)
+    parts.push(
+      '<h2 id="system">System of the real runs</h2>',
+      table(
+        ['', ''],
+        system.map(([k, v]) => [h(k), h(v)]),
+        0,
+      ),
+    )
   const notes = input.runs.filter((r) => r.imported?.notes?.length)
   if (notes.length > 0) {
     parts.push('<h2>Imported runs</h2>')

@@ -4,6 +4,7 @@ import { IDENTICAL_REPETITIONS, identicalRepetitions } from '../experiment/stabi
 import { fixedWidth, fmt, fmtCi } from './format'
 import { sourceRows, tunableLines, workloadLines } from './how-run'
 import type { ReportInput } from './input'
+import { systemRowsOf } from '../experiment/real-system'
 
 /**
  * A plain-text summary to paste into a mailing-list post, the way the 2003 scheduler comparisons
@@ -20,6 +21,9 @@ export function mailingListText(input: ReportInput): string {
   if (env.length > 0) out.push(env.map(([k, v]) => wrap(`${k}: ${v}`, 76)).join('\n'))
   if (input.summary.length > 0)
     out.push(`runs:\n${fixedWidth(['scheduler', 'source'], sourceRows(input), 2)}`)
+  const system = systemRowsOf(input.runs)
+  if (system.length > 0)
+    out.push(`system of the real runs:\n${system.map(([k, v]) => indent(wrap(`${k}: ${v}`, 74))).join('\n')}`)
   const repeated = input.summary.some((s) => s.repetitions > 1)
   let noisy = false
   const names: string[] = []

@@ -60,7 +60,14 @@ export class RealLab {
     this.backend = o.backend ?? new LocalRealBackend()
     this.rootHint = o.rootHint ?? SERVE_ROOT_HINT
     const blockers = async (): Promise<string[]> => (await this.access()).problems
-    this.runs = new RealRuns(this.backend, simulate, emit, (s) => begun(s.runId, s), blockers)
+    this.runs = new RealRuns(
+      this.backend,
+      simulate,
+      emit,
+      (s) => begun(s.runId, s),
+      blockers,
+      () => this.presetDir(),
+    )
     this.presetDir = o.presetDir ?? userPresetDir
     this.fingerprints = new Fingerprints(
       this.backend,

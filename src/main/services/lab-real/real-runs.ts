@@ -19,6 +19,7 @@ import type { RealBackend } from '../real/real-backend'
 import { mapEntries } from '../real/real-plan'
 import { resolveRealSpec } from '../real/real-spec'
 import { checkExtraFioArgs } from '../real/fio-command'
+import { companionDocument, companionHost } from '../real/companion'
 import { planOf, runOptions } from './preview'
 import { estimateWork } from '../../../shared/experiment/work-estimate'
 import { beyondLimits, workExcesses } from '../../../shared/experiment/work-limits'
@@ -48,6 +49,8 @@ export class RealRuns {
     private readonly begun: (started: RunStarted) => void,
     /** Problems that stop any real run here (root, tools), checked at each start. */
     private readonly blockers: () => Promise<string[]>,
+    /** The user's preset folder: a fingerprinted device preset there holds the host it was fitted on. */
+    private readonly presetDir: () => string | null = () => null,
   ) {}
 
   async start(input: RealRunInput): Promise<RealRunStart> {
@@ -65,12 +68,30 @@ export class RealRuns {
     // with an exclusive open)
     const plan = await planOf(spec, input)
     if (plan.refusals.length > 0) return { problems: plan.refusals }
+    // the simulated companion: the real rows' time limit and host, so that the columns compare
+    let simSpec = spec
+    const simNotes: string[] = []
+    if (input.alsoSimulate !== false) {
+      const c = companionDocument(input.spec, {
+        maxSeconds: input.maxSeconds,
+        host: companionHost(spec.device.preset, this.presetDir()),
+      })
+      const r = resolveRealSpec(c.doc)
+      if (!r.ok)
+        return {
+          problems: r.issues.map(
+            (i) => `the simulated companion on this machine's host: ${i.path}: ${i.message}`,
+          ),
+        }
+      simSpec = r.spec
+      simNotes.push(...c.notes)
+    }
     const simulated =
       input.alsoSimulate === false
         ? []
-        : jobsOf(spec).filter((j) => !v.kernelOnly.includes(spec.schedulers[j.schedIndex].label))
+        : jobsOf(simSpec).filter((j) => !v.kernelOnly.includes(spec.schedulers[j.schedIndex].label))
     // the simulated companion is a simulation like any: the same work limits
-    const over = simulated.length > 0 ? workExcesses(estimateWork([spec])) : []
+    const over = simulated.length > 0 ? workExcesses(estimateWork([simSpec])) : []
     if (over.length > 0 && !input.allowLarge)
       return {
         problems: beyondLimits(
@@ -89,7 +110,9 @@ export class RealRuns {
       schedIndex: j.schedIndex,
       repetition: j.repetition,
       label: spec.schedulers[j.schedIndex].label,
-      ...(source ? { source } : { maxSimSeconds: spec.stop.maxSeconds }),
+      ...(source
+        ? { source, maxSeconds: input.maxSeconds ?? spec.stop.maxSeconds }
+        : { maxSimSeconds: simSpec.stop.maxSeconds }),
     })
     const real: RunJobRef[] = []
     for (let rep = 0; rep < spec.repetitions; rep++)
@@ -98,10 +121,12 @@ export class RealRuns {
     const state: Active = { cancelled: false, abort: new AbortController(), realStarted: false }
     this.active.set(runId, state)
     this.begun(started)
-    void this.execute(runId, state, spec, input, simulated, real, ref, skipped).catch((e: unknown) => {
-      this.active.delete(runId)
-      this.emit({ type: 'run:failed', runId, cancelled: false, message: `internal error: ${String(e)}` })
-    })
+    void this.execute(runId, state, { spec, simSpec, simNotes }, input, simulated, real, ref, skipped).catch(
+      (e: unknown) => {
+        this.active.delete(runId)
+        this.emit({ type: 'run:failed', runId, cancelled: false, message: `internal error: ${String(e)}` })
+      },
+    )
     return started
   }
 
@@ -122,13 +147,14 @@ export class RealRuns {
   private async execute(
     runId: string,
     state: Active,
-    spec: ResolvedSpec,
+    specs: { spec: ResolvedSpec; simSpec: ResolvedSpec; simNotes: string[] },
     input: RealRunInput,
     simulated: RunJob[],
     real: RunJobRef[],
     ref: (j: RunJob, source?: 'real') => RunJobRef,
     skipped: { label: string; reason: string }[],
   ): Promise<void> {
+    const { spec, simSpec } = specs
     const t0 = performance.now()
     const failures: { job: RunJobRef; message: string }[] = []
     /** The job each result went out as in run:job-done (by source, label, repetition). */
@@ -142,6 +168,7 @@ export class RealRuns {
     }
     for (const s of skipped)
       send({ type: 'run:notice', runId, message: `${s.label} does not run for real: ${s.reason}` })
+    for (const message of specs.simNotes) send({ type: 'run:notice', runId, message })
     let sim: ExperimentResult | null = null
     if (simulated.length > 0) {
       const events: RunEvents = {
@@ -156,15 +183,15 @@ export class RealRuns {
       }
       // the simulated entries repeat until stable like the real ones: rounds join the run as jobs
       const simulatedEntries = new Set(simulated.map((j) => j.schedIndex))
-      const attempts = spec.schedulers.map(() => 0)
+      const attempts = simSpec.schedulers.map(() => 0)
       const ok: RunResult[] = []
       for (let jobs = simulated; jobs.length > 0 && !state.cancelled;) {
-        const results = await this.simulate(spec, jobs, events, state.abort.signal)
+        const results = await this.simulate(simSpec, jobs, events, state.abort.signal)
         ok.push(...results.filter((r): r is RunResult => r !== undefined))
         for (const j of jobs) attempts[j.schedIndex] = Math.max(attempts[j.schedIndex], j.repetition + 1)
         if (!spec.untilStable || state.cancelled) break
-        const verdicts = stabilityOf(spec, ok).filter((v) => simulatedEntries.has(v.schedIndex))
-        jobs = nextRound(spec, ok, attempts).filter((j) => simulatedEntries.has(j.schedIndex))
+        const verdicts = stabilityOf(simSpec, ok).filter((v) => simulatedEntries.has(v.schedIndex))
+        jobs = nextRound(simSpec, ok, attempts).filter((j) => simulatedEntries.has(j.schedIndex))
         if (jobs.length === 0) {
           for (const v of verdicts)
             send({
@@ -186,7 +213,7 @@ export class RealRuns {
       sim = {
         schema: 'iosched-lab/experiment@1',
         name: spec.name,
-        spec,
+        spec: simSpec,
         runs: ok,
         summary: summarizeRuns(ok),
       }
@@ -212,6 +239,22 @@ export class RealRuns {
       state.realStarted = true
       result = await this.backend.run(runId, spec, runOptions(input), {
         notice: (message) => send({ type: 'run:notice', runId, message }),
+        // before fio's first progress: the target prepared (the first job's), then each run's steps
+        phase: (label, rep, phase) => {
+          const j = label === null || rep === null ? real[0] : job(label, rep)
+          if (!j) return
+          if (!began.has(j)) began.set(j, performance.now())
+          const seconds = (performance.now() - began.get(j)!) / 1000
+          send({
+            type: 'run:progress',
+            runId,
+            job: j,
+            fraction: 0,
+            simSeconds: seconds,
+            etaSeconds: null,
+            phase,
+          })
+        },
         runStarted: (label, rep) => {
           const j = job(label, rep)
           if (!j) return
@@ -229,6 +272,8 @@ export class RealRuns {
             fraction: fraction ?? 0,
             simSeconds: seconds,
             etaSeconds,
+            // fio reports before its jobs do I/O ("-.-%"): still starting
+            ...(fraction === null ? { phase: 'fio: setting up its jobs' } : {}),
           })
         },
         runDone: (label, rep, r) => {

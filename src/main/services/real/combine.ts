@@ -16,7 +16,7 @@ export function combineRuns(
   const device = sim
     ? `${real.spec.device.preset} (simulated) vs ${t.description} (real)`
     : `real ${t.description}`
-  const host = sim ? `${real.spec.host.preset} (simulated), this machine (real)` : 'this machine'
+  const host = sim ? `${sim.spec.host.preset} (simulated), this machine (real)` : 'this machine'
   const spec = {
     ...real.spec,
     device: { ...real.spec.device, preset: device },

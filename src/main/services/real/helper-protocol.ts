@@ -35,6 +35,7 @@ export interface HelperError {
 export type EventName =
   | 'notice'
   | 'targetReady'
+  | 'phase'
   | 'runStarted'
   | 'progress'
   | 'runDone'
@@ -47,6 +48,7 @@ export type EventName =
 export const EVENT_NAMES: readonly EventName[] = [
   'notice',
   'targetReady',
+  'phase',
   'runStarted',
   'progress',
   'runDone',

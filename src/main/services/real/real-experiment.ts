@@ -44,6 +44,11 @@ export interface RealExperimentEvents {
   notice?(message: string): void
   /** The device chosen (a scratch loop device is known only now). */
   targetReady?(target: RealTargetInfo): void
+  /**
+   * What is being done before an engine's first progress: preparing the target (label null: before
+   * any run), then per run dropping the page cache, switching the scheduler, starting the engine.
+   */
+  phase?(label: string | null, repetition: number | null, what: string): void
   runStarted?(label: string, repetition: number, kernelScheduler: string): void
   progress?(
     label: string,
@@ -106,8 +111,16 @@ export class RealExperimentRunner {
     const stateDir = o.stateDir ?? labStateDir()
     for (const r of await repairJournals(stateDir)) reportRepair(r, ev)
     const journal = new Journal(stateDir)
+    const req = o.target ?? { kind: 'scratch' }
+    ev.phase?.(
+      null,
+      null,
+      req.kind === 'scratch'
+        ? 'preparing the scratch device: writing its file in full, attaching it as a loop device'
+        : `checking /dev/${req.name.replace(/^\/dev\//, '')} before switching its scheduler`,
+    )
     // the same judgement of the target as the preview's (real-plan.ts), then the target itself
-    const target = await acquireTarget(o.target ?? { kind: 'scratch' }, {
+    const target = await acquireTarget(req, {
       readOnly: workloadReadsOnly(spec, o),
       neededBytes: bytesNeeded(spec.files),
       journal,
@@ -197,6 +210,7 @@ export class RealExperimentRunner {
             dropCaches: o.dropCaches !== false,
             cancel: this.cancelState,
             progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
+            phase: (what) => ev.phase?.(label, rep, what),
           })
           runs.push(r)
           ev.runDone?.(label, rep, r)

@@ -2,6 +2,7 @@ import type { ExperimentResult } from '../../../shared/experiment/compare'
 import type { RunResult } from '../../../shared/experiment/result'
 import type { VmstatSeries } from './disk-sampler'
 import type { FioDiskUtil } from '../../../shared/formats/fio-json'
+import type { RealSystemInfo } from '../../../shared/experiment/real-system'
 
 /** The device a real run used. */
 export interface RealTargetInfo {
@@ -39,6 +40,11 @@ export interface RealRunInfo {
    */
   ioStartMs: number | null
   diskUtil?: FioDiskUtil[]
+  /**
+   * The machine and device as the kernel described them while the run's scheduler was set
+   * (system-info.ts); absent in documents from before it was recorded.
+   */
+  system?: RealSystemInfo
 }
 
 /** A RunResult measured on a real device: the shared shape plus `real`. */

@@ -15,6 +15,8 @@ import {
   writeTunable,
 } from './scheduler-control'
 import { readSys, sysBlockDir } from './sysfs'
+import { captureSystemInfo } from './system-info'
+import type { RealSystemInfo } from '../../../shared/experiment/real-system'
 
 export interface RunOnceInput {
   spec: ResolvedSpec
@@ -33,6 +35,8 @@ export interface RunOnceInput {
   dropCaches: boolean
   cancel: CancelState
   progress?(fraction: number | null, etaSeconds: number | null, line: string): void
+  /** What the run is doing before the engine's first progress (dropping caches, switching …). */
+  phase?(what: string): void
 }
 
 /**
@@ -44,7 +48,10 @@ export interface RunOnceInput {
 export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   const dev = i.target.name
   const entry = i.spec.schedulers[i.schedIndex]
-  if (i.dropCaches) await dropPageCache()
+  if (i.dropCaches) {
+    i.phase?.('dropping the page cache (sync, drop_caches)')
+    await dropPageCache()
+  }
   if (i.cancel.cancelled) throw new CancelledError()
   const original = snapshotScheduler(dev)
   const dir = sysBlockDir(dev)
@@ -80,16 +87,25 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   return result as RealRunResult
 
   async function measure(): Promise<RealRunResult> {
+    i.phase?.(`switching ${dev} to ${i.kernel}`)
     switchScheduler(dev, i.kernel)
     const written: Record<string, string> = {}
     for (const w of i.writes) {
       // what the kernel holds (ms values are kept in jiffies and may come back rounded)
       written[w.file] = writeTunable(dev, w.file, w.text, w.unit === 'ms' ? 10 : 0)
     }
+    // the machine and device as this run has them (the queue's nr_requests follows the scheduler)
+    let system: RealSystemInfo | undefined
+    try {
+      system = captureSystemInfo(dev)
+    } catch {
+      // every read is guarded; should one still throw, the run goes on without the facts
+    }
     let observed: string | null = null
     const observe = (): void => {
       if (observed === null) observed = readSchedulers(dev).active
     }
+    i.phase?.(i.plan.engine === 'fio' ? 'starting fio: laying out its jobs' : `starting ${i.plan.engine}`)
     sampler = new DiskSampler(dev, i.sampleMs, 50, observe)
     sampler.start()
     const out = await i.plan.execute({
@@ -142,6 +158,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
         vmstat: samples.vmstat,
         ioStartMs,
         diskUtil: out.diskUtil,
+        ...(system ? { system } : {}),
       },
     }
   }

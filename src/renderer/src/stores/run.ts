@@ -25,6 +25,11 @@ export interface JobState {
   simSeconds: number
   state: 'waiting' | 'running' | 'done' | 'failed'
   message?: string
+  /** A real run before fio's first progress: what it is doing (preparing, dropping caches …). */
+  phase?: string
+  /** When the page saw the job start and end (Date.now()): the measured pace of real runs. */
+  startedMs?: number
+  endedMs?: number
 }
 
 export const jobKey = (j: {
@@ -143,17 +148,22 @@ export const useRun = defineStore('run', () => {
     const job = i === undefined ? undefined : jobs.value[i]
     switch (e.type) {
       case 'run:progress':
-        if (job && job.state !== 'done')
+        if (job && job.state !== 'done') {
           Object.assign(job, {
             fraction: e.fraction,
             etaSeconds: e.etaSeconds,
             simSeconds: e.simSeconds,
             state: 'running',
+            phase: e.phase,
           })
+          // replayed events have no times of their own: the pace is the live one's
+          if (!replaying) job.startedMs ??= Date.now()
+        }
         break
       case 'run:job-done':
         if (job?.state === 'done') break // seen already (replayed by recover)
-        if (job) Object.assign(job, { fraction: 1, etaSeconds: 0, state: 'done' })
+        if (job) Object.assign(job, { fraction: 1, etaSeconds: 0, state: 'done', phase: undefined })
+        if (job && !replaying) job.endedMs = Date.now()
         received.set(outcomeKey(e.job), e.result)
         if (mode.value === 'experiment') runs.value = [...runs.value, e.result]
         break
@@ -179,7 +189,9 @@ export const useRun = defineStore('run', () => {
       case 'run:failed':
         status.value = e.cancelled ? 'cancelled' : 'failed'
         message.value = e.cancelled ? 'Cancelled.' : e.message
-        for (const j of jobs.value) if (j.state === 'waiting' || j.state === 'running') j.state = 'failed'
+        for (const j of jobs.value)
+          if (j.state === 'waiting' || j.state === 'running')
+            Object.assign(j, { state: 'failed', phase: undefined })
         break
     }
   }

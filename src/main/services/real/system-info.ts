@@ -1,0 +1,129 @@
+import { realpathSync, statSync } from 'node:fs'
+import { arch, cpus, release, totalmem, version } from 'node:os'
+import { join } from 'node:path'
+import type { FileSystemFacts, RealDeviceFacts, RealSystemInfo } from '../../../shared/experiment/real-system'
+import { diskOfFile } from './backing-facts'
+import { readQueueFacts } from './queue-facts'
+import { readSys, sysBlockDir } from './sysfs'
+
+/**
+ * The machine and device of a real run, read once per run (a few files of /proc and /sys, no
+ * program started): kernel, CPU, memory, the device's model, firmware, size, rotational flag and
+ * queue attributes (those queue-facts.ts reads), and for a loop device its backing file's file
+ * system and mount options and the disk under it. What cannot be read is null, never guessed.
+ */
+export function captureSystemInfo(device: string, mountinfo = '/proc/self/mountinfo'): RealSystemInfo {
+  const list = cpus()
+  const dir = sysBlockDir(device)
+  const backingFile = readSys(join(dir, 'loop', 'backing_file'))
+  const isLoop = /^loop\d+$/.test(device)
+  const disk = backingFile === null ? null : diskOfFile(backingFile)
+  return {
+    kernel: { release: release(), version: safe(version), arch: arch() },
+    cpu: { model: list[0]?.model?.trim() || null, count: list.length },
+    memory: { totalBytes: totalmem() || null, availableBytes: memAvailable() },
+    device: deviceFacts(device),
+    backing: isLoop
+      ? {
+          file: backingFile,
+          directIo:
+            readSys(join(dir, 'loop', 'dio')) === null ? null : readSys(join(dir, 'loop', 'dio')) === '1',
+          fileSystem: backingFile === null ? null : fileSystemOf(backingFile, mountinfo),
+          disk: disk === null ? null : deviceFacts(disk),
+        }
+      : null,
+  }
+}
+
+function safe(f: () => string): string | null {
+  try {
+    return f() || null
+  } catch {
+    return null
+  }
+}
+
+function memAvailable(): number | null {
+  const m = /^MemAvailable:\s+(\d+) kB$/m.exec(readSys('/proc/meminfo') ?? '')
+  return m ? Number(m[1]) * 1024 : null
+}
+
+const num = (s: string | null): number | null => {
+  if (s === null || s.trim() === '') return null
+  const n = Number(s.trim())
+  return Number.isFinite(n) ? n : null
+}
+
+/** A device's model, firmware, size and queue, as sysfs says them. */
+export function deviceFacts(name: string): RealDeviceFacts {
+  const dir = sysBlockDir(name)
+  const dev = (f: string): string | null => readSys(join(dir, 'device', f))?.trim() || null
+  const q = readQueueFacts(name)
+  const queue: Record<string, string> = {}
+  const put = (k: string, v: string | number | boolean | null): void => {
+    if (v !== null) queue[k] = String(v)
+  }
+  const file = (f: string): string | null => readSys(join(dir, 'queue', f))?.trim() ?? null
+  put('nr_requests', file('nr_requests'))
+  put('nr_tags', q.queueDepth)
+  if (q.hwQueues > 0) put('hw_queues', q.hwQueues)
+  put('max_sectors_kb', q.maxSectorsKiB)
+  put('max_segments', q.maxSegments)
+  put('read_ahead_kb', q.readAheadKiB)
+  put('logical_block_size', q.logicalBlockSize)
+  put('physical_block_size', file('physical_block_size'))
+  put('write_cache', file('write_cache'))
+  put('wbt_lat_usec', q.wbtLatUs)
+  const sectors = num(readSys(join(dir, 'size')))
+  const rotational = file('rotational')
+  return {
+    name,
+    model: dev('model'),
+    vendor: dev('vendor'),
+    firmware: dev('firmware_rev') ?? dev('rev'),
+    sizeBytes: sectors === null ? null : sectors * 512,
+    rotational: rotational === null ? null : rotational === '1',
+    scheduler: /\[(.+?)\]/.exec(file('scheduler') ?? '')?.[1] ?? null,
+    queue,
+  }
+}
+
+/** mountinfo escapes space, tab, newline and backslash as octal (\040 …). */
+const unescape = (s: string): string =>
+  s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
+
+/**
+ * The file system a file lives on: the mount of its st_dev (major:minor, field 3 of
+ * /proc/self/mountinfo) whose mount point is the longest prefix of the file's real path.
+ */
+export function fileSystemOf(file: string, mountinfo = '/proc/self/mountinfo'): FileSystemFacts | null {
+  let path: string
+  let id: string
+  try {
+    path = realpathSync(file)
+    const dev = statSync(path).dev
+    // Linux's dev_t encoding (new_decode_dev): major in bits 8–19, minor in bits 0–7 and 20–31
+    id = `${(dev >> 8) & 0xfff}:${(dev & 0xff) | ((dev >> 12) & 0xfff00)}`
+  } catch {
+    return null
+  }
+  let best: FileSystemFacts | null = null
+  for (const line of (readSys(mountinfo) ?? '').split('\n')) {
+    const [left, right] = line.split(' - ')
+    if (!right) continue
+    const f = left.split(' ')
+    const [type, source, superOptions] = right.split(' ')
+    const mountPoint = unescape(f[4] ?? '')
+    if (f[2] !== id) continue
+    const inside = mountPoint === '/' || path === mountPoint || path.startsWith(`${mountPoint}/`)
+    if (!inside || (best && best.mountPoint.length >= mountPoint.length)) continue
+    best = {
+      type: type ?? '',
+      source: unescape(source ?? ''),
+      mountPoint,
+      options: f[5] ?? '',
+      superOptions: superOptions ?? '',
+    }
+  }
+  return best
+}
