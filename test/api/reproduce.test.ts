@@ -146,7 +146,7 @@ describe('reproducing a gallery entry in the lab service', () => {
     expect(row).toHaveLength(6)
     expect(new Set(row.map((e) => JSON.stringify(e.entry))).size).toBe(1)
     expect(row[0].entry).toMatchObject({ figures: 12, claims: 8 })
-    expect(row[0].entry!.summary).toMatch(/^ROW \("read over write"\)/)
+    expect(row[0].entry!.summary).toMatch(/^Flash has no seeks/)
     expect(row.map((e) => e.variant)).toContain('lmdd read alone')
   })
 })

@@ -72,6 +72,17 @@ describe('a page summary', () => {
     expect(s).toMatch(/word …$/)
   })
 
+  it('is the “What it shows” paragraph when the page has one, without its label', () => {
+    const page = '# T\n\nIt was measured so:\n\n**What it shows: idleness.** The reader waits.\n\nMore.'
+    expect(pageSummary(page)).toBe('Idleness. The reader waits.')
+    expect(pageSummary('# T\n\nLead.\n\n**What it shows.** Flash has no seeks.')).toBe('Flash has no seeks.')
+  })
+
+  it('ends a paragraph that leads into a table or a command with an ellipsis', () => {
+    expect(pageSummary('# T\n\nOn a disk, it ran:\n\n| a |\n|---|')).toBe('On a disk, it ran …')
+    expect(pageSummary('# T\n\n    dd if=/dev/zero\n\nIt wrote.')).toBe('It wrote.')
+  })
+
   it('is empty for a page without a paragraph', () => {
     expect(pageSummary('# Only a heading')).toBe('')
   })

@@ -89,16 +89,27 @@ export function experimentsOf(view: Pick<GalleryEntryView, 'variants'>): number 
   return view.variants.reduce((n, v) => n + (v.values?.length ?? 1), 0)
 }
 
-/** The first paragraph of a page, as plain text: the start page's summary of an entry. */
-export function pageSummary(page: string, max = 320): string {
+/**
+ * A page's gist as plain text, for the start page's card: its "**What it shows…**" paragraph when
+ * it has one (without the label), else its first paragraph; cut at a word with an ellipsis when
+ * long, and a paragraph that leads into a table or a command (ending in `:` or `,`) ends in one too.
+ */
+export function pageSummary(page: string, max = 280): string {
   const paragraphs = page
     .replace(/\r\n/g, '\n')
     .split(/\n\s*\n/)
+    // an indented block is code (a command), not prose
+    .filter((p) => !/^\n*( {4}|\t)/.test(p))
     .map((p) => p.trim())
     .filter((p) => p && !/^(#|\||[-*] |\d+\. |```)/.test(p))
-  const text = (paragraphs[0] ?? '')
+  const shows = paragraphs.find((p) => /^\*\*What it shows\b/.test(p))
+  const chosen = shows ? shows.replace(/^\*\*What it shows[.:]\s*(.*?)\*\*/, '$1') : (paragraphs[0] ?? '')
+  const text = chosen
     .replace(/\s+/g, ' ')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/[*_`]/g, '')
-  return text.length > max ? `${text.slice(0, max - 2).replace(/\s+\S*$/, '')} …` : text
+    .trim()
+    .replace(/^[a-z]/, (c) => c.toUpperCase())
+  if (text.length > max) return `${text.slice(0, max - 2).replace(/\s+\S*$/, '')} …`
+  return text.replace(/\s*[:,]$/, ' …')
 }
