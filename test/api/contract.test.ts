@@ -32,6 +32,9 @@ describe('the LabApi contract', () => {
       'validate:progress',
       'validate:done',
       'validate:failed',
+      'reproduce:progress',
+      'reproduce:done',
+      'reproduce:failed',
     ])
   })
 

@@ -57,8 +57,9 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
   it('opens the gallery', async () => {
     await page.goto(host.server.url)
     expect(new URL(page.url()).search).toBe('') // the token left the address bar
+    // the flagship's gallery entry: one card, its variant inside
     const card = page
-      .getByTestId('example')
+      .getByTestId('gallery-entry')
       .filter({ has: page.getByRole('button', { name: `Open “${FLAGSHIP}”` }) })
     await card.waitFor()
     await expect(card.textContent()).resolves.toContain('LKML')

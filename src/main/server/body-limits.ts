@@ -63,6 +63,7 @@ export const METHOD_BODY = {
   setSessionMeta: 'small',
   importFiles: 'import',
   exportReport: 'session',
+  startReproduce: 'small',
 } as const satisfies Record<LabMethod, BodyLimitName>
 
 /** A body larger than this is heavy: it needs a free slot to be read. */

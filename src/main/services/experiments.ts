@@ -18,6 +18,10 @@ export interface ExperimentEvents {
 export interface ExperimentOptions {
   /** Simulation processes at once (default: cores). 0 runs in this process, one after another. */
   jobs?: number
+  /** Run in this pool (kept after the run, e.g. the lab service's) instead of children of its own. */
+  pool?: RunPool
+  /** Aborting it kills the run's simulations; the experiment ends with the runs done so far. */
+  signal?: AbortSignal
 }
 
 /** Every (scheduler entry × repetition) of an experiment. */
@@ -45,9 +49,12 @@ export class ExperimentRunner {
     const attempts = spec.schedulers.map(() => 0)
     // every repetition asked for at once; then, repeating until stable, a round at a time
     let jobs = jobsOf(spec)
-    if (opts.jobs !== 0) this.pool = new RunPool(opts.jobs)
+    const own = opts.pool === undefined && opts.jobs !== 0
+    this.ownPool = own
+    if (own) this.pool = new RunPool(opts.jobs)
+    else if (opts.pool) this.pool = opts.pool
     try {
-      while (jobs.length > 0 && !this.cancelled) {
+      while (jobs.length > 0 && !this.cancelled && !opts.signal?.aborted) {
         let results: (RunResult | undefined)[]
         if (!this.pool) {
           results = jobs.map((j) =>
@@ -56,10 +63,15 @@ export class ExperimentRunner {
             }),
           )
         } else {
-          results = await this.pool.runAll(spec, jobs, {
-            progress: (j, f, s) => ev.progress?.(label(j), j.repetition, f, s),
-            failed: (j, m) => ev.failed?.(label(j), j.repetition, m),
-          })
+          results = await this.pool.runAll(
+            spec,
+            jobs,
+            {
+              progress: (j, f, s) => ev.progress?.(label(j), j.repetition, f, s),
+              failed: (j, m) => ev.failed?.(label(j), j.repetition, m),
+            },
+            opts.signal,
+          )
         }
         for (const j of jobs) attempts[j.schedIndex] = Math.max(attempts[j.schedIndex], j.repetition + 1)
         runs.push(...results.filter((r): r is RunResult => r !== undefined))
@@ -68,17 +80,19 @@ export class ExperimentRunner {
         if (jobs.length > 0) ev.round?.(stabilityOf(spec, runs))
       }
     } finally {
-      // its children served every job; they go with it
-      this.pool?.dispose()
+      // its own children served every job; they go with it (a pool it was given stays)
+      if (own) this.pool?.dispose()
       this.pool = null
     }
     return { schema: 'iosched-lab/experiment@1', name: spec.name, spec, runs, summary: summarizeRuns(runs) }
   }
 
   private cancelled = false
+  private ownPool = false
 
+  /** Stop: its own children are killed (a pool it was given is the caller's to stop, by the signal). */
   cancel(): void {
     this.cancelled = true
-    this.pool?.cancel()
+    if (this.ownPool) this.pool?.cancel()
   }
 }

@@ -4,6 +4,7 @@ import { galleryEntrySchema } from '../../shared/gallery/schema'
 import type { GalleryEntry } from '../../shared/gallery/types'
 import type { ClaimVerdict } from '../../shared/gallery/types'
 import { judge, metricOf } from '../../shared/gallery/claims'
+import { pageSummary } from '../../shared/gallery/report'
 import type { GalleryRuns } from '../../shared/gallery/claims'
 import { setAtPath } from '../../shared/api/sweep'
 import { formatIssues, validateSpec } from '../../shared/experiment/validate'
@@ -24,6 +25,14 @@ export interface LoadedEntry {
 }
 
 export class GalleryError extends Error {}
+
+/** A reproduction stopped by its signal (the app's Cancel). */
+export class ReproduceCancelled extends Error {
+  constructor() {
+    super('cancelled')
+    this.name = 'CancelledError'
+  }
+}
 
 /** Every gallery entry: name, title and source, in gallery order. */
 export function listGallery(root = repoRoot()): { name: string; title: string; source: string }[] {
@@ -88,7 +97,10 @@ export interface ReproduceResult {
   pass: boolean
 }
 
-/** Run every variant of an entry and judge its claims against the published measurement. */
+/**
+ * Run every variant of an entry and judge its claims against the published measurement. Aborting
+ * `opts.signal` kills the simulations going and rejects with ReproduceCancelled.
+ */
 export async function reproduce(
   loaded: LoadedEntry,
   ev: ExperimentEvents & { variant?(id: string, value?: unknown): void } = {},
@@ -101,10 +113,12 @@ export async function reproduce(
   for (const v of entry.variants) {
     const results: ReproduceResult['variants'][number]['results'] = []
     for (const { spec, value } of specsOf(v)) {
+      if (opts.signal?.aborted) throw new ReproduceCancelled()
       ev.variant?.(v.id, value)
       const check = validateSpec(spec)
       if (!check.ok) throw new GalleryError(formatIssues(check.issues))
       const experiment = await runner.run(check.spec, ev, opts)
+      if (opts.signal?.aborted) throw new ReproduceCancelled()
       results.push(value === undefined ? { experiment } : { value, experiment })
     }
     variants.push({ id: v.id, title: v.title, results })
@@ -133,8 +147,9 @@ export async function reproduce(
 }
 
 /**
- * The gallery as the start page lists it: one ready experiment per variant (a swept variant at its
- * first value), named by the entry and the variant, described by its source.
+ * The gallery as ready experiments: one per variant (a swept variant at its first value), named by
+ * the entry and the variant, described by its source, with the entry it belongs to (the start page
+ * shows one card per entry, its variants inside).
  * An entry that fails to load is left out (`iosched-lab gallery NAME` says why).
  */
 export function galleryExamples(root = repoRoot()): Example[] {
@@ -147,7 +162,15 @@ export function galleryExamples(root = repoRoot()): Example[] {
   }
   for (const name of names) {
     try {
-      const { entry } = loadGalleryEntry(name, root)
+      const { entry, page } = loadGalleryEntry(name, root)
+      const card = {
+        name: entry.name,
+        title: entry.title,
+        source: entry.source,
+        summary: pageSummary(page),
+        figures: entry.published.length,
+        claims: entry.claims.length,
+      }
       for (const v of entry.variants) {
         const spec = v.sweep ? setAtPath(v.spec, v.sweep.path, v.sweep.values[0]) : v.spec
         out.push({
@@ -155,6 +178,8 @@ export function galleryExamples(root = repoRoot()): Example[] {
           name: entry.variants.length > 1 ? `${entry.title} — ${v.title}` : entry.title,
           description: entry.source,
           spec,
+          entry: card,
+          variant: v.title,
         })
       }
     } catch {

@@ -1,5 +1,5 @@
 // LabApi implemented on the services: the catalogue, spec validation, runs in the child-process
-// pool, the gallery and sessions. No electron import: the app (over IPC), the browser host (over
+// pool, the gallery (its experiments and reproducing an entry) and sessions. No electron import: the app (over IPC), the browser host (over
 // HTTP and a WebSocket) and tests all use this very class.
 import { availableParallelism } from 'node:os'
 import { catalogue } from '../../shared/catalogue'
@@ -32,6 +32,8 @@ import { validateSpec } from '../../shared/experiment/validate'
 import type { ParamIssue } from '../../shared/util/params'
 import { loadExamples } from './examples'
 import { galleryExamples } from './gallery-entries'
+import { Reproductions } from './gallery-reproductions'
+import type { ReproduceInput, ReproduceStarted } from '../../shared/api/gallery-contract'
 import { LabRuns } from './lab-runs'
 import { niceForkSpawner } from './nice-spawner'
 import { RunPool } from './run-pool'
@@ -70,6 +72,7 @@ export class LabService implements LabApi {
   private readonly libraryService: LibraryService
   private readonly ledger = new RunLedger()
   private readonly real: RealLab
+  private readonly reproductions: Reproductions
   /** The simulation children, kept from job to job and run to run (run-pool.ts). */
   private readonly pool: RunPool
   private readonly parallel: number
@@ -87,6 +90,12 @@ export class LabService implements LabApi {
     this.runs = new LabRuns(this.pool, parallel, emit)
     const simulate: SimulateJobs = (spec, jobs, ev, signal) => this.pool.runAll(spec, jobs, ev, signal)
     this.real = new RealLab(opts.real ?? {}, simulate, emit, (id, started) => this.ledger.begin(id, started))
+    this.reproductions = new Reproductions(
+      this.pool,
+      emit,
+      (id) => this.ledger.begin(id, null),
+      opts.galleryRoot,
+    )
     this.sessions = new SessionStore(opts.libraryDir, opts.appVersion)
     this.libraryService = new LibraryService(this.sessions, opts.appVersion)
   }
@@ -108,7 +117,8 @@ export class LabService implements LabApi {
     if (this.warming) return
     this.warming = setTimeout(() => {
       const spec = warmUpSpec()
-      if (spec && this.runs.running === 0) this.pool.warm(this.parallel, spec, null)
+      if (spec && this.runs.running === 0 && this.reproductions.running === 0)
+        this.pool.warm(this.parallel, spec, null)
     }, 0)
     this.warming.unref()
   }
@@ -117,6 +127,7 @@ export class LabService implements LabApi {
   dispose(): void {
     if (this.warming) clearTimeout(this.warming)
     this.runs.cancelAll()
+    this.reproductions.cancelAll()
     this.pool.dispose()
     void this.real.dispose()
     this.listeners.clear()
@@ -126,6 +137,7 @@ export class LabService implements LabApi {
   async disposeAndWait(): Promise<void> {
     if (this.warming) clearTimeout(this.warming)
     this.runs.cancelAll()
+    this.reproductions.cancelAll()
     this.pool.dispose()
     await this.real.dispose()
     this.listeners.clear()
@@ -149,7 +161,8 @@ export class LabService implements LabApi {
   async validateSpec({ spec }: { spec: unknown }): Promise<SpecCheck> {
     const v = validateSpec(spec)
     // someone is about to run it: have its simulation children ready when Run is pressed
-    if (v.ok && this.runs.running === 0) this.pool.warm(v.spec.schedulers.length * v.spec.repetitions, v.spec)
+    if (v.ok && this.runs.running === 0 && this.reproductions.running === 0)
+      this.pool.warm(v.spec.schedulers.length * v.spec.repetitions, v.spec)
     return v
   }
 
@@ -162,7 +175,7 @@ export class LabService implements LabApi {
   }
 
   async cancelRun({ runId }: { runId: string }): Promise<boolean> {
-    return this.runs.cancel(runId) || this.real.cancel(runId)
+    return this.runs.cancel(runId) || this.reproductions.cancel(runId) || this.real.cancel(runId)
   }
 
   listSessions(): Promise<SessionInfo[]> {
@@ -212,6 +225,11 @@ export class LabService implements LabApi {
   fingerprintPresets = (): Promise<FingerprintPresets> => this.real.fingerprintPresets()
   startValidation = (input: ValidationInput) => this.real.startValidation(input)
   startupRepairs = (): Promise<StartupRepair> => this.real.startupRepairs()
+
+  /** Reproduce a gallery entry in the lab's simulation children; reproduce events report on it. */
+  async startReproduce(input: ReproduceInput): Promise<ReproduceStarted | { problems: string[] }> {
+    return this.reproductions.start(input)
+  }
 
   /** A run's state and its events so far, for a client that lost them (a dropped WebSocket). */
   async runStatus({ runId }: { runId: string }): Promise<RunStatusReport> {

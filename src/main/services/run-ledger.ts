@@ -23,7 +23,7 @@ export class RunLedger {
   /** How many finished runs to remember (their results can be large). */
   constructor(private readonly keepFinished = 4) {}
 
-  /** A run (or a fingerprint or a validation, with `started` null) has begun. */
+  /** A run (or a fingerprint, a validation or a reproduction, with `started` null) has begun. */
   begin(runId: string, started: RunStarted | null): void {
     this.runs.set(runId, { started, state: 'running', events: [], progressAt: new Map() })
   }
@@ -32,7 +32,12 @@ export class RunLedger {
   record(e: LabEvent): void {
     const r = this.runs.get(e.runId)
     if (!r) return
-    if (e.type === 'run:progress' || e.type === 'fingerprint:progress' || e.type === 'validate:progress') {
+    if (
+      e.type === 'run:progress' ||
+      e.type === 'fingerprint:progress' ||
+      e.type === 'validate:progress' ||
+      e.type === 'reproduce:progress'
+    ) {
       const key = e.type === 'run:progress' ? jobKey(e) : e.type
       const at = r.progressAt.get(key)
       if (at !== undefined) r.events[at] = e
@@ -42,12 +47,22 @@ export class RunLedger {
       }
       return
     }
-    if (e.type === 'run:done' || e.type === 'fingerprint:done' || e.type === 'validate:done') {
+    if (
+      e.type === 'run:done' ||
+      e.type === 'fingerprint:done' ||
+      e.type === 'validate:done' ||
+      e.type === 'reproduce:done'
+    ) {
       r.state = 'done'
       // progress is over; the per-job results stay: run:done only names them (run-outcome.ts)
       r.events = r.events.filter((x) => x.type !== 'run:progress')
       r.progressAt.clear()
-    } else if (e.type === 'run:failed' || e.type === 'fingerprint:failed' || e.type === 'validate:failed')
+    } else if (
+      e.type === 'run:failed' ||
+      e.type === 'fingerprint:failed' ||
+      e.type === 'validate:failed' ||
+      e.type === 'reproduce:failed'
+    )
       r.state = e.cancelled ? 'cancelled' : 'failed'
     r.events.push(e)
     if (r.state !== 'running') this.forgetOld()

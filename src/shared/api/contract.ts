@@ -8,6 +8,7 @@ import type { ParamIssue } from '../util/params'
 import type { SweepSpec, SweepValue } from './sweep'
 import type { RealLabApi } from './real-contract'
 import type { LibraryLabApi } from './library-contract'
+import type { GalleryLabApi } from './gallery-contract'
 import type { RunResult } from '../experiment/result'
 import type { RunKind, SessionDocument } from '../session/types'
 
@@ -25,6 +26,22 @@ export interface Example {
   description: string
   /** The spec document as written (not resolved), ready to edit. */
   spec: unknown
+  /** A gallery entry's variant: the entry (the start page shows one card per entry, its variants inside). */
+  entry?: ExampleEntry
+  /** A gallery entry's variant: the variant's own title. */
+  variant?: string
+}
+
+/** The gallery entry an example belongs to, as its start-page card shows it. */
+export interface ExampleEntry {
+  name: string
+  title: string
+  source: string
+  /** The first paragraph of its page, as plain text. */
+  summary: string
+  /** Published figures and claims it is judged on. */
+  figures: number
+  claims: number
 }
 
 /** One simulation of a run: a scheduler entry × a repetition (× a sweep point). */
@@ -132,7 +149,7 @@ export interface LibraryInfo {
  * The lab's methods. Each takes at most one argument (a plain object) and answers with plain
  * data; inputs are validated with `LAB_INPUTS` (schemas.ts) wherever they cross a process boundary.
  */
-export interface LabApi extends RealLabApi, LibraryLabApi {
+export interface LabApi extends RealLabApi, LibraryLabApi, GalleryLabApi {
   /** Everything the lab models: schedulers, devices, hosts, workloads, with every parameter. */
   catalogue(): Promise<Catalogue>
   /** The gallery of ready experiments. */

@@ -3,6 +3,7 @@
 import type { RunResult } from '../experiment/result'
 import type { RunJobRef } from './contract'
 import type { RealEvent } from './real-events'
+import type { GalleryEvent } from './gallery-events'
 import type { ExperimentOutcome, SweepOutcome } from './run-outcome'
 
 export interface RunProgressEvent {
@@ -80,6 +81,7 @@ export type LabEvent =
   | RunDoneEvent
   | RunFailedEvent
   | RealEvent
+  | GalleryEvent
 
 export type LabEventType = LabEvent['type']
 
@@ -98,6 +100,9 @@ export const LAB_EVENT_TYPES = [
   'validate:progress',
   'validate:done',
   'validate:failed',
+  'reproduce:progress',
+  'reproduce:done',
+  'reproduce:failed',
 ] as const satisfies readonly LabEventType[]
 
 type Missing = Exclude<LabEventType, (typeof LAB_EVENT_TYPES)[number]>

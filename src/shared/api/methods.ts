@@ -4,6 +4,7 @@
 import type { LabMethod } from './contract'
 import { REAL_METHODS } from './real-contract'
 import { LIBRARY_METHODS } from './library-contract'
+import { GALLERY_METHODS } from './gallery-contract'
 
 const METHODS = {
   catalogue: true,
@@ -17,6 +18,7 @@ const METHODS = {
   library: true,
   ...REAL_METHODS,
   ...LIBRARY_METHODS,
+  ...GALLERY_METHODS,
 } as const satisfies Record<LabMethod, true>
 
 export const LAB_METHODS = Object.keys(METHODS) as LabMethod[]

@@ -220,7 +220,10 @@ export interface RealLabApi {
   startValidation(input: ValidationInput): Promise<{ runId: string } | { problems: string[] }>
   /** What was repaired when the lab started. */
   startupRepairs(): Promise<StartupRepair>
-  /** The state of a run (simulated, real, fingerprint or validation) for a client that lost its events. */
+  /**
+   * The state of a run (simulated, real, fingerprint, validation or gallery reproduction) for a
+   * client that lost its events.
+   */
   runStatus(input: { runId: string }): Promise<RunStatusReport>
 }
 

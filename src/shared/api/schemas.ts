@@ -6,6 +6,7 @@ import type { ExperimentResult } from '../experiment/compare'
 import type { LabInput, LabMethod, SessionDocumentV1, SweepResult } from './contract'
 import { MAX_SWEEP_POINTS } from './sweep'
 import { REAL_INPUTS } from './real-schemas'
+import { GALLERY_INPUTS } from './gallery-schemas'
 import {
   LIBRARY_INPUTS,
   notesSchema,
@@ -84,4 +85,5 @@ export const LAB_INPUTS: { [M in LabMethod]: z.ZodType<LabInput<M>> } = {
   library: none,
   ...REAL_INPUTS,
   ...LIBRARY_INPUTS,
+  ...GALLERY_INPUTS,
 }

@@ -3,7 +3,7 @@ import { watch } from 'vue'
 import { useUi } from '../stores/ui'
 import type { View } from '../stores/ui'
 
-const VIEWS: View[] = ['start', 'setup', 'results', 'sweep', 'bench', 'devices', 'library']
+const VIEWS: View[] = ['start', 'setup', 'results', 'sweep', 'bench', 'devices', 'library', 'gallery']
 
 export function useHashView(): void {
   const ui = useUi()

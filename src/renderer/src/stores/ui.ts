@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 
-export type View = 'start' | 'setup' | 'results' | 'sweep' | 'bench' | 'devices' | 'library'
+export type View = 'start' | 'setup' | 'results' | 'sweep' | 'bench' | 'devices' | 'library' | 'gallery'
 export type Theme = 'system' | 'light' | 'dark'
 
 export const VIEWS: { id: View; title: string }[] = [
