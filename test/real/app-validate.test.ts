@@ -121,7 +121,9 @@ describeReal('validating the simulation through the LabApi (root, fio, a loop de
     const progress = rec.events.flatMap((e) =>
       e.type === 'validate:progress' && e.runId === r.runId ? [e] : [],
     )
-    expect(progress[0]).toMatchObject({ stage: 'randread-qd1', k: 1, n: 1, run: null })
+    // the workload, then the fingerprint's sweep measured again
+    expect(progress[0]).toMatchObject({ stage: 'randread-qd1', k: 1, n: 2, run: null })
+    expect(progress.some((e) => e.stage === 'drift check' && e.k === 2 && e.n === 2)).toBe(true)
     // each real run as it starts (1 s runs end before fio says how far they are: the cancel test sees that)
     expect(progress.some((e) => e.run?.label === 'none')).toBe(true)
     const { report } = end

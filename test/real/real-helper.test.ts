@@ -244,7 +244,17 @@ describeReal('the privileged helper on a real device (root, fio)', () => {
     expect(report).toMatchObject({ schema: 'iosched-lab/validate@1', preset: { from: preset } })
     expect(report.workloads.map((w) => w.id)).toEqual(['randread-qd1'])
     const events = h.messages.filter((m) => m.type === 'event' && m.id === 5)
-    expect(events[0]).toMatchObject({ name: 'stage', args: ['randread-qd1', 1, 1] })
+    expect(events[0]).toMatchObject({ name: 'stage', args: ['randread-qd1', 1, 2] })
+    // a preset with no sweep of its own: nothing to measure again, said, and the report stands
+    expect(report).not.toHaveProperty('drift')
+    expect(
+      events.some(
+        (e) =>
+          e.type === 'event' &&
+          e.name === 'notice' &&
+          String(e.args?.[0]) === 'no drift check: the preset records no sweep to measure again',
+      ),
+    ).toBe(true)
     expect(events.some((e) => e.type === 'event' && e.name === 'runStarted')).toBe(true)
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
   }, 150_000)

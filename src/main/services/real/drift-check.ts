@@ -21,14 +21,17 @@ export interface DriftCheckOptions {
 
 /**
  * One pass of the preset's sweep on the device now (the same points, seconds and region as its
- * fingerprint), each point's rate and median against the fingerprint's.
+ * fingerprint), each point's rate and median against the fingerprint's; null when the preset
+ * records no sweep.
  */
 export async function checkDrift(
   doc: PresetDocument,
   o: DriftCheckOptions,
   ev: RealExperimentEvents = {},
-): Promise<DriftCheck> {
+): Promise<DriftCheck | null> {
   const seconds = doc.measured.seconds
+  // a preset that records no sweep (made by hand, or by an older lab) has nothing to measure again
+  if (!(seconds > 0) || !doc.measured.points?.some((p) => p.iops > 0)) return null
   const region = doc.measured.regionBytes ?? sweepRegion(doc.measured.target.sizeBytes)
   const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, 1))
   const r = await o.runner.run(spec, { target: o.target, stateDir: o.stateDir, sampleMs: 250 }, ev)

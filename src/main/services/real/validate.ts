@@ -12,6 +12,7 @@ import { VALIDATE_TARGETS } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
 import { fingerprintDevice, residualSize } from './fingerprint'
 import { checkDrift } from './drift-check'
+import { CancelledError } from './engine-plan'
 import { captureHost } from './host-capture'
 import { offeredOf } from './kernel-offers'
 import type { RealExperimentEvents } from './real-experiment'
@@ -188,7 +189,14 @@ export async function validateDevice(
   let drift: DriftCheck | undefined
   if (driftCheck) {
     ev.stage?.('drift check', stages, stages)
-    drift = await checkDrift(doc, { target: o.target, stateDir: o.stateDir, runner }, ev)
+    try {
+      drift = (await checkDrift(doc, { target: o.target, stateDir: o.stateDir, runner }, ev)) ?? undefined
+      if (!drift) ev.notice?.('no drift check: the preset records no sweep to measure again')
+    } catch (e) {
+      // the report stands without it; a cancel is a cancel
+      if (e instanceof CancelledError) throw e
+      ev.notice?.(`no drift check: ${(e as Error).message}`)
+    }
   }
   const residuals: ValidateReport['preset']['residuals'] = {}
   let worst = 0
