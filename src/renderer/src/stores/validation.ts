@@ -3,26 +3,38 @@
 // stage and fio's progress, cancel, and the report. A dropped event channel is caught up through
 // runStatus, as a run's is.
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
-import type { LabEvent } from '../../../shared/api/lab-events'
+import { ref, shallowRef } from 'vue'
 import type { FingerprintPreset, RealTargetInput, ValidateReport } from '../../../shared/api/real-contract'
 import type { ValidateProgressEvent } from '../../../shared/api/real-events'
 import { VALIDATE_MATRIX } from '../../../shared/validate/matrix'
 import { errorText, useLab } from '../api'
+import { longJob } from './long-job'
+import type { JobStatus } from './long-job'
 
-export type ValidationStatus = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled'
+export type ValidationStatus = JobStatus
 
 /** The workloads of the quick matrix, or of the whole one. */
 export const matrixOf = (quick: boolean): string[] =>
   VALIDATE_MATRIX.filter((w) => !quick || w.quick).map((w) => w.id)
 
 export const useValidation = defineStore('validation', () => {
-  const status = ref<ValidationStatus>('idle')
-  const runId = ref<string | null>(null)
   const progress = shallowRef<ValidateProgressEvent | null>(null)
   const report = shallowRef<ValidateReport | null>(null)
-  const message = ref('')
   const notices = ref<string[]>([])
+  const job = longJob({
+    what: 'validation',
+    cancelled: 'Cancelled: the device was restored.',
+    event(e) {
+      if (e.type === 'validate:progress') progress.value = e
+      else if (e.type === 'run:notice') {
+        if (!notices.value.includes(e.message)) notices.value.push(e.message)
+      } else if (e.type === 'validate:done') {
+        report.value = e.report
+        job.status.value = 'done'
+      } else if (e.type === 'validate:failed') job.ended(e)
+    },
+  })
+  const { status, runId, message, busy, onEvent, recover, cancel } = job
   const quick = ref(true)
   /** The workloads to run, by id: the quick matrix until changed. */
   const workloads = ref<string[]>(matrixOf(true))
@@ -32,10 +44,6 @@ export const useValidation = defineStore('validation', () => {
   const seconds = ref<number | null>(null)
   const presets = shallowRef<FingerprintPreset[]>([])
   const presetProblems = ref<string[]>([])
-  const busy = computed(() => status.value === 'starting' || status.value === 'running')
-  let unsubscribe: (() => void) | null = null
-  /** Events that arrive while startValidation is still answering. */
-  let early: LabEvent[] = []
 
   function setQuick(q: boolean): void {
     quick.value = q
@@ -54,59 +62,15 @@ export const useValidation = defineStore('validation', () => {
     }
   }
 
-  function onEvent(e: LabEvent): void {
-    if (status.value === 'starting') return void early.push(e)
-    if (e.runId !== runId.value || status.value !== 'running') return
-    if (e.type === 'validate:progress') progress.value = e
-    else if (e.type === 'run:notice') {
-      if (!notices.value.includes(e.message)) notices.value.push(e.message)
-    } else if (e.type === 'validate:done') {
-      report.value = e.report
-      status.value = 'done'
-    } else if (e.type === 'validate:failed') {
-      status.value = e.cancelled ? 'cancelled' : 'failed'
-      message.value = e.cancelled ? 'Cancelled: the device was restored.' : e.message
-    }
-  }
-
-  function listen(): void {
-    if (unsubscribe) return
-    unsubscribe = useLab().onEvent(onEvent)
-    useLab().onReconnect(() => void recover())
-  }
-
-  /** After the event channel dropped: replay what the lab kept of the validation. */
-  async function recover(): Promise<void> {
-    const id = runId.value
-    if (!id || status.value !== 'running') return
-    let s
-    try {
-      s = await useLab().runStatus({ runId: id })
-    } catch {
-      return // still unreachable: the next reconnect tries again
-    }
-    if (id !== runId.value || status.value !== 'running') return
-    if (s.state === 'unknown') {
-      status.value = 'failed'
-      message.value = 'The lab no longer knows this validation (was it restarted?).'
-      return
-    }
-    for (const e of s.events) onEvent(e)
-  }
-
   async function start(target: RealTargetInput): Promise<void> {
     if (busy.value) return
-    listen()
-    status.value = 'starting'
-    early = []
     report.value = null
     progress.value = null
-    message.value = ''
     notices.value = []
     const all = matrixOf(quick.value)
     const whole = workloads.value.length === all.length && all.every((w) => workloads.value.includes(w))
-    try {
-      const r = await useLab().startValidation({
+    await job.start(() =>
+      useLab().startValidation({
         target,
         quick: quick.value,
         ...(presetName.value ? { presetName: presetName.value } : {}),
@@ -115,23 +79,8 @@ export const useValidation = defineStore('validation', () => {
         ...(whole
           ? {}
           : { only: VALIDATE_MATRIX.map((w) => w.id).filter((w) => workloads.value.includes(w)) }),
-      })
-      if ('problems' in r) {
-        status.value = 'failed'
-        message.value = r.problems.join('\n')
-        return
-      }
-      runId.value = r.runId
-      status.value = 'running'
-      for (const e of early.splice(0)) onEvent(e)
-    } catch (e) {
-      status.value = 'failed'
-      message.value = errorText(e)
-    }
-  }
-
-  async function cancel(): Promise<void> {
-    if (status.value === 'running' && runId.value) await useLab().cancelRun({ runId: runId.value })
+      }),
+    )
   }
 
   return {
