@@ -166,6 +166,15 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     const done = events.find((e) => e.type === 'reproduce:done')!
     await expect(host.lab.runStatus({ runId: done.runId })).resolves.toMatchObject({ state: 'done' })
     await shots('verdict')
+    // a reload keeps the verdict (the view is in the URL, the verdict in the tab's storage)
+    await page.reload()
+    await page.getByTestId('reproduce-verdict').waitFor()
+    await expect(page.getByTestId('reproduce-verdict').textContent()).resolves.toContain(
+      `${holding} of ${expected.claims.length} claims hold`,
+    )
+    await expect(page.locator('[data-testid="figures"] tbody tr').count()).resolves.toBe(
+      expected.figures.length,
+    )
   }, 180_000)
 
   it('opens a variant of the entry as an experiment', async () => {

@@ -3,7 +3,7 @@
 // the event channel dropped.
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { useReproduce } from '../../src/renderer/src/stores/reproduce'
+import { keptVerdict, useReproduce } from '../../src/renderer/src/stores/reproduce'
 import type { ReproduceStarted } from '../../src/shared/api/gallery-contract'
 import type { LabEvent } from '../../src/shared/api/lab-events'
 import { entryView, figureRow } from '../../src/shared/gallery/report'
@@ -104,5 +104,18 @@ describe('the reproduce store', () => {
     await tick()
     expect(r.status).toBe('done')
     expect(r.report?.holding).toBe(1)
+  })
+})
+
+describe('the kept verdict (a reload of the tab)', () => {
+  it('reads back what the store kept, and nothing else', () => {
+    const kept = keptVerdict(JSON.stringify({ entry: started.entry, report }))
+    expect(kept).toEqual({ entry: started.entry, report })
+    expect(keptVerdict(null)).toBeNull()
+    expect(keptVerdict('not json')).toBeNull()
+    expect(keptVerdict(JSON.stringify({ entry: started.entry }))).toBeNull()
+    // a verdict of another entry than the one kept beside it
+    expect(keptVerdict(JSON.stringify({ entry: started.entry, report: { ...report, name: 'x' } }))).toBeNull()
+    expect(keptVerdict(JSON.stringify({ entry: started.entry, report: { ...report, claims: 3 } }))).toBeNull()
   })
 })

@@ -13,3 +13,12 @@ export function storage(): KeyValueStore | null {
     return null
   }
 }
+
+/** sessionStorage when there is one: what a reload of this tab keeps, and no other tab sees. */
+export function tabStorage(): KeyValueStore | null {
+  try {
+    return (globalThis as { sessionStorage?: KeyValueStore }).sessionStorage ?? null
+  } catch {
+    return null
+  }
+}

@@ -2,12 +2,36 @@
 // of n and how far), cancel, and the verdict — simulated beside published figures, each claim PASS
 // or FAIL. A dropped event channel is caught up through runStatus, as a run's is.
 import { defineStore } from 'pinia'
-import { ref, shallowRef } from 'vue'
+import { ref, shallowRef, watch } from 'vue'
 import type { GalleryEntryView, ReproduceReport } from '../../../shared/api/gallery-contract'
 import type { ReproduceProgressEvent } from '../../../shared/api/gallery-events'
 import { useLab } from '../api'
+import { tabStorage } from '../lib/local-storage'
 import { longJob } from './long-job'
 import type { JobStatus } from './long-job'
+
+/** Where the tab keeps its last verdict. */
+export const KEPT_KEY = 'iosched-lab.reproduce.last'
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
+/** The kept verdict from its stored text; null when there is none or it is not one. */
+export function keptVerdict(
+  text: string | null,
+): { entry: GalleryEntryView; report: ReproduceReport } | null {
+  if (!text) return null
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (!isObject(v) || !isObject(v.entry) || !isObject(v.report)) return null
+  const { entry, report } = v
+  if (typeof entry.name !== 'string' || report.name !== entry.name) return null
+  if (!Array.isArray(report.figures) || !Array.isArray(report.claims)) return null
+  return { entry: entry as unknown as GalleryEntryView, report: report as unknown as ReproduceReport }
+}
 
 export type ReproduceStatus = JobStatus
 
@@ -29,6 +53,22 @@ export const useReproduce = defineStore('reproduce', () => {
     },
   })
   const { status, runId, message, busy, onEvent, recover, cancel } = job
+
+  // the last verdict survives a reload of the tab (the view is in the URL: #/gallery)
+  const kept = keptVerdict(tabStorage()?.getItem(KEPT_KEY) ?? null)
+  if (kept) {
+    name.value = kept.entry.name
+    entry.value = kept.entry
+    report.value = kept.report
+    status.value = 'done'
+  }
+  watch(report, (v) => {
+    try {
+      if (v && entry.value) tabStorage()?.setItem(KEPT_KEY, JSON.stringify({ entry: entry.value, report: v }))
+    } catch {
+      // full or refused: the verdict just does not survive a reload
+    }
+  })
 
   async function start(entryName: string): Promise<void> {
     if (busy.value) return
