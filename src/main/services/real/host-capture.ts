@@ -98,10 +98,16 @@ export function cpuSchedulingFacts(
   return { overrides, sources }
 }
 
-/** MemAvailable from /proc/meminfo, in MiB; null when unknown. */
-function availableMiB(): number | null {
+/** MemAvailable from /proc/meminfo, in bytes; null when unknown. */
+export function memAvailableBytes(): number | null {
   const m = /^MemAvailable:\s+(\d+) kB$/m.exec(readSys('/proc/meminfo') ?? '')
-  return m ? Math.floor(Number(m[1]) / 1024) : null
+  return m ? Number(m[1]) * 1024 : null
+}
+
+/** MemAvailable in MiB; null when unknown. */
+function availableMiB(): number | null {
+  const b = memAvailableBytes()
+  return b === null ? null : Math.floor(b / 2 ** 20)
 }
 
 const vm = (name: string): number | null => {

@@ -2,8 +2,9 @@ import { realpathSync, statSync } from 'node:fs'
 import { arch, cpus, release, totalmem, version } from 'node:os'
 import { join } from 'node:path'
 import type { FileSystemFacts, RealDeviceFacts, RealSystemInfo } from '../../../shared/experiment/real-system'
-import { diskOfFile } from './backing-facts'
+import { memAvailableBytes } from './host-capture'
 import { readQueueFacts } from './queue-facts'
+import type { QueueFacts } from './queue-facts'
 import { readSys, sysBlockDir } from './sysfs'
 
 /**
@@ -14,22 +15,21 @@ import { readSys, sysBlockDir } from './sysfs'
  */
 export function captureSystemInfo(device: string, mountinfo = '/proc/self/mountinfo'): RealSystemInfo {
   const list = cpus()
-  const dir = sysBlockDir(device)
-  const backingFile = readSys(join(dir, 'loop', 'backing_file'))
-  const isLoop = /^loop\d+$/.test(device)
-  const disk = backingFile === null ? null : diskOfFile(backingFile)
+  // one read of the queue: its loop part names the backing file and the disk under it
+  const q = readQueueFacts(device)
+  const loop = q.loop
+  const dio = loop ? readSys(join(sysBlockDir(device), 'loop', 'dio')) : null
   return {
     kernel: { release: release(), version: safe(version), arch: arch() },
     cpu: { model: list[0]?.model?.trim() || null, count: list.length },
-    memory: { totalBytes: totalmem() || null, availableBytes: memAvailable() },
-    device: deviceFacts(device),
-    backing: isLoop
+    memory: { totalBytes: totalmem() || null, availableBytes: memAvailableBytes() },
+    device: deviceFacts(device, q),
+    backing: loop
       ? {
-          file: backingFile,
-          directIo:
-            readSys(join(dir, 'loop', 'dio')) === null ? null : readSys(join(dir, 'loop', 'dio')) === '1',
-          fileSystem: backingFile === null ? null : fileSystemOf(backingFile, mountinfo),
-          disk: disk === null ? null : deviceFacts(disk),
+          file: loop.backingFile,
+          directIo: dio === null ? null : dio === '1',
+          fileSystem: loop.backingFile === null ? null : fileSystemOf(loop.backingFile, mountinfo),
+          disk: loop.disk ? deviceFacts(loop.disk.device) : null,
         }
       : null,
   }
@@ -43,11 +43,6 @@ function safe(f: () => string): string | null {
   }
 }
 
-function memAvailable(): number | null {
-  const m = /^MemAvailable:\s+(\d+) kB$/m.exec(readSys('/proc/meminfo') ?? '')
-  return m ? Number(m[1]) * 1024 : null
-}
-
 const num = (s: string | null): number | null => {
   if (s === null || s.trim() === '') return null
   const n = Number(s.trim())
@@ -55,10 +50,9 @@ const num = (s: string | null): number | null => {
 }
 
 /** A device's model, firmware, size and queue, as sysfs says them. */
-export function deviceFacts(name: string): RealDeviceFacts {
+export function deviceFacts(name: string, q: QueueFacts = readQueueFacts(name)): RealDeviceFacts {
   const dir = sysBlockDir(name)
   const dev = (f: string): string | null => readSys(join(dir, 'device', f))?.trim() || null
-  const q = readQueueFacts(name)
   const queue: Record<string, string> = {}
   const put = (k: string, v: string | number | boolean | null): void => {
     if (v !== null) queue[k] = String(v)
