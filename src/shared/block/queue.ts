@@ -28,6 +28,19 @@ export interface BlockObserver {
   completed(rq: Request, now: SimTime): void
   /** Requests queued in the scheduler or in flight at the device changed. */
   levels(now: SimTime, queued: number, inFlight: number): void
+  /**
+   * The scheduler held back while the device had room: it kept queued requests back (`held`), or
+   * kept the empty device idle on purpose (it answered Idle) — anticipation, slice idling, read
+   * idling, token limits. Called again at each queue run while it lasts. With `idled`, an observer
+   * has `drained` too.
+   */
+  idled?(now: SimTime, held: boolean): void
+  /** The device is empty and the scheduler has nothing: a wait, if one was open, ended unrewarded. */
+  drained?(now: SimTime): void
+  /** `bio` joined a queued request (or a request was absorbed by its neighbour, `bio` its first). */
+  merged?(bio: Bio): void
+  /** The device spent `ns` of `rq`'s service on its physical part `part` (index into `Device.parts`). */
+  devicePart?(rq: Request, part: number, ns: SimTime): void
 }
 
 export interface BlockParams {
@@ -234,7 +247,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
         `bio of ${bio.nsect} sectors: must be 1…${max} (split at the driver's maximum transfer)`,
       )
     bio.submitted = now
-    if (this.merger.tryMerge(bio, now)) return true
+    if (this.merger.tryMerge(bio, now)) {
+      this.observer?.merged?.(bio)
+      return true
+    }
     const wbt = this.wbt
     if (wbt !== null) {
       if (bio.op === READ) wbt.readSubmitted(now)
@@ -316,10 +332,14 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     }
     while (dev.inFlight < depth) {
       const r = this.sched.dispatch(now)
-      if (r === undefined) break
+      if (r === undefined) {
+        if (this.observer?.idled !== undefined) this.declined(now, dev.inFlight === 0)
+        break
+      }
       if (r instanceof Idle) {
         const until = Math.max(r.until, now + 1)
         if (!this.idleTimer.pending || this.idleTimer.when > until) this.idleTimer.set(until)
+        if (this.observer?.idled !== undefined) this.declined(now, dev.inFlight === 0, true)
         break
       }
       if (dev.accepts !== undefined && !dev.accepts(r)) {
@@ -331,6 +351,17 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       }
       this.start(r, now)
     }
+  }
+
+  /**
+   * The scheduler sent nothing though the device had room: it holds queued requests back (AS
+   * waiting for the next read, CFQ's and BFQ's slice idling, kyber's tokens), or keeps the empty
+   * device idle on purpose (`waiting`: it answered Idle) — or it simply has nothing.
+   */
+  private declined(now: SimTime, empty: boolean, waiting = false): void {
+    const held = this.sched.hasWork()
+    if (held || (waiting && empty)) this.observer!.idled!(now, held)
+    else if (empty) this.observer!.drained!(now)
   }
 
   private start(rq: Request, now: SimTime, hashed = !rq.bypass): void {
@@ -375,6 +406,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (this.sched.hasWork() || this.bypassList.length > 0 || this.parked !== null) this.kick()
   }
 
+  /** The device reports a part of `rq`'s service time (D2C), for the run's "why" (why.ts). */
+  devicePart(rq: Request, part: number, ns: SimTime): void {
+    this.observer?.devicePart?.(rq, part, ns)
+  }
+
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */
   maxFor(pages: boolean): number {
     return pages ? this.maxPageSectors : this.maxSectors
@@ -382,6 +418,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   /** Merging told us `next` was absorbed by its neighbour: out of the scheduler, its slot freed. */
   absorbed(next: Request, now: SimTime): void {
+    if (next.bioHead !== null) this.observer?.merged?.(next.bioHead)
     this.queued--
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     this.release(next)

@@ -6,6 +6,12 @@ import type { DeviceInfo, Request } from '../block/types'
 /** The block layer's side of a device: told when a command completes. */
 export interface CompletionSink {
   deviceCompleted(rq: Request, now: SimTime): void
+  /**
+   * `ns` of `rq`'s service (dispatch to completion) went to the device's physical part `part`, an
+   * index into `Device.parts`. A device that names parts reports, per request, parts that add up
+   * to its whole service time. Optional: sinks in tests may ignore it.
+   */
+  devicePart?(rq: Request, part: number, ns: SimTime): void
 }
 
 /**
@@ -18,6 +24,12 @@ export interface Device {
   readonly inFlight: number
   /** A disk's arm travel: cylinders crossed seeking between media accesses (from the first on). */
   readonly seekCylinders?: number
+  /**
+   * The physical parts its service time splits into (HDD: seek, rotation, transfer …; flash:
+   * waiting for a die, array time, transfer, garbage collection …), reported per request through
+   * `CompletionSink.devicePart`. Absent: the device does not split its service time.
+   */
+  readonly parts?: readonly string[]
   start(rq: Request, now: SimTime): void
   /**
    * Whether the driver can take `rq` now, asked before `start` by a device whose room is not a

@@ -1,5 +1,5 @@
 import type { BlockObserver } from '../block/queue'
-import type { Request } from '../block/types'
+import type { Bio, Request } from '../block/types'
 import { SECTOR } from '../block/types'
 import { DispatchSample } from '../metrics/dispatch-sample'
 import { LatencyHistogram } from '../metrics/histogram'
@@ -7,6 +7,9 @@ import { TimeSeries } from '../metrics/timeseries'
 import type { SimTime } from '../sim/time'
 import { SECOND } from '../sim/time'
 import type { DeviceTotals, ProcessSeries } from './result'
+import type { StageAccount } from './stage-recorder'
+import { StageRecorder } from './stage-recorder'
+import type { RunWhy } from '../metrics/why'
 
 /**
  * Device-side metrics of a run, fed by the block layer: bytes and requests per direction, busy
@@ -31,14 +34,81 @@ export class RunCollector implements BlockObserver {
   private lastEnd = -1
   private seeks = 0
   private seekDistance = 0
+  /** Per-process stages and decisions (why.ts); null when the run does without them. */
+  readonly stages: StageRecorder | null
+  /** Whose requests the device was last sent (batches; whom a scheduler's wait is for). */
+  private lastDispatched: StageAccount | null = null
+  /** An open idle wait: since when, for whom, since when others waited (−1: not yet). */
+  private idleSince = -1
+  private idleFor: StageAccount | null = null
+  private othersSince = -1
+
+  constructor(why = true) {
+    this.stages = why ? new StageRecorder() : null
+  }
 
   dispatched(rq: Request, now: SimTime): void {
+    const st = this.stages
+    const a = st === null ? null : st.of(rq.ctx.pid, rq.ctx.name)
     if (this.lastEnd >= 0 && rq.sector !== this.lastEnd) {
+      const dist = Math.abs(rq.sector - this.lastEnd)
       this.seeks++
-      this.seekDistance += Math.abs(rq.sector - this.lastEnd)
+      this.seekDistance += dist
+      if (a !== null) {
+        a.seeks++
+        a.travelSectors += dist
+      }
     }
     this.lastEnd = rq.sector + rq.nsect
     this.sample.add(now, rq.sector, rq.nsect, rq.op, rq.ctx.pid)
+    if (a === null) return
+    if (a !== this.lastDispatched) {
+      a.batches++
+      this.lastDispatched = a
+    }
+    if (rq.fifoTime > 0 && now > rq.fifoTime) a.expired++
+    if (this.idleSince >= 0) this.closeIdle(now, a === this.idleFor)
+  }
+
+  idled(now: SimTime, held: boolean): void {
+    if (this.stages === null) return
+    if (this.idleSince < 0) {
+      // the scheduler waits for the process it served last (AS's anticipated reader, CFQ's or
+      // BFQ's active queue, ROW's reading queue)
+      const owner = this.lastDispatched
+      if (owner === null) return
+      this.idleSince = now
+      this.idleFor = owner
+      owner.idleWaits++
+    }
+    if (held && this.othersSince < 0) this.othersSince = now
+  }
+
+  drained(now: SimTime): void {
+    if (this.idleSince >= 0) this.closeIdle(now, false)
+  }
+
+  merged(bio: Bio): void {
+    if (this.stages !== null) this.stages.of(bio.ctx.pid, bio.ctx.name).merged++
+  }
+
+  devicePart(rq: Request, part: number, ns: SimTime): void {
+    if (this.stages !== null) this.stages.of(rq.ctx.pid, rq.ctx.name).parts[part] += ns
+  }
+
+  private closeIdle(now: SimTime, rewarded: boolean): void {
+    const a = this.idleFor!
+    a.idleNs += now - this.idleSince
+    if (this.othersSince >= 0) a.idleOthersNs += now - this.othersSince
+    if (rewarded) a.idleRewarded++
+    else a.idleExpired++
+    this.idleSince = this.othersSince = -1
+    this.idleFor = null
+  }
+
+  /** The run's stages and decisions, or undefined when it was run without them. */
+  why(): RunWhy | undefined {
+    return this.stages?.toJSON('simulated', true)
   }
 
   completed(rq: Request, now: SimTime): void {
@@ -54,6 +124,12 @@ export class RunCollector implements BlockObserver {
     own.addTransfer(now, rq.op, b)
     this.requestLatency.record(now - rq.insertedAt)
     this.serviceLatency.record(now - rq.dispatchedAt)
+    const st = this.stages
+    if (st !== null) {
+      const a = st.of(rq.ctx.pid, rq.ctx.name)
+      // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay
+      st.request(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.insertedAt, rq.dispatchedAt, now)
+    }
   }
 
   levels(now: SimTime, queued: number, inFlight: number): void {

@@ -3,6 +3,7 @@ import type { TimeSeriesData } from '../metrics/timeseries'
 import type { DispatchSampleData } from '../metrics/dispatch-sample'
 import type { ParamValues } from '../util/params'
 import type { PhaseResult } from '../host/program'
+import type { ProcessTime, RunWhy } from '../metrics/why'
 
 /**
  * The result of one run — one scheduler, one repetition — simulated or measured on a real device.
@@ -40,6 +41,11 @@ export interface RunResult {
   serviceLatency: LatencyHistogramJSON
   /** Measured D→C times of a replayed trace, to compare with `serviceLatency`. */
   measuredServiceLatency?: LatencyHistogramJSON
+  /**
+   * Why the run went as it did: per process, btt's request stages (Q2G … D2C) and the scheduler's
+   * decisions for it (metrics/why.ts). Simulated runs, and real runs traced with blktrace.
+   */
+  why?: RunWhy
   /** Simulator-only facts: events executed and requests completed. */
   sim?: { events: number; requests: number }
   /**
@@ -84,6 +90,11 @@ export interface ProcessResult {
   latMs?: LatencySummary
   /** Per phase, for tools that report phases (bonnie++, iozone). */
   phases?: PhaseResult[]
+  /**
+   * Where the process's time went over its `seconds` (CPU, runnable, blocked on reads, writes,
+   * throttling, sync, faults, thinking), seconds; the parts add up to `seconds`. Simulated runs.
+   */
+  time?: ProcessTime
 }
 
 export interface ProcessSeries {

@@ -15,10 +15,16 @@ import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { RunCollector } from './collector'
 import type { ResolvedSpec } from './resolved'
 import type { ProcessResult, RunResult } from './result'
+import type { RunWhy } from '../metrics/why'
 
 export interface RunHooks {
   /** Called every so often with the fraction done (0…1) and the simulated seconds so far. */
   progress?(fraction: number, simSeconds: number): void
+  /**
+   * Keep the run's "why" (RunResult.why: stages and decisions per process). Default true; false
+   * saves its bookkeeping on the hot path. The rest of the result is the same either way.
+   */
+  why?: boolean
 }
 
 /**
@@ -76,7 +82,8 @@ export function simulate(
   )
   queue.setDevice(device)
   queue.setScheduler(type.create(entry.tunables, queue))
-  const collector = new RunCollector()
+  const collector = new RunCollector(hooks.why ?? true)
+  collector.stages?.useParts(device.parts ?? [])
   queue.observer = collector
   const kernel = new Kernel(engine, queue, hv, rng.fork('host'), spec.host.filesystem)
   // a device whose own I/O path runs on the host's CPUs (a loop device's worker) gets them now
@@ -160,6 +167,7 @@ export function simulate(
       cpuSeconds: (t.cpuTime + t.childCpuTime) / SECOND,
       latencyMs: summarizeLatency(t.latency),
       latency: t.latency.toJSON(),
+      time: t.stoppedTime ?? t.time.at(stopAt, t.cpuTime),
       ...(t.program.phases ? { phases: t.program.phases() } : {}),
     }
   })
@@ -185,8 +193,14 @@ export function simulate(
     requestLatency: collector.requestLatency.toJSON(),
     serviceLatency: collector.serviceLatency.toJSON(),
     ...measured(spec),
+    ...whyOf(collector),
     sim: { events: engine.executed, requests: queue.completedCount },
   }
+}
+
+function whyOf(c: RunCollector): { why?: RunWhy } {
+  const why = c.why()
+  return why ? { why } : {}
 }
 
 /** queue/nr_requests: the device's own when its preset carries one (a fingerprint read it), else the host's. */

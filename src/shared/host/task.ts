@@ -56,6 +56,8 @@ import { metaStep } from './meta-path'
 import type { MetaOp } from '../fs/types'
 import { fadviseDrop, fadviseStart, flushBufMore, flushBufStart, flushBufWait } from './cache-control-path'
 import { DIO_UNCHECKED } from './dio-coherence'
+import { sleepPart, TimeAccount } from './time-account'
+import type { ProcessTime } from '../metrics/why'
 
 /**
  * A workload process as the kernel sees it: an I/O context for the schedulers, a CPU task for the
@@ -150,6 +152,9 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   // Results.
   readonly latency = new LatencyHistogram()
+  /** Where its time went (why.ts ProcessTime), and the account frozen when its clock stopped. */
+  readonly time = new TimeAccount()
+  stoppedTime: ProcessTime | null = null
   bytesRead = 0
   bytesWritten = 0
   ops = 0
@@ -185,6 +190,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   start(): void {
     this.state = TASK_RUN
     this.startedAt = this.now
+    this.time.begin(this.now, this.cpuTime, true)
     this.k = K_STEP
     this.kernel.cpu.run(this, 0)
   }
@@ -273,6 +279,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   stopClock(): void {
     this.clockStoppedAt = this.now
+    this.stoppedTime = this.time.at(this.now, this.cpuTime)
   }
 
   resetStats(): void {
@@ -281,6 +288,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
     this.bytesWritten = 0
     this.ops = 0
     this.startedAt = this.now
+    this.time.begin(this.now, this.cpuTime, this.state !== TASK_BLOCKED, this.time.sleeping)
   }
 
   compute(ns: SimTime): void {
@@ -477,6 +485,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   block(): void {
+    this.time.sleep(this.now, sleepPart(this.k, this.op, this.afterSubmit))
     this.state = TASK_BLOCKED
     this.kernel.cpu.release(this)
   }
@@ -484,6 +493,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   /** Woken (I/O done, slot granted, timer): become runnable and continue with `k`. */
   wake(k: number, cost: SimTime = 0): void {
     if (this.state === TASK_DONE) return
+    this.time.woke(this.now)
     this.k = k
     this.state = TASK_RUN
     this.kernel.cpu.run(this, cost + this.kernel.h.wake)

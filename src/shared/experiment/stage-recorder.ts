@@ -1,0 +1,124 @@
+import { LatencyHistogram } from '../metrics/histogram'
+import { groupOf } from './process-groups'
+import type { IdleWaits, ProcessStages, RunWhy } from '../metrics/why'
+
+/**
+ * One process's requests as they pass the block layer: btt's stage histograms and the counters
+ * of what the scheduler did for them. Instances of a spec process (`rr/0 … rr/7`, fio's numjobs)
+ * share one account, so memory follows the spec's processes, not the instances.
+ */
+export class StageAccount {
+  requests = 0
+  readRequests = 0
+  writeRequests = 0
+  readonly q2g = new LatencyHistogram()
+  readonly g2i = new LatencyHistogram()
+  readonly i2d = new LatencyHistogram()
+  readonly d2c = new LatencyHistogram()
+  readonly q2c = new LatencyHistogram()
+  /** D2C parts, ns, indexed as the recorder's `partNames` (empty when the device names none). */
+  readonly parts: Float64Array
+  batches = 0
+  expired = 0
+  merged = 0
+  travelSectors = 0
+  seeks = 0
+  idleWaits = 0
+  idleNs = 0
+  idleRewarded = 0
+  idleExpired = 0
+  idleOthersNs = 0
+
+  constructor(
+    readonly process: string,
+    parts: number,
+  ) {
+    this.parts = new Float64Array(parts)
+  }
+
+  toJSON(partNames: readonly string[], withIdle: boolean): ProcessStages {
+    const out: ProcessStages = {
+      process: this.process,
+      requests: this.requests,
+      readRequests: this.readRequests,
+      writeRequests: this.writeRequests,
+      stages: {
+        q2g: this.q2g.toJSON(),
+        g2i: this.g2i.toJSON(),
+        i2d: this.i2d.toJSON(),
+        d2c: this.d2c.toJSON(),
+        q2c: this.q2c.toJSON(),
+      },
+      batches: this.batches,
+      expired: this.expired,
+      merged: this.merged,
+      travelSectors: this.travelSectors,
+      seeks: this.seeks,
+    }
+    if (partNames.length > 0)
+      out.device = Object.fromEntries(partNames.map((n, i) => [n, this.parts[i]]))
+    if (withIdle) out.idle = this.idle()
+    return out
+  }
+
+  private idle(): IdleWaits {
+    return {
+      waits: this.idleWaits,
+      ns: this.idleNs,
+      rewarded: this.idleRewarded,
+      expired: this.idleExpired,
+      othersWaitingNs: this.idleOthersNs,
+    }
+  }
+}
+
+/**
+ * Accounts by process for a run's requests, fed with each request's Q, G, I, D and C times (the
+ * simulator's block layer, or a parsed blktrace). Stages never go negative: a clock that steps
+ * back between events (blktrace's per-CPU buffers) counts as zero.
+ */
+export class StageRecorder {
+  private readonly byPid = new Map<number, StageAccount>()
+  private readonly byName = new Map<string, StageAccount>()
+
+  constructor(private partNames: readonly string[] = []) {}
+
+  /** Name the device's D2C parts (Device.parts), before the first request is accounted. */
+  useParts(names: readonly string[]): void {
+    if (this.byName.size > 0) throw new Error('device parts named after requests were accounted')
+    this.partNames = names
+  }
+
+  /** The account of the process with `pid`, named `name` (its spec process: `rr/3` → `rr`). */
+  of(pid: number, name: string): StageAccount {
+    let a = this.byPid.get(pid)
+    if (a !== undefined) return a
+    const group = groupOf(name)
+    a = this.byName.get(group)
+    if (a === undefined) this.byName.set(group, (a = new StageAccount(group, this.partNames.length)))
+    this.byPid.set(pid, a)
+    return a
+  }
+
+  /** A completed request's times (ns on one clock); `write`: its direction. */
+  request(a: StageAccount, write: boolean, q: number, g: number, i: number, d: number, c: number): void {
+    a.requests++
+    if (write) a.writeRequests++
+    else a.readRequests++
+    a.q2g.record(g > q ? g - q : 0)
+    a.g2i.record(i > g ? i - g : 0)
+    a.i2d.record(d > i ? d - i : 0)
+    a.d2c.record(c > d ? c - d : 0)
+    a.q2c.record(c > q ? c - q : 0)
+  }
+
+  /** The accounts, in first-seen order. `withIdle`: the source can tell idle choices (a simulation). */
+  toJSON(source: RunWhy['source'], withIdle: boolean, missing?: string[]): RunWhy {
+    const why: RunWhy = {
+      source,
+      processes: [...this.byName.values()].map((a) => a.toJSON(this.partNames, withIdle)),
+    }
+    if (missing && missing.length > 0) why.missing = missing
+    return why
+  }
+}

@@ -1,0 +1,112 @@
+import type { LatencyHistogramJSON } from './histogram'
+
+/**
+ * The "why" of a run: where each process's requests spent their time and what the scheduler
+ * decided for them. One shape for simulated runs (the block layer's own timestamps) and real runs
+ * (a blktrace capture), so that the two sit side by side.
+ *
+ * Stages are btt's (blktrace's `btt`, Documentation: "btt User Guide", section "Q2G … D2C"), from
+ * a request's events: Q (its first bio queued), G (got a request, i.e. a tag or an `nr_requests`
+ * slot), I (inserted into the scheduler), D (dispatched to the device), C (completed).
+ */
+export const STAGES = ['q2g', 'g2i', 'i2d', 'd2c', 'q2c'] as const
+export type StageName = (typeof STAGES)[number]
+
+/** What each stage is, for tables and charts. */
+export const STAGE_MEANING: Record<StageName, string> = {
+  q2g: 'waiting for a request slot (nr_requests, tags, writeback throttling)',
+  g2i: 'between getting a request and entering the scheduler (plugging)',
+  i2d: 'in the scheduler, inserted to dispatched',
+  d2c: 'at the device, dispatched to completed',
+  q2c: 'all of it, queued to completed',
+}
+
+/**
+ * Waits the scheduler made for a process: while the device had room it dispatched nothing —
+ * holding queued requests back, or keeping the empty device idle on purpose (AS's anticipation,
+ * CFQ's and BFQ's slice idling, ROW's read idling, kyber's token limits). A wait is for the
+ * process the device was last sent work of, and ends at the next dispatch.
+ */
+export interface IdleWaits {
+  /** Waits made for this process. */
+  waits: number
+  /** Their total length, ns. */
+  ns: number
+  /** Waits ended by this process's own next request: what the wait bought. */
+  rewarded: number
+  /** Waits ended otherwise: another process's request went next, or the device ran dry. */
+  expired: number
+  /** Of `ns`, the time other processes' requests sat held back in the scheduler. */
+  othersWaitingNs: number
+}
+
+/** One process's requests (instances of a spec process folded together), their stages and decisions. */
+export interface ProcessStages {
+  /** The spec process (`rr/3` → `rr`), or the kernel thread that issued them ("flush", "kernel"). */
+  process: string
+  requests: number
+  readRequests: number
+  writeRequests: number
+  /** Per stage, a histogram over the process's requests, ns. */
+  stages: Record<StageName, LatencyHistogramJSON>
+  /**
+   * D2C split into the device model's physical parts (seek, rotation, transfer; array time,
+   * channel queueing, garbage collection …): part → total ns over the process's requests.
+   * Simulated runs only; the parts sum to the process's D2C total.
+   */
+  device?: Record<string, number>
+  /** Device idle on its behalf (simulated runs; a trace cannot tell an idle choice from no work). */
+  idle?: IdleWaits
+  /** Runs of consecutive dispatches from this process: its batches or slices as the device saw them. */
+  batches: number
+  /** Requests dispatched after their FIFO deadline had passed (deadline, AS, CFQ, BFQ). */
+  expired: number
+  /** Bios merged into its queued requests. */
+  merged: number
+  /** Head travel to reach its requests: sectors from the previous request's end, summed. */
+  travelSectors: number
+  /** Its requests that did not start where the previous request ended. */
+  seeks: number
+}
+
+export interface RunWhy {
+  /** Where the stages come from: the simulator's block layer, or a blktrace of a real run. */
+  source: 'simulated' | 'blktrace'
+  processes: ProcessStages[]
+  /** What could not be measured and why (e.g. a real run without blktrace). */
+  missing?: string[]
+}
+
+/**
+ * Where a process's time went, seconds, over the same span as its result's `seconds`. The parts
+ * add up to that span (within rounding).
+ */
+export const TIME_PARTS = [
+  'cpu',
+  'runnable',
+  'read',
+  'write',
+  'throttled',
+  'sync',
+  'fault',
+  'think',
+  'other',
+] as const
+export type TimePart = (typeof TIME_PARTS)[number]
+export type ProcessTime = Record<TimePart, number>
+
+export const TIME_PART_MEANING: Record<TimePart, string> = {
+  cpu: 'running on a CPU',
+  runnable: 'runnable, waiting for a CPU',
+  read: 'blocked on its reads',
+  write: 'blocked on its writes (direct writes, request slots for writes)',
+  throttled: 'dirty throttling (balance_dirty_pages)',
+  sync: 'fsync, journal commit, flushes',
+  fault: 'page faults and swap-in',
+  think: 'sleeping or thinking between operations',
+  other: 'waiting on children or anything else',
+}
+
+/** A zero time account. */
+export const emptyProcessTime = (): ProcessTime =>
+  Object.fromEntries(TIME_PARTS.map((p) => [p, 0])) as ProcessTime
