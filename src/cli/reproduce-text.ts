@@ -4,6 +4,7 @@ import type { ReproduceResult } from '../main/services/gallery-entries'
 import { describeRef } from '../shared/gallery/claims'
 import { inReadingUnit } from '../shared/gallery/figure-unit'
 import { num, renderTable } from './table'
+import { wrap } from '../shared/util/wrap'
 
 /** One entry: simulated beside published figures, a verdict per claim, how many hold. */
 export function reproduceReport(r: ReproduceResult): string {
@@ -31,8 +32,20 @@ export function reproduceReport(r: ReproduceResult): string {
     '',
     claims,
     '',
+    ...explanationLines(r),
     `${holding(r)} of ${r.claims.length} claims hold${r.pass ? '' : ' — NOT reproduced'}`,
   ].join('\n')
+}
+
+/** Why, from the runs — and whether it names the mechanism the publication is about. */
+function explanationLines(r: ReproduceResult): string[] {
+  const e = r.explanation
+  if (!e) return []
+  const verdict = e.matches
+    ? `names the published mechanism, ${e.expected}`
+    : `names ${e.mechanism}, NOT the published mechanism (${e.expected})`
+  const indented = (t: string): string => wrap(t, 98).replace(/^/gm, '  ')
+  return [`Why (${verdict}):`, indented(e.text), `Published:`, indented(e.about), '']
 }
 
 const holding = (r: ReproduceResult): number => r.claims.filter((c) => c.pass).length

@@ -26,6 +26,7 @@ import { InputError, loadSpec } from '../spec-file'
 import { num, renderTable, withCi } from '../table'
 import { realRunUsage, runRealCli } from './run-real'
 import { kernelRows } from '../kernel-rows'
+import { whyText } from '../../shared/report/why-text'
 
 export interface RunOptions {
   format: 'table' | 'json' | 'csv'
@@ -156,7 +157,8 @@ export function table(full: ExperimentResult): string {
   if (u)
     for (const [key, v] of stabilityBySource(full))
       note += `\n${describeStability(key.startsWith('real:') ? { ...v, label: `${v.label} (real)` } : v)}`
-  return `${title}\n\n${renderTable(header, rows, ['l'])}${kernelRows(full)}${note}`
+  const why = whyText(full.runs, full.spec.stop.processes[0], 100)
+  return `${title}\n\n${renderTable(header, rows, ['l'])}${kernelRows(full)}${note}${why ? `\n\n${why}` : ''}`
 }
 
 /**

@@ -5,6 +5,8 @@ import type { GalleryEntry } from '../../shared/gallery/types'
 import type { ClaimVerdict } from '../../shared/gallery/types'
 import { judge, metricOf } from '../../shared/gallery/claims'
 import { pageSummary } from '../../shared/gallery/report'
+import { explainGallery } from '../../shared/gallery/explain'
+import type { GalleryExplanation } from '../../shared/gallery/explain'
 import type { GalleryRuns } from '../../shared/gallery/claims'
 import { setAtPath } from '../../shared/api/sweep'
 import { formatIssues, validateSpec } from '../../shared/experiment/validate'
@@ -94,6 +96,8 @@ export interface ReproduceResult {
     unit: string
   }[]
   claims: ClaimVerdict[]
+  /** Why the published comparison came out as it did, from the runs (the entry's `explain`). */
+  explanation?: GalleryExplanation
   pass: boolean
 }
 
@@ -134,6 +138,7 @@ export async function reproduce(
     return { ref: p, published: p.value_published, simulated, unit: p.unit }
   })
   const claims = judge(entry.claims, runs)
+  const explanation = explainGallery(entry.explain, runs)
   return {
     schema: 'iosched-lab/reproduce@1',
     name: entry.name,
@@ -142,6 +147,7 @@ export async function reproduce(
     variants,
     published,
     claims,
+    ...(explanation ? { explanation } : {}),
     pass: claims.every((c) => c.pass),
   }
 }

@@ -137,6 +137,7 @@ export function reportOf(r: ReproduceResult, failures: string[], wallSeconds: nu
     source: r.source,
     figures: r.published.map((p) => figureRow(p.ref, p.published, p.simulated, p.unit)),
     claims: r.claims,
+    ...(r.explanation ? { explanation: r.explanation } : {}),
     holding,
     pass: r.pass,
     failures,

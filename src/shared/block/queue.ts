@@ -37,8 +37,13 @@ export interface BlockObserver {
   idled?(now: SimTime, held: boolean): void
   /** The device is empty and the scheduler has nothing: a wait, if one was open, ended unrewarded. */
   drained?(now: SimTime): void
-  /** `bio` joined a queued request (or a request was absorbed by its neighbour, `bio` its first). */
-  merged?(bio: Bio): void
+  /** A new request entered the scheduler. */
+  inserted?(rq: Request, now: SimTime): void
+  /**
+   * `bio` joined a queued request; or, `absorbed`, the queued request `bio` heads was absorbed by
+   * its neighbour (it leaves the scheduler).
+   */
+  merged?(bio: Bio, absorbed: boolean): void
   /** The device spent `ns` of `rq`'s service on its physical part `part` (index into `Device.parts`). */
   devicePart?(rq: Request, part: number, ns: SimTime): void
 }
@@ -248,7 +253,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       )
     bio.submitted = now
     if (this.merger.tryMerge(bio, now)) {
-      this.observer?.merged?.(bio)
+      this.observer?.merged?.(bio, false)
       return true
     }
     const wbt = this.wbt
@@ -418,7 +423,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   /** Merging told us `next` was absorbed by its neighbour: out of the scheduler, its slot freed. */
   absorbed(next: Request, now: SimTime): void {
-    if (next.bioHead !== null) this.observer?.merged?.(next.bioHead)
+    if (next.bioHead !== null) this.observer?.merged?.(next.bioHead, true)
     this.queued--
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     this.release(next)
@@ -430,6 +435,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     const rq = this.newRequest(bio, now)
     this.merger.add(rq)
     this.queued++
+    this.observer?.inserted?.(rq, now)
     this.sched.insert(rq, now)
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     this.kick()

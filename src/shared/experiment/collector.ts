@@ -64,10 +64,31 @@ export class RunCollector implements BlockObserver {
     if (a === null) return
     if (a !== this.lastDispatched) {
       a.batches++
+      // the device moves on from a process whose last dispatch left it nothing queued: it looked idle
+      const left = this.lastDispatched
+      if (left !== null && left.emptyAt >= 0) left.deceivedNext = true
       this.lastDispatched = a
     }
     if (rq.fifoTime > 0 && now > rq.fifoTime) a.expired++
     if (this.idleSince >= 0) this.closeIdle(now, a === this.idleFor)
+    if (a.deceivedNext) {
+      // back after the device left it looking idle: how soon its next request came, how long it waited
+      a.deceivedNext = false
+      a.deceived++
+      a.deceivedGapNs += (a.nextAt >= 0 ? a.nextAt : rq.insertedAt) - a.emptyAt
+      a.deceivedWaitNs += now - rq.insertedAt
+    }
+    if (!rq.bypass) a.queued--
+    a.emptyAt = a.queued === 0 ? now : -1
+    a.nextAt = -1
+  }
+
+  inserted(rq: Request, now: SimTime): void {
+    const st = this.stages
+    if (st === null) return
+    const a = st.of(rq.ctx.pid, rq.ctx.name)
+    a.queued++
+    if (a.emptyAt >= 0 && a.nextAt < 0) a.nextAt = now
   }
 
   idled(now: SimTime, held: boolean): void {
@@ -88,8 +109,11 @@ export class RunCollector implements BlockObserver {
     if (this.idleSince >= 0) this.closeIdle(now, false)
   }
 
-  merged(bio: Bio): void {
-    if (this.stages !== null) this.stages.of(bio.ctx.pid, bio.ctx.name).merged++
+  merged(bio: Bio, absorbed: boolean): void {
+    if (this.stages === null) return
+    const a = this.stages.of(bio.ctx.pid, bio.ctx.name)
+    a.merged++
+    if (absorbed) a.queued--
   }
 
   devicePart(rq: Request, part: number, ns: SimTime): void {

@@ -1,5 +1,7 @@
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import type { ProcessResult, RunResult } from './result'
+import type { ProcessTime } from '../metrics/why'
+import { emptyProcessTime, TIME_PARTS } from '../metrics/why'
 
 /** The spec's process a result belongs to: `rr/3` → `rr`, `make` → `make`. */
 export const groupOf = (name: string): string => {
@@ -44,5 +46,15 @@ function fold(name: string, ps: ProcessResult[]): ProcessResult {
     cpuSeconds: ps.reduce((a, p) => a + p.cpuSeconds, 0),
     latencyMs: summarizeLatency(h),
     latency: h.toJSON(),
+    ...meanTime(ps),
   }
+}
+
+/** The instances' time accounts, part by part, averaged: one instance's typical split. */
+function meanTime(ps: readonly ProcessResult[]): { time?: ProcessTime } {
+  const timed = ps.filter((p) => p.time !== undefined)
+  if (timed.length === 0) return {}
+  const time = emptyProcessTime()
+  for (const k of TIME_PARTS) time[k] = timed.reduce((a, p) => a + p.time![k], 0) / timed.length
+  return { time }
 }

@@ -28,6 +28,19 @@ export class StageAccount {
   idleRewarded = 0
   idleExpired = 0
   idleOthersNs = 0
+  /** Its requests in the scheduler now. */
+  queued = 0
+  /**
+   * Deceptive idleness: when its last dispatch left it nothing queued (−1: it had more), when its
+   * next request came after that (−1: not yet), and whether the device moved on to another
+   * process meanwhile (its next dispatch then counts a switch).
+   */
+  emptyAt = -1
+  nextAt = -1
+  deceivedNext = false
+  deceived = 0
+  deceivedGapNs = 0
+  deceivedWaitNs = 0
 
   constructor(
     readonly process: string,
@@ -55,8 +68,9 @@ export class StageAccount {
       travelSectors: this.travelSectors,
       seeks: this.seeks,
     }
-    if (partNames.length > 0)
-      out.device = Object.fromEntries(partNames.map((n, i) => [n, this.parts[i]]))
+    if (withIdle)
+      out.deceived = { switches: this.deceived, gapNs: this.deceivedGapNs, waitNs: this.deceivedWaitNs }
+    if (partNames.length > 0) out.device = Object.fromEntries(partNames.map((n, i) => [n, this.parts[i]]))
     if (withIdle) out.idle = this.idle()
     return out
   }

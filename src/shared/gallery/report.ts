@@ -2,6 +2,7 @@
 // figures, its claims' texts), and the verdict after one (simulated beside published figures, each
 // claim PASS or FAIL with its detail). Plain data, built from the same numbers as
 // `iosched-lab reproduce` prints.
+import type { GalleryExplanation } from './explain'
 import type { SweepValue } from '../api/sweep'
 import { describeRef } from './claims'
 import { inReadingUnit } from './figure-unit'
@@ -39,6 +40,8 @@ export interface ReproduceReport {
   source: string
   figures: FigureRow[]
   claims: ClaimVerdict[]
+  /** Why the published comparison came out as it did, from the runs (the entry's `explain`). */
+  explanation?: GalleryExplanation
   /** Claims that hold. */
   holding: number
   /** Every claim holds. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MECHANISMS } from '../experiment/explain'
 
 const metric = z.enum([
   'seconds',
@@ -21,6 +22,13 @@ const ref = z.strictObject({
   process: z.string().optional(),
   phase: z.string().optional(),
   metric,
+})
+
+/** One variant's runs of one scheduler label (at one value of a swept variant). */
+const runRef = z.strictObject({
+  variant: z.string(),
+  label: z.string(),
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
 })
 
 const claimBase = { id: z.string(), text: z.string() }
@@ -52,6 +60,16 @@ export const galleryEntrySchema = z.strictObject({
     )
     .min(1),
   published: z.array(ref.extend({ value_published: z.number(), unit: z.string() })),
+  /** What the published result is about, for the explanation of the reproduction (types.ts GalleryExplain). */
+  explain: z
+    .strictObject({
+      process: z.string(),
+      worse: runRef,
+      better: runRef,
+      mechanism: z.enum(MECHANISMS),
+      about: z.string(),
+    })
+    .optional(),
   claims: z.array(
     z.discriminatedUnion('kind', [
       z.strictObject({

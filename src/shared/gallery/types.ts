@@ -1,4 +1,5 @@
 import type { SweepSpec } from '../api/sweep'
+import type { Mechanism } from '../experiment/explain'
 
 /**
  * A gallery entry: a ready experiment (one or more variants, each a spec, optionally swept along
@@ -16,7 +17,29 @@ export interface GalleryEntry {
   about: string
   variants: GalleryVariant[]
   published: PublishedFigure[]
+  /** The comparison the published result is about, and the mechanism it shows. */
+  explain?: GalleryExplain
   claims: Claim[]
+}
+
+/** One variant's runs of one scheduler label (at one value of a swept variant). */
+export interface RunRef {
+  variant: string
+  label: string
+  value?: string | number | boolean
+}
+
+/**
+ * What a published result is about: the process it measured, the worse and the better run as the
+ * publication compared them, and the mechanism it shows (the one the reproduction's explanation,
+ * computed from the simulated figures, must name); `about` says it in words, with the source.
+ */
+export interface GalleryExplain {
+  process: string
+  worse: RunRef
+  better: RunRef
+  mechanism: Mechanism
+  about: string
 }
 
 export interface GalleryVariant {

@@ -57,6 +57,14 @@ export interface ProcessStages {
   device?: Record<string, number>
   /** Device idle on its behalf (simulated runs; a trace cannot tell an idle choice from no work). */
   idle?: IdleWaits
+  /**
+   * Deceptive idleness (Iyer and Druschel, "Anticipatory scheduling", SOSP 2001): the times the
+   * device moved on to other processes after this one's last dispatch had left it nothing queued —
+   * it looked idle, between two synchronous requests. `gapNs`: how soon after that dispatch its
+   * next request came, summed; `waitNs`: how long those next requests then waited in the scheduler.
+   * A gap far below the wait is the deception. Simulated runs.
+   */
+  deceived?: { switches: number; gapNs: number; waitNs: number }
   /** Runs of consecutive dispatches from this process: its batches or slices as the device saw them. */
   batches: number
   /** Requests dispatched after their FIFO deadline had passed (deadline, AS, CFQ, BFQ). */

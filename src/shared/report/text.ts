@@ -1,3 +1,4 @@
+import { wrap } from '../util/wrap'
 import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
 import { secondsOf } from './csv'
 import { IDENTICAL_REPETITIONS, identicalRepetitions } from '../experiment/stability'
@@ -99,16 +100,3 @@ const indent = (text: string): string =>
     .split('\n')
     .map((l, i) => (i === 0 ? `  ${l}` : `    ${l}`))
     .join('\n')
-
-function wrap(text: string, width: number): string {
-  const lines: string[] = []
-  let line = ''
-  for (const w of text.split(/\s+/)) {
-    if (line && line.length + 1 + w.length > width) {
-      lines.push(line)
-      line = w
-    } else line = line ? `${line} ${w}` : w
-  }
-  if (line) lines.push(line)
-  return lines.join('\n')
-}

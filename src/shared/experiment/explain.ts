@@ -1,0 +1,381 @@
+import { LatencyHistogram } from '../metrics/histogram'
+import type { ProcessStages, ProcessTime, StageName, TimePart } from '../metrics/why'
+import { TIME_PARTS } from '../metrics/why'
+import { num } from '../util/people-numbers'
+import { groupOf, groupProcesses } from './process-groups'
+import type { ProcessResult, RunResult } from './result'
+
+/**
+ * What a comparison's explanation found to make the difference, named after the mechanism its
+ * figures show (the first the figures satisfy, in the order `mechanismOf` looks):
+ * - `anticipation`: the better scheduler kept the device for the process between its requests,
+ *   and most of those waits were rewarded by its next request;
+ * - `deceptive-idleness`: the worse one moved on to other processes whenever the process was
+ *   between two requests, and its next request came soon after — then waited;
+ * - `read-priority`: the better one let the process's reads pass the others' writes;
+ * - `batching`: the worse one served its requests in many short runs, switching between them;
+ * - `scheduler-queueing`: its requests waited longer in the scheduler, for none of those reasons;
+ * - `request-slots`: they waited for a request slot (nr_requests, tags, writeback throttling);
+ * - `seeks`, `device-service`: they took longer at the device — with more head travel, or not;
+ * - `cpu-wakeup`: the process was runnable, not running, for longer (woken by its I/O, it waited
+ *   for a CPU another task held — no wake-up preemption);
+ * - `cpu-cost`, `dirty-throttling`, `sync`, `faults`, `think`: its time on a CPU, in
+ *   balance_dirty_pages, fsync, page faults or its own pauses differed most;
+ * - `none`: the two do not differ enough to explain (under 2 %), or the runs have no figures.
+ */
+export const MECHANISMS = [
+  'anticipation',
+  'deceptive-idleness',
+  'read-priority',
+  'batching',
+  'scheduler-queueing',
+  'request-slots',
+  'seeks',
+  'device-service',
+  'cpu-wakeup',
+  'cpu-cost',
+  'dirty-throttling',
+  'sync',
+  'faults',
+  'think',
+  'none',
+] as const
+export type Mechanism = (typeof MECHANISMS)[number]
+
+export interface Explanation {
+  /** The process explained (a spec process: instances folded). */
+  process: string
+  /** What decides best and worst: its time (a job of fixed size) or its throughput. */
+  metric: 'seconds' | 'MBps'
+  best: string
+  worst: string
+  mechanism: Mechanism
+  /** One to three sentences; every figure in them comes from the runs. */
+  text: string
+}
+
+/** Below this relative difference between best and worst there is nothing to explain. */
+const TOO_CLOSE = 0.02
+
+/** One label's representative run and the process in it. */
+interface Side {
+  label: string
+  run: RunResult
+  proc: ProcessResult
+  stages?: ProcessStages
+  figure: number
+}
+
+/**
+ * Explain a comparison for one process: which scheduler did best and worst for it, where its time
+ * went differently between the two, and the mechanism the figures show. `process`: a spec process
+ * name (default: the first process of the first run). Undefined when fewer than two schedulers
+ * ran it.
+ */
+export function explain(runs: readonly RunResult[], process?: string): Explanation | undefined {
+  const folded = runs.map(groupProcesses)
+  const name = process !== undefined ? groupOf(process) : folded[0]?.processes[0]?.name
+  if (name === undefined) return undefined
+  const byLabel = new Map<string, RunResult[]>()
+  for (const r of folded) {
+    if (!r.processes.some((p) => p.name === name)) continue
+    const list = byLabel.get(r.label)
+    if (list) list.push(r)
+    else byLabel.set(r.label, [r])
+  }
+  if (byLabel.size < 2) return undefined
+  const metric = metricFor([...byLabel.values()].flat(), name)
+  const sides = [...byLabel].map(([label, list]) => sideOf(label, list, name, metric))
+  const better = (a: Side, b: Side): boolean =>
+    metric === 'seconds' ? a.figure < b.figure : a.figure > b.figure
+  const best = sides.reduce((a, s) => (better(s, a) ? s : a))
+  const worst = sides.reduce((a, s) => (better(a, s) ? s : a))
+  return explainSides(name, metric, worst, best)
+}
+
+/**
+ * Explain why `worse` (runs of one scheduler, or of one variant of an experiment) did worse for
+ * `process` than `better`, as a published comparison pairs them (a gallery entry), whichever the
+ * figures rank higher. Undefined when either side lacks the process.
+ */
+export function explainPair(
+  process: string,
+  worse: { label: string; runs: readonly RunResult[] },
+  better: { label: string; runs: readonly RunResult[] },
+): Explanation | undefined {
+  const name = groupOf(process)
+  const w = worse.runs.map(groupProcesses).filter((r) => r.processes.some((p) => p.name === name))
+  const b = better.runs.map(groupProcesses).filter((r) => r.processes.some((p) => p.name === name))
+  if (w.length === 0 || b.length === 0) return undefined
+  const metric = metricFor([...w, ...b], name)
+  return explainSides(
+    name,
+    metric,
+    sideOf(worse.label, w, name, metric),
+    sideOf(better.label, b, name, metric),
+  )
+}
+
+/** Its time when every run finished the process (a job of fixed size), else its throughput. */
+function metricFor(runs: readonly RunResult[], name: string): 'seconds' | 'MBps' {
+  return runs.every((r) => r.processes.find((p) => p.name === name)!.finished) ? 'seconds' : 'MBps'
+}
+
+/** A label's run closest to its mean figure (its representative), with the mean. */
+function sideOf(label: string, runs: readonly RunResult[], name: string, metric: 'seconds' | 'MBps'): Side {
+  const value = (r: RunResult): number => {
+    const p = r.processes.find((x) => x.name === name)!
+    return metric === 'seconds' ? p.seconds : p.MBps
+  }
+  const mean = runs.reduce((a, r) => a + value(r), 0) / runs.length
+  const run = runs.reduce((a, r) => (Math.abs(value(r) - mean) < Math.abs(value(a) - mean) ? r : a))
+  const proc = run.processes.find((x) => x.name === name)!
+  const stages = run.why?.processes.find((s) => s.process === name)
+  return { label, run, proc, stages, figure: mean }
+}
+
+function explainSides(name: string, metric: 'seconds' | 'MBps', worst: Side, best: Side): Explanation {
+  const base = { process: name, metric, best: best.label, worst: worst.label } as const
+  const gap = Math.abs(worst.figure - best.figure) / Math.max(Math.abs(worst.figure), Math.abs(best.figure))
+  if (!(gap >= TOO_CLOSE))
+    return {
+      ...base,
+      mechanism: 'none',
+      text: `${best.label} and ${worst.label} differ by ${num(gap * 100, 2)} % for the ${name}: too little to explain.`,
+    }
+  const first = outcome(name, metric, worst, best)
+  const part = dominantPart(worst, best)
+  const { mechanism, detail } = mechanismOf(part, worst, best)
+  const share = part !== undefined ? timeShare(part, worst, best) : '.'
+  return { ...base, mechanism, text: [first + share, detail].filter((s) => s.length > 0).join(' ') }
+}
+
+function outcome(name: string, metric: 'seconds' | 'MBps', w: Side, b: Side): string {
+  if (metric === 'seconds')
+    return `Under ${w.label} the ${name} took ${num(w.figure)} s, against ${num(b.figure)} s under ${b.label}`
+  return `Under ${w.label} the ${name} moved ${num(w.figure)} MB/s, against ${num(b.figure)} MB/s under ${b.label}`
+}
+
+const MB = (p: ProcessResult): number => Math.max(p.bytes / 1e6, 1e-6)
+
+/**
+ * The part of the process's time that grew most from best to worst, per MB it moved (so that a
+ * time-based run, which moves less under the worse scheduler, compares like a job of fixed size).
+ */
+function dominantPart(w: Side, b: Side): TimePart | undefined {
+  const tw = w.proc.time
+  const tb = b.proc.time
+  if (!tw || !tb) return undefined
+  let top: TimePart | undefined
+  let most = 0
+  for (const k of TIME_PARTS) {
+    const d = tw[k] / MB(w.proc) - tb[k] / MB(b.proc)
+    if (d > most) {
+      most = d
+      top = k
+    }
+  }
+  return top
+}
+
+const PART_WORDS: Record<TimePart, string> = {
+  cpu: 'on a CPU',
+  runnable: 'runnable but not running',
+  read: 'blocked on its reads',
+  write: 'blocked on its writes',
+  throttled: 'throttled for dirtying pages',
+  sync: 'waiting in fsync or for the journal',
+  fault: 'in page faults',
+  think: 'sleeping between operations',
+  other: 'waiting for other work',
+}
+
+function timeShare(part: TimePart, w: Side, b: Side): string {
+  const pct = (t: ProcessTime, secs: number): string => `${num((t[part] / Math.max(secs, 1e-12)) * 100, 2)} %`
+  const tw = w.proc.time!
+  const tb = b.proc.time!
+  return (
+    `; it spent ${pct(tw, w.proc.seconds)} of its time ${PART_WORDS[part]} (${num(tw[part])} s)` +
+    ` under ${w.label}, ${pct(tb, b.proc.seconds)} (${num(tb[part])} s) under ${b.label}.`
+  )
+}
+
+/** Per request: mean of a stage, ms; its total per MB moved, ms/MB. */
+function stage(s: ProcessStages | undefined, k: StageName): { mean: number; total: number } {
+  if (!s) return { mean: NaN, total: NaN }
+  const h = LatencyHistogram.fromJSON(s.stages[k])
+  return { mean: h.count > 0 ? h.mean / 1e6 : 0, total: h.sum / 1e6 }
+}
+
+/** The stage whose total per MB grew most from best to worst. */
+function dominantStage(w: Side, b: Side): StageName | undefined {
+  if (!w.stages || !b.stages) return undefined
+  let top: StageName | undefined
+  let most = 0
+  for (const k of ['q2g', 'g2i', 'i2d', 'd2c'] as const) {
+    const d = stage(w.stages, k).total / MB(w.proc) - stage(b.stages, k).total / MB(b.proc)
+    if (d > most) {
+      most = d
+      top = k
+    }
+  }
+  return top
+}
+
+/** The other process that had the most device time in a run (the one the process competed with). */
+function rival(side: Side): ProcessStages | undefined {
+  const others = side.run.why?.processes.filter((p) => p.process !== side.proc.name) ?? []
+  let top: ProcessStages | undefined
+  let most = 0
+  for (const o of others) {
+    const t = stage(o, 'd2c').total
+    if (t > most) {
+      most = t
+      top = o
+    }
+  }
+  return top
+}
+
+const perRequest = (n: number, s: ProcessStages): number => n / Math.max(1, s.requests)
+
+function mechanismOf(part: TimePart | undefined, w: Side, b: Side): { mechanism: Mechanism; detail: string } {
+  const name = w.proc.name
+  switch (part) {
+    case 'runnable': {
+      const r = w.proc.time!.runnable
+      return {
+        mechanism: 'cpu-wakeup',
+        detail:
+          `Woken when its I/O completed, it waited ${num(r)} s in all for a CPU that another task held` +
+          ` under ${w.label} (${num(b.proc.time!.runnable)} s under ${b.label}): the CPU scheduler did not` +
+          ` preempt the running task on its wake-up, so the device sat waiting for its next request.`,
+      }
+    }
+    case 'cpu':
+      return {
+        mechanism: 'cpu-cost',
+        detail: `Its CPU time was ${num(w.proc.time!.cpu)} s under ${w.label} and ${num(b.proc.time!.cpu)} s under ${b.label}.`,
+      }
+    case 'throttled':
+      return {
+        mechanism: 'dirty-throttling',
+        detail: `balance_dirty_pages held it ${num(w.proc.time!.throttled)} s under ${w.label}, ${num(b.proc.time!.throttled)} s under ${b.label}: writeback of its dirty pages went slower.`,
+      }
+    case 'sync':
+      return {
+        mechanism: 'sync',
+        detail: `Its fsyncs and journal waits took ${num(w.proc.time!.sync)} s under ${w.label}, ${num(b.proc.time!.sync)} s under ${b.label}.`,
+      }
+    case 'fault':
+      return {
+        mechanism: 'faults',
+        detail: `Page faults and swap-in took ${num(w.proc.time!.fault)} s under ${w.label}, ${num(b.proc.time!.fault)} s under ${b.label}.`,
+      }
+    case 'think':
+      return {
+        mechanism: 'think',
+        detail: `The difference is in its own pauses between operations, not in its I/O.`,
+      }
+    default:
+      return ioMechanism(name, w, b)
+  }
+}
+
+/** Blocked on I/O (or a real run, which has no time split): the stage that grew says where. */
+function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechanism; detail: string } {
+  const k = dominantStage(w, b)
+  const sw = w.stages
+  const sb = b.stages
+  if (k === undefined || !sw || !sb) return { mechanism: 'none', detail: '' }
+  const ms = (side: ProcessStages, s: StageName): string => `${num(stage(side, s).mean)} ms`
+  if (k === 'q2g')
+    return {
+      mechanism: 'request-slots',
+      detail:
+        `Its requests waited ${ms(sw, 'q2g')} each for a request slot (nr_requests, tags, writeback throttling) under ${w.label},` +
+        ` ${ms(sb, 'q2g')} under ${b.label}${rivalClause(w)}.`,
+    }
+  if (k === 'd2c') {
+    const tw = perRequest(sw.travelSectors, sw)
+    const tb = perRequest(sb.travelSectors, sb)
+    const seeks = tw > 2 * tb && tw > 0
+    return {
+      mechanism: seeks ? 'seeks' : 'device-service',
+      detail:
+        `Its requests took ${ms(sw, 'd2c')} each at the device under ${w.label}, ${ms(sb, 'd2c')} under ${b.label}` +
+        (seeks
+          ? `: the head travelled ${num(tw / 2048)} MiB to reach each one, against ${num(tb / 2048)} MiB (${sw.seeks} seeks against ${sb.seeks}).`
+          : '.'),
+    }
+  }
+  const waited = `Its requests waited ${ms(sw, 'i2d')} each in the scheduler under ${w.label}, ${ms(sb, 'i2d')} under ${b.label}`
+  const iw = sb.idle
+  if (iw && iw.waits > 0 && iw.rewarded / iw.waits >= 0.5 && (sw.idle?.waits ?? 0) < iw.waits / 2)
+    return {
+      mechanism: 'anticipation',
+      detail:
+        `${waited}. ${b.label} held the device for it ${iw.waits} times, ${num(iw.ns / iw.waits / 1e6)} ms each on average,` +
+        ` and ${num((iw.rewarded / iw.waits) * 100, 2)} % of those waits ended with its next request` +
+        ` (${sw.idle?.waits ?? 0} such waits under ${w.label}).`,
+    }
+  // Deceptive idleness: the worse scheduler moved on whenever the process looked idle — without
+  // waiting for it (a scheduler that waits and still moves on does so for another reason: a slice
+  // or a batch expired) — and its next request came far sooner than it was then served.
+  const dw = sw.deceived
+  const waitedFor = sw.idle?.waits ?? 0
+  if (
+    dw &&
+    dw.switches > 0 &&
+    dw.switches >= 0.1 * sw.batches &&
+    waitedFor < dw.switches / 2 &&
+    dw.gapNs * 2 < dw.waitNs
+  )
+    return {
+      mechanism: 'deceptive-idleness',
+      detail:
+        `${waited}: ${w.label} moved on to other processes ${dw.switches} times when the ${name} looked idle, its last request sent and no other queued, without waiting for it;` +
+        ` its next request came ${num(dw.gapNs / dw.switches / 1e6)} ms later on average, then waited ${num(dw.waitNs / dw.switches / 1e6)} ms` +
+        ` (${sb.deceived?.switches ?? 0} such switches under ${b.label}): deceptive idleness.`,
+    }
+  const runsW = sw.requests / Math.max(1, sw.batches)
+  const runsB = sb.requests / Math.max(1, sb.batches)
+  const rw = rival(w)
+  const rb = rival(b)
+  const reads = sw.readRequests >= sw.writeRequests
+  if (reads && rw && rb && rb.process === rw.process && rw.writeRequests > rw.readRequests) {
+    // Reads against writes: the better scheduler let fewer of the writes in between its reads, or
+    // made the writes wait where the reads did not.
+    const ownB = stage(sb, 'i2d').mean
+    const theirB = stage(rb, 'i2d').mean
+    const ownW = stage(sw, 'i2d').mean
+    const theirW = stage(rw, 'i2d').mean
+    if (runsB > 1.5 * runsW)
+      return {
+        mechanism: 'read-priority',
+        detail:
+          `${waited}: ${b.label} let the ${rb.process}'s writes in between its reads ${sb.batches} times (runs of ${num(runsB)} reads),` +
+          ` ${w.label} ${sw.batches} times (runs of ${num(runsW)}); the writes waited ${ms(rb, 'i2d')} and ${ms(rw, 'i2d')} each in the scheduler.`,
+      }
+    if (ownB * 4 < theirB && ownB / theirB < ownW / theirW / 2)
+      return {
+        mechanism: 'read-priority',
+        detail:
+          `${waited}: under ${b.label} its reads went ahead of the ${rb.process}'s writes, which waited` +
+          ` ${ms(rb, 'i2d')} each, while under ${w.label} the writes waited ${ms(rw, 'i2d')}.`,
+      }
+  }
+  if (runsB > 2 * runsW)
+    return {
+      mechanism: 'batching',
+      detail:
+        `${waited}: ${w.label} served them in ${sw.batches} runs of ${num(runsW)} requests on average,` +
+        ` switching to other processes${rivalClause(w)} in between; ${b.label} in ${sb.batches} runs of ${num(runsB)}.`,
+    }
+  return { mechanism: 'scheduler-queueing', detail: `${waited}${rivalClause(w)}.` }
+}
+
+function rivalClause(side: Side): string {
+  const r = rival(side)
+  return r ? ` (the ${r.process}'s ${r.requests} requests took the most device time)` : ''
+}
