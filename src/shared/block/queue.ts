@@ -459,6 +459,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     bio.next = null
     rq.sched = null
     rq.schedInt = rq.devInt = rq.devMark = 0
+    rq.stat = null
     rq.bypass = false
     rq.pages = bio.pages
     rq.wbt = bio.wbt

@@ -101,6 +101,8 @@ export class Request {
   pages = false
   /** Holds one of writeback throttling's slots until it completes or is merged away. */
   wbt = false
+  /** For the run's metrics: whatever the block layer's observer keeps for it (its process's account). */
+  stat: unknown = null
   /** Life cycle, checked by the block layer's invariants. */
   state: RequestState = RQ_FREE
 

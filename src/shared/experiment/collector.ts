@@ -47,9 +47,15 @@ export class RunCollector implements BlockObserver {
     this.stages = why ? new StageRecorder() : null
   }
 
+  /** The account of `rq`'s process, kept on the request from its insertion on. */
+  private accountOf(rq: Request): StageAccount {
+    const a = rq.stat as StageAccount | null
+    if (a !== null) return a
+    return (rq.stat = this.stages!.of(rq.ctx.pid, rq.ctx.name))
+  }
+
   dispatched(rq: Request, now: SimTime): void {
-    const st = this.stages
-    const a = st === null ? null : st.of(rq.ctx.pid, rq.ctx.name)
+    const a = this.stages === null ? null : this.accountOf(rq)
     if (this.lastEnd >= 0 && rq.sector !== this.lastEnd) {
       const dist = Math.abs(rq.sector - this.lastEnd)
       this.seeks++
@@ -84,9 +90,8 @@ export class RunCollector implements BlockObserver {
   }
 
   inserted(rq: Request, now: SimTime): void {
-    const st = this.stages
-    if (st === null) return
-    const a = st.of(rq.ctx.pid, rq.ctx.name)
+    if (this.stages === null) return
+    const a = this.accountOf(rq)
     a.queued++
     if (a.emptyAt >= 0 && a.nextAt < 0) a.nextAt = now
   }
@@ -117,7 +122,7 @@ export class RunCollector implements BlockObserver {
   }
 
   devicePart(rq: Request, part: number, ns: SimTime): void {
-    if (this.stages !== null) this.stages.of(rq.ctx.pid, rq.ctx.name).parts[part] += ns
+    if (this.stages !== null) this.accountOf(rq).parts[part] += ns
   }
 
   private closeIdle(now: SimTime, rewarded: boolean): void {
@@ -149,11 +154,9 @@ export class RunCollector implements BlockObserver {
     this.requestLatency.record(now - rq.insertedAt)
     this.serviceLatency.record(now - rq.dispatchedAt)
     const st = this.stages
-    if (st !== null) {
-      const a = st.of(rq.ctx.pid, rq.ctx.name)
-      // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay
-      st.request(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.insertedAt, rq.dispatchedAt, now)
-    }
+    // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay
+    if (st !== null)
+      st.requestInserted(this.accountOf(rq), rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
   }
 
   levels(now: SimTime, queued: number, inFlight: number): void {

@@ -1,4 +1,5 @@
 import { LatencyHistogram } from '../metrics/histogram'
+import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { groupOf } from './process-groups'
 import type { IdleWaits, ProcessStages, RunWhy } from '../metrics/why'
 
@@ -16,6 +17,9 @@ export class StageAccount {
   readonly i2d = new LatencyHistogram()
   readonly d2c = new LatencyHistogram()
   readonly q2c = new LatencyHistogram()
+  /** Requests whose G2I (Q2G) was 0 and not recorded in `g2i` (`q2g`): StageRecorder.requestInserted. */
+  zeroG2i = 0
+  zeroQ2g = 0
   /** D2C parts, ns, indexed as the recorder's `partNames` (empty when the device names none). */
   readonly parts: Float64Array
   batches = 0
@@ -56,8 +60,8 @@ export class StageAccount {
       readRequests: this.readRequests,
       writeRequests: this.writeRequests,
       stages: {
-        q2g: this.q2g.toJSON(),
-        g2i: this.g2i.toJSON(),
+        q2g: withZeros(this.q2g, this.zeroQ2g),
+        g2i: withZeros(this.g2i, this.zeroG2i),
         i2d: this.i2d.toJSON(),
         d2c: this.d2c.toJSON(),
         q2c: this.q2c.toJSON(),
@@ -86,6 +90,14 @@ export class StageAccount {
   }
 }
 
+/** A histogram's JSON with `zeros` more values of 0 (counted apart on the hot path). */
+function withZeros(h: LatencyHistogram, zeros: number): LatencyHistogramJSON {
+  if (zeros === 0) return h.toJSON()
+  const all = new LatencyHistogram().merge(h)
+  all.recordZeros(zeros)
+  return all.toJSON()
+}
+
 /**
  * Accounts by process for a run's requests, fed with each request's Q, G, I, D and C times (the
  * simulator's block layer, or a parsed blktrace). Stages never go negative: a clock that steps
@@ -94,6 +106,9 @@ export class StageAccount {
 export class StageRecorder {
   private readonly byPid = new Map<number, StageAccount>()
   private readonly byName = new Map<string, StageAccount>()
+  /** The last account looked up, and its pid: a process's bios and requests come in runs. */
+  private last: StageAccount | null = null
+  private lastPid = -1
 
   constructor(private partNames: readonly string[] = []) {}
 
@@ -105,13 +120,33 @@ export class StageRecorder {
 
   /** The account of the process with `pid`, named `name` (its spec process: `rr/3` → `rr`). */
   of(pid: number, name: string): StageAccount {
+    if (pid === this.lastPid && this.last !== null) return this.last
     let a = this.byPid.get(pid)
-    if (a !== undefined) return a
+    if (a !== undefined) {
+      this.lastPid = pid
+      return (this.last = a)
+    }
     const group = groupOf(name)
     a = this.byName.get(group)
     if (a === undefined) this.byName.set(group, (a = new StageAccount(group, this.partNames.length)))
     this.byPid.set(pid, a)
     return a
+  }
+
+  /**
+   * A completed request inserted the instant it got its request slot (G = I, no plugging: the
+   * simulator's block layer). Its G2I is 0, counted, not recorded one by one (`zeroG2i`).
+   */
+  requestInserted(a: StageAccount, write: boolean, q: number, i: number, d: number, c: number): void {
+    a.requests++
+    if (write) a.writeRequests++
+    else a.readRequests++
+    a.zeroG2i++
+    if (i === q) a.zeroQ2g++
+    else a.q2g.record(i - q)
+    a.i2d.record(d - i)
+    a.d2c.record(c - d)
+    a.q2c.record(c - q)
   }
 
   /** A completed request's times (ns on one clock); `write`: its direction. */

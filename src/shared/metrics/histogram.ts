@@ -163,6 +163,15 @@ export class LatencyHistogram {
     return this
   }
 
+  /** Record the value 0 `n` times (as `n` calls of `record(0)` would). */
+  recordZeros(n: number): void {
+    if (!(n > 0)) return
+    this.counts[0] += n
+    this.n += n
+    if (this.lo > 0) this.lo = 0
+    if (this.hi < 0) this.hi = 0
+  }
+
   reset(): void {
     this.counts.fill(0)
     this.n = 0
