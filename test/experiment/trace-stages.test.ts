@@ -4,6 +4,8 @@ import { parseBlkparseLine } from '../../src/shared/formats/blkparse-line'
 import { TraceStages } from '../../src/shared/experiment/trace-stages'
 import { ownerNamer } from '../../src/shared/experiment/trace-owners'
 import type { ProcessStages } from '../../src/shared/metrics/why'
+import { parseFtraceBlockLine } from '../../src/shared/formats/ftrace-block-line'
+import { importText } from '../../src/shared/import/import-text'
 
 // Two fio jobs (threads, both "fio" in the trace), a kworker writing back, a request queued before
 // tracing began, a back merge, a split whose rest is queued again, and an empty flush that bypasses
@@ -169,5 +171,57 @@ describe('request stages from a blktrace', () => {
     expect(r.why.processes.map((p) => p.process)).toEqual(['fio'])
     expect(r.why.missing?.[0]).toBe('the note of the caller')
     expect(r.why.missing?.join('\n')).toMatch(/cut after 12 events \(0\.002 s into the run\)/)
+  })
+})
+
+describe('the same events from the kernel’s block tracepoints (tracefs)', () => {
+  // the fallback where blktrace's relay files are refused: trace_pipe lines, include/trace/events/block.h
+  const FTRACE = `# tracer: nop
+            node-77      [000] ..... 11979.100000: tracing_mark_write: iosched-lab start
+             fio-8930    [001] ..... 11979.150865: block_bio_queue: 7,3 RA 4000 + 24 [fio]
+             fio-8930    [001] ..... 11979.150870: block_getrq: 7,3 RA 4000 + 24 [fio]
+             fio-8930    [001] ...1. 11979.150882: block_rq_insert: 7,3 RA 12288 () 4000 + 24 be,0,4 [fio]
+             fio-8930    [001] ..... 11979.150888: block_rq_issue: 7,3 RA 12288 () 4000 + 24 be,0,4 [fio]
+          <idle>-0       [001] ..s1. 11979.151092: block_rq_complete: 7,3 RA () 4000 + 24 be,0,4 [0]
+             fio-8931    [000] ..... 11979.152000: block_bio_queue: 7,3 WFS 0 + 0 [fio]
+             fio-8931    [000] ..... 11979.152001: block_split: 7,3 W 64 / 72 [fio]
+`
+  it('reads them as blktrace’s actions, and gives the same stages', () => {
+    const events = FTRACE.split('\n')
+      .map((l, i) => parseFtraceBlockLine(l, i + 1))
+      .filter((e) => e !== null)
+    expect(events.map((e) => `${e.action} ${e.dev} ${e.sector}+${e.nsect} ${e.pid} ${e.process}`)).toEqual([
+      'm  -1+0 77 node',
+      'Q 7,3 4000+24 8930 fio',
+      'G 7,3 4000+24 8930 fio',
+      'I 7,3 4000+24 8930 fio',
+      'D 7,3 4000+24 8930 fio',
+      'C 7,3 4000+24 0 0',
+      'Q 7,3 -1+0 8931 fio',
+      'X 7,3 64+8 8931 fio',
+    ])
+    expect(events[0].message).toBe('iosched-lab start')
+    expect(events[1].ns).toBe(11979150865000)
+    const t = new TraceStages({ anchor: 'iosched-lab start' })
+    for (const e of events) t.add(e)
+    const r = t.finish()
+    expect(r.why.processes[0]).toMatchObject({ process: 'fio', requests: 1, readRequests: 1 })
+    expect(r.why.processes[0].stages.q2c.sum).toBe(227 * US)
+    expect(r.why.processes[0].stages.d2c.sum).toBe(204 * US)
+    expect(r.dispatches.tMs).toEqual([50.888])
+    expect(() => parseFtraceBlockLine('  fio-1 [000] ..... 1.000001: block_rq_issue: 7,3 R what', 9)).toThrow(
+      /line 9: cannot read the sectors of block_rq_issue/,
+    )
+  })
+})
+
+describe('an imported blkparse trace', () => {
+  it('has the stages of its processes, named by their command', () => {
+    const { run } = importText(TRACE, 'trace.txt').runs[0]
+    expect(run.why?.source).toBe('blktrace')
+    expect(run.why?.processes.map((p) => [p.process, p.requests])).toEqual([
+      ['fio', 5],
+      ['kworker', 1],
+    ])
   })
 })

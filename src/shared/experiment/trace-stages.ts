@@ -88,6 +88,8 @@ export class TraceStages {
   private events = 0
   private cutAtNs = -1
   private anchorNs = -1
+  /** The first event's time: series and dispatches count from it (tracefs prints time since boot). */
+  private baseNs = -1
   private lastNs = 0
   private lastEnd = -1
   private lastDispatched: StageAccount | null = null
@@ -117,6 +119,7 @@ export class TraceStages {
       return
     }
     this.events++
+    if (this.baseNs < 0) this.baseNs = e.ns
     if (e.ns > this.lastNs) this.lastNs = e.ns
     switch (e.action) {
       case 'm':
@@ -269,7 +272,7 @@ export class TraceStages {
       }
     }
     this.lastEnd = e.sector + e.nsect
-    this.sample.add(e.ns, e.sector, e.nsect, r.write ? WRITE : READ, r.pid)
+    this.sample.add(e.ns - this.baseNs, e.sector, e.nsect, r.write ? WRITE : READ, r.pid)
     if (!a) {
       this.dispatchedUnowned++
       return
@@ -308,7 +311,8 @@ export class TraceStages {
     const i = r.i >= 0 ? r.i : d
     const g = r.g >= 0 ? r.g : r.q
     this.recorder.request(r.acc, r.write, r.q, g, i, d, c)
-    if (r.nsect > 0) this.seriesOf(r.pid).addTransfer(c, r.write ? WRITE : READ, r.nsect * 512)
+    if (r.nsect > 0)
+      this.seriesOf(r.pid).addTransfer(Math.max(0, c - this.baseNs), r.write ? WRITE : READ, r.nsect * 512)
   }
 
   /** Completed bytes over time of the process `pid` belongs to (its instance name: `rr/3`). */
@@ -330,9 +334,9 @@ export class TraceStages {
     remove(this.byEnd, `${r.dev}:${r.sector + r.nsect}`, r)
   }
 
-  /** Trace time (ns since the trace began) of the run's t = 0: the anchor, or the trace's start. */
+  /** The run's t = 0, ns after the trace's first event: the anchor, or that first event. */
   get originNs(): number {
-    return this.anchorNs >= 0 ? this.anchorNs : 0
+    return this.anchorNs >= 0 && this.baseNs >= 0 ? this.anchorNs - this.baseNs : 0
   }
 
   /**
@@ -349,7 +353,7 @@ export class TraceStages {
       notes.push(`the trace has no start mark ("${this.o.anchor}"): its times count from its first event`)
     if (this.cutAtNs >= 0)
       notes.push(
-        `the trace was cut after ${this.maxEvents} events (${((this.cutAtNs - this.originNs) / 1e9).toFixed(3)} s into the run): ` +
+        `the trace was cut after ${this.maxEvents} events (${((this.cutAtNs - this.baseNs - this.originNs) / 1e9).toFixed(3)} s into the run): ` +
           'stages, dispatches and per-process throughput cover the run up to there',
       )
     if (this.unowned > 0)
@@ -373,7 +377,8 @@ export class TraceStages {
       pid: d.pid.filter((_, k) => keep[k]),
     }
     // ended at a bin's end, so that every bin's rate is over its whole width
-    const end = (ts: TimeSeries): number => Math.ceil((this.lastNs + 1) / ts.intervalNs) * ts.intervalNs
+    const last = Math.max(0, this.lastNs - this.baseNs)
+    const end = (ts: TimeSeries): number => Math.ceil((last + 1) / ts.intervalNs) * ts.intervalNs
     const series = [...this.series].map(([name, s]) => ({ name, pid: s.pid, data: s.ts.finish(end(s.ts)) }))
     return {
       why: this.recorder.toJSON('blktrace', false, notes),
