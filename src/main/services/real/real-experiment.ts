@@ -34,6 +34,11 @@ export interface RealExperimentOptions {
   sampleMs?: number
   /** Drop the page cache before each run (default true). */
   dropCaches?: boolean
+  /**
+   * Trace each run with blktrace when it is installed (default true): request stages per process,
+   * dispatches and per-process throughput; without it the run says what is missing.
+   */
+  trace?: boolean
   stateDir?: string
   /** Keep the job files and reports in this directory instead of a temporary one. */
   workDir?: string
@@ -208,6 +213,7 @@ export class RealExperimentRunner {
             sampleMs: c.sampleMs,
             maxSeconds: o.maxSeconds ?? spec.stop.maxSeconds,
             dropCaches: o.dropCaches !== false,
+            trace: o.trace === false ? false : { workDir: c.workDir },
             cancel: this.cancelState,
             progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
             phase: (what) => ev.phase?.(label, rep, what),
