@@ -24,16 +24,19 @@ const TOOLS: [string, string][] = [
   ['losetup', 'scratch loop devices'],
   ['lsblk', 'the device list'],
   ['bonnie++', 'optional: the bonnie++ engine'],
+  ['blktrace', 'optional: per-process request stages of real runs (package blktrace, with blkparse)'],
 ]
 
-/** Root and the tools real runs use (bonnie++ is optional). */
+const OPTIONAL = new Set(['bonnie++', 'blktrace'])
+
+/** Root and the tools real runs use (bonnie++ and blktrace are optional). */
 export async function prerequisiteChecks(): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [{ what: 'root', ok: isRoot(), detail: isRoot() ? 'yes' : ROOT_MESSAGE }]
   for (const [tool, need] of TOOLS) {
     const path = findExecutable(tool)
     let detail = path ? path : `not installed (${need})`
     if (path && tool === 'fio') detail = `${(await runCommand('fio', ['--version'])).stdout.trim()} (${path})`
-    checks.push({ what: tool, ok: path !== null || tool === 'bonnie++', detail })
+    checks.push({ what: tool, ok: path !== null || OPTIONAL.has(tool), detail })
   }
   return checks
 }
