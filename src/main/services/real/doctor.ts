@@ -2,6 +2,7 @@ import { findExecutable, runCommand } from './exec'
 import { isRoot, ROOT_MESSAGE } from './prerequisites'
 import { repairJournals } from './repair'
 import { removeStrayScratch } from './stray-scratch'
+import { removeStrayInstances } from './ftrace-capture'
 
 /** One thing real runs need, and whether this machine has it. */
 export interface DoctorCheck {
@@ -65,5 +66,7 @@ export async function diagnose(stateDir: string, scratchDir?: string): Promise<D
   }
   // scratch devices and directories whose journal is gone (or never written): ours by the name
   actions.push(...(await removeStrayScratch(stateDir, scratchDir)))
+  // tracefs instances of crashed lab processes (ftrace-capture.ts)
+  actions.push(...removeStrayInstances())
   return { checks, actions, notes, problems }
 }

@@ -193,6 +193,41 @@ export class FtraceCapture {
 
 const END_MARK = 'iosched-lab end'
 
+/**
+ * Remove the tracefs instances of lab processes that are gone (killed before they could: SIGKILL,
+ * a crash): their events stay on and their buffers held until then. Returns what was removed.
+ */
+export function removeStrayInstances(): string[] {
+  const root = join(TRACEFS, 'instances')
+  let names: string[] = []
+  try {
+    names = readdirSync(root).filter((n) => n.startsWith(INSTANCE_PREFIX))
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const n of names) {
+    const pid = Number(/^iosched-lab-(\d+)-/.exec(n)?.[1] ?? 0)
+    if (pid > 0 && alive(pid)) continue
+    try {
+      rmdirSync(join(root, n))
+      out.push(`removed the tracefs instance ${n} of a lab process that is gone`)
+    } catch (e) {
+      out.push(`could not remove the tracefs instance ${n}: ${(e as Error).message}`)
+    }
+  }
+  return out
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 /** Events the instance's per-CPU buffers lost (tracefs per_cpu/cpuN/stats, "overrun"). */
 function overruns(dir: string): number {
   let n = 0

@@ -8,6 +8,7 @@ import type { CancelState, RealEngine } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import { bytesNeeded } from './file-layout'
 import { fioEngine } from './fio-engine'
+import { removeStrayInstances } from './ftrace-capture'
 import { toolsFor } from './engines'
 import { Journal } from './journal'
 import type { MappedEntry } from './real-plan'
@@ -115,6 +116,7 @@ export class RealExperimentRunner {
     requireRealPrerequisites(toolsFor(engine.name))
     const stateDir = o.stateDir ?? labStateDir()
     for (const r of await repairJournals(stateDir)) reportRepair(r, ev)
+    for (const a of removeStrayInstances()) ev.notice?.(`repaired after an earlier crash: ${a}`)
     const journal = new Journal(stateDir)
     const req = o.target ?? { kind: 'scratch' }
     ev.phase?.(
