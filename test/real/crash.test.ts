@@ -57,8 +57,10 @@ describeReal('a real run killed in the middle (root)', () => {
     await waitFor(
       () => {
         if (child.exitCode !== null) throw new Error(`the run ended early (${child.exitCode}): ${stderr}`)
-        pgid = journals()[0]?.groups[0]?.pgid ?? 0
-        return pgid > 0 && processGroupMembers(pgid).some((m) => m.comm === 'fio')
+        // the run's tracer (blktrace, or cat on a tracefs instance) has a group of its own too
+        const groups = journals()[0]?.groups ?? []
+        pgid = groups.find((g) => processGroupMembers(g.pgid).some((m) => m.comm === 'fio'))?.pgid ?? 0
+        return pgid > 0
       },
       30_000,
       'fio to start',

@@ -33,6 +33,10 @@ function gate(problems: string[], name: string, body: () => void): void {
 export const describeReal = (name: string, body: () => void): void =>
   gate(realPrerequisiteProblems(['fio', 'losetup', 'lsblk']), name, body)
 
+/** A describe block that needs root, fio, util-linux and blktrace (with blkparse). */
+export const describeTraced = (name: string, body: () => void): void =>
+  gate(realPrerequisiteProblems(['fio', 'losetup', 'lsblk', 'blktrace', 'blkparse']), name, body)
+
 /** A describe block that only needs fio (no root): fio runs on a file in a temp directory. */
 export const describeWithFio = (name: string, body: () => void): void =>
   gate(

@@ -29,6 +29,7 @@ export const realRunUsage = [
   '      [--max-seconds S] [--ramp S]  time limit of each run; seconds left out of fio’s statistics',
   '      [--fio-arg=--OPT=V]…          extra fio options; [--show-job] print the job file and command; [--dry-run]',
   '      [--engine fio|dd|bonnie++] [--sample-ms MS] [--no-drop-caches]',
+  '      [--no-trace]                  no blktrace of the runs (by default, when installed: request stages per process)',
   '      [--fio-server HOST]… --remote-target PATH --remote-size SIZE   on lab machines running `fio --server`',
 ]
 
@@ -71,6 +72,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       engine: { type: 'string' },
       'sample-ms': { type: 'string' },
       'no-drop-caches': { type: 'boolean' },
+      'no-trace': { type: 'boolean' },
       'fio-server': { type: 'string', multiple: true },
       'remote-target': { type: 'string' },
       'remote-size': { type: 'string' },
@@ -109,6 +111,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     fioArgs: values['fio-arg'] ?? [],
     sampleMs: num(values['sample-ms'], '--sample-ms', 1),
     dropCaches: !values['no-drop-caches'],
+    trace: !values['no-trace'],
   }
   const info = values.json || values.csv ? io.err : io.out
   if ((values['show-job'] || values['dry-run']) && !values['fio-server']) {

@@ -83,6 +83,11 @@ export interface RealRunInput {
   alsoSimulate?: boolean
   /** Drop the page cache before each run (default true). */
   dropCaches?: boolean
+  /**
+   * Trace each run with blktrace, when the machine has it, for per-process request stages (Q2G …
+   * D2C), dispatches and per-process throughput (default true).
+   */
+  trace?: boolean
   /** Simulate it beside the real run even beyond the work limits (experiment/work-limits.ts). */
   allowLarge?: boolean
 }

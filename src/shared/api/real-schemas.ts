@@ -33,6 +33,7 @@ const realRun = z.strictObject({
   engine: z.enum(['fio', 'dd', 'bonnie++']).optional(),
   alsoSimulate: z.boolean().optional(),
   dropCaches: z.boolean().optional(),
+  trace: z.boolean().optional(),
   allowLarge: z.boolean().optional(),
 })
 

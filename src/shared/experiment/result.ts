@@ -31,7 +31,8 @@ export interface RunResult {
   timeSeries: TimeSeriesData
   /**
    * Each process's share of the device's throughput over time (the requests it caused, by pid, as
-   * iotop counts them), in timeSeries' bins. Simulated runs only: a real run would need blktrace.
+   * iotop counts them), in timeSeries' bins. Simulated runs, and real runs that were traced
+   * (blktrace or the kernel's block tracepoints: the completions of each process's requests).
    */
   processSeries?: ProcessSeries[]
   dispatches: DispatchSampleData

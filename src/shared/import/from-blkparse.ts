@@ -1,6 +1,8 @@
 import type { ProcessResult } from '../experiment/result'
 import { deviceServiceTimes, isWrite } from '../formats/blkparse'
 import type { TraceEvent } from '../formats/blkparse'
+import type { BlkparseEvent } from '../formats/blkparse-line'
+import { TraceStages } from '../experiment/trace-stages'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import { DispatchSample } from '../metrics/dispatch-sample'
 import { TimeSeries } from '../metrics/timeseries'
@@ -16,9 +18,16 @@ const NS = 1e9
  * to C), the device's service times (D→C) as `serviceLatency` and `measuredServiceLatency` (what a
  * simulated replay is compared with), the time series from completions with the queue levels
  * (Q…D queued, D…C at the device), the dispatches for the sector-over-time plot, and device totals.
- * The same text replays as a workload: `trace-replay` with the trace as its parameter.
+ * The same text replays as a workload: `trace-replay` with the trace as its parameter. With `all`
+ * the trace's every event (G, I, merges, splits …), the run's `why` has btt's stages per process
+ * (trace-stages.ts; processes named by their command), as a traced real run's.
  */
-export function blkparseRuns(events: TraceEvent[], file: string, o: ImportOptions): ImportedRun[] {
+export function blkparseRuns(
+  events: TraceEvent[],
+  file: string,
+  o: ImportOptions,
+  all?: readonly BlkparseEvent[],
+): ImportedRun[] {
   const ev = [...events].sort((a, b) => a.time - b.time)
   const t0 = ev.length > 0 ? ev[0].time : 0
   const far = ev.find((e) => e.time - t0 > MAX_TRACE_SECONDS)
@@ -153,6 +162,11 @@ export function blkparseRuns(events: TraceEvent[], file: string, o: ImportOption
   }))
   run.timeSeries = series.finish(endNs)
   run.dispatches = sample.toJSON()
+  if (all) {
+    const stages = new TraceStages()
+    for (const e of [...all].sort((a, b) => a.ns - b.ns)) stages.add(e)
+    run.why = stages.finish().why
+  }
   run.requestLatency = request.toJSON()
   run.serviceLatency = service.toJSON()
   run.measuredServiceLatency = service.toJSON()

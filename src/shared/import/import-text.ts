@@ -1,4 +1,5 @@
-import { parseBlkparse, TraceParseError } from '../formats/blkparse'
+import { parseBlkparseEvents, queueDispatchComplete, TraceParseError } from '../formats/blkparse'
+import type { BlkparseEvent } from '../formats/blkparse-line'
 import { parseBonnieCsv } from '../formats/bonnie-csv'
 import { parseDd } from '../formats/dd'
 import { parseFioDocuments } from '../formats/fio-json'
@@ -74,9 +75,10 @@ export function importText(
       case 'kdiskmark':
         return out(kdiskmarkRuns(parseKDiskMark(text), file, options))
       case 'blkparse': {
-        const events = blkparseEvents(text)
+        const all = blkparseEvents(text)
+        const events = queueDispatchComplete(all)
         if (events.length === 0) throw new ImportError('no Q, D or C events in the trace', 1)
-        return { ...out(blkparseRuns(events, file, options)), workload: blkparseWorkload(events, text) }
+        return { ...out(blkparseRuns(events, file, options, all)), workload: blkparseWorkload(events, text) }
       }
     }
   } catch (e) {
@@ -85,9 +87,9 @@ export function importText(
   }
 }
 
-function blkparseEvents(text: string): ReturnType<typeof parseBlkparse> {
+function blkparseEvents(text: string): BlkparseEvent[] {
   try {
-    return parseBlkparse(text)
+    return parseBlkparseEvents(text)
   } catch (e) {
     if (e instanceof TraceParseError)
       throw new ImportError(e.message.replace(/^line \d+: /, ''), e.line, e.field)

@@ -27,6 +27,7 @@ export function runOptions(input: RealRunInput): RealRunOptions {
     rampSeconds: input.rampSeconds,
     fioArgs: input.fioArgs ?? [],
     dropCaches: input.dropCaches !== false,
+    trace: input.trace !== false,
   }
 }
 

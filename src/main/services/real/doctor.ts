@@ -2,6 +2,7 @@ import { findExecutable, runCommand } from './exec'
 import { isRoot, ROOT_MESSAGE } from './prerequisites'
 import { repairJournals } from './repair'
 import { removeStrayScratch } from './stray-scratch'
+import { removeStrayInstances } from './ftrace-capture'
 
 /** One thing real runs need, and whether this machine has it. */
 export interface DoctorCheck {
@@ -24,16 +25,19 @@ const TOOLS: [string, string][] = [
   ['losetup', 'scratch loop devices'],
   ['lsblk', 'the device list'],
   ['bonnie++', 'optional: the bonnie++ engine'],
+  ['blktrace', 'optional: per-process request stages of real runs (package blktrace, with blkparse)'],
 ]
 
-/** Root and the tools real runs use (bonnie++ is optional). */
+const OPTIONAL = new Set(['bonnie++', 'blktrace'])
+
+/** Root and the tools real runs use (bonnie++ and blktrace are optional). */
 export async function prerequisiteChecks(): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [{ what: 'root', ok: isRoot(), detail: isRoot() ? 'yes' : ROOT_MESSAGE }]
   for (const [tool, need] of TOOLS) {
     const path = findExecutable(tool)
     let detail = path ? path : `not installed (${need})`
     if (path && tool === 'fio') detail = `${(await runCommand('fio', ['--version'])).stdout.trim()} (${path})`
-    checks.push({ what: tool, ok: path !== null || tool === 'bonnie++', detail })
+    checks.push({ what: tool, ok: path !== null || OPTIONAL.has(tool), detail })
   }
   return checks
 }
@@ -62,5 +66,7 @@ export async function diagnose(stateDir: string, scratchDir?: string): Promise<D
   }
   // scratch devices and directories whose journal is gone (or never written): ours by the name
   actions.push(...(await removeStrayScratch(stateDir, scratchDir)))
+  // tracefs instances of crashed lab processes (ftrace-capture.ts)
+  actions.push(...removeStrayInstances())
   return { checks, actions, notes, problems }
 }

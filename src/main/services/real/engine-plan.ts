@@ -3,6 +3,7 @@ import type { ProcessResult } from '../../../shared/experiment/result'
 import type { FioDiskUtil } from '../../../shared/formats/fio-json'
 import type { Journal } from './journal'
 import type { FioTarget } from './fio-job'
+import type { TraceOwner } from '../../../shared/experiment/trace-owners'
 
 /** How a run can be stopped from outside: set `cancelled`, then call every hook. */
 export interface CancelState {
@@ -34,6 +35,12 @@ export interface EnginePlan {
   command: string[]
   readOnly: boolean
   notes: string[]
+  /**
+   * Where each process does its I/O on the device, to tell its pid in a blktrace (trace-owners.ts);
+   * and the command its pids carry there. Without them a trace names pids by their command.
+   */
+  traceOwners?: TraceOwner[]
+  traceComm?: string
   execute(ctx: ExecuteContext): Promise<EngineOutput>
 }
 

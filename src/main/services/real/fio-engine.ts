@@ -9,6 +9,7 @@ import { parseEtaLine } from './fio-eta'
 import { translateSpec } from './fio-job'
 import { parseFioOutput } from '../../../shared/formats/fio-json'
 import { processesFromReport } from './fio-result'
+import { traceOwnersOf } from './fio-owners'
 
 /** fio as the engine: the spec's workload as a job file, json+ to a file, progress from ETA lines. */
 export const fioEngine: RealEngine = {
@@ -31,6 +32,8 @@ export const fioEngine: RealEngine = {
       command: ['fio', ...args],
       readOnly: job.readOnly,
       notes: job.notes,
+      traceOwners: traceOwnersOf(job.jobs, target.path),
+      traceComm: 'fio',
       async execute(ctx) {
         writeFileSync(jobPath, job.text)
         writeFileSync(output, '')

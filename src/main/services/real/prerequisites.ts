@@ -24,6 +24,8 @@ const TOOLS: Record<string, string> = {
   'bonnie++': 'bonnie++ (apt-get install bonnie++ / dnf install bonnie++)',
   'mkfs.ext4': 'mkfs.ext4 (e2fsprogs)',
   mount: 'mount (util-linux)',
+  blktrace: 'blktrace (apt-get install blktrace / dnf install blktrace)',
+  blkparse: 'blkparse (package blktrace)',
 }
 
 /** Problems that stop a real run: not root, missing tools. Empty when all is well. */

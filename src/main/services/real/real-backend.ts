@@ -25,6 +25,8 @@ export interface RealRunOptions {
   fioArgs?: string[]
   sampleMs?: number
   dropCaches?: boolean
+  /** Trace each run with blktrace when it is installed (default true). */
+  trace?: boolean
 }
 
 export interface FingerprintRunOptions {

@@ -8,6 +8,7 @@ import type { CancelState, RealEngine } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import { bytesNeeded } from './file-layout'
 import { fioEngine } from './fio-engine'
+import { removeStrayInstances } from './ftrace-capture'
 import { toolsFor } from './engines'
 import { Journal } from './journal'
 import type { MappedEntry } from './real-plan'
@@ -34,6 +35,11 @@ export interface RealExperimentOptions {
   sampleMs?: number
   /** Drop the page cache before each run (default true). */
   dropCaches?: boolean
+  /**
+   * Trace each run with blktrace when it is installed (default true): request stages per process,
+   * dispatches and per-process throughput; without it the run says what is missing.
+   */
+  trace?: boolean
   stateDir?: string
   /** Keep the job files and reports in this directory instead of a temporary one. */
   workDir?: string
@@ -110,6 +116,7 @@ export class RealExperimentRunner {
     requireRealPrerequisites(toolsFor(engine.name))
     const stateDir = o.stateDir ?? labStateDir()
     for (const r of await repairJournals(stateDir)) reportRepair(r, ev)
+    for (const a of removeStrayInstances()) ev.notice?.(`repaired after an earlier crash: ${a}`)
     const journal = new Journal(stateDir)
     const req = o.target ?? { kind: 'scratch' }
     ev.phase?.(
@@ -208,6 +215,7 @@ export class RealExperimentRunner {
             sampleMs: c.sampleMs,
             maxSeconds: o.maxSeconds ?? spec.stop.maxSeconds,
             dropCaches: o.dropCaches !== false,
+            trace: o.trace === false ? false : { workDir: c.workDir },
             cancel: this.cancelState,
             progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
             phase: (what) => ev.phase?.(label, rep, what),

@@ -1,6 +1,7 @@
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import { LatencyHistogram } from '../../../shared/metrics/histogram'
 import { DiskSampler } from './disk-sampler'
+import { RunTrace } from './run-trace'
 import type { CancelState, EnginePlan } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import type { Journal } from './journal'
@@ -33,6 +34,11 @@ export interface RunOnceInput {
   /** The run's time limit, s (the spec's, or the override). */
   maxSeconds: number
   dropCaches: boolean
+  /**
+   * Trace the run with blktrace (when installed) for its request stages, dispatches and
+   * per-process throughput, into a directory under `workDir`; false: switched off.
+   */
+  trace?: { workDir: string } | false
   cancel: CancelState
   progress?(fraction: number | null, etaSeconds: number | null, line: string): void
   /** What the run is doing before the engine's first progress (dropping caches, switching …). */
@@ -63,6 +69,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     switchedTo: i.kernel,
   })
   let sampler: DiskSampler | null = null
+  let trace: RunTrace | null = null
   let result: RealRunResult | undefined
   let failure: { error: unknown } | null = null
   try {
@@ -71,6 +78,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     failure = { error: e }
   }
   if (sampler) (sampler as DiskSampler).stop()
+  if (trace) await (trace as RunTrace).dispose()
   // always put the device back: after success, error and cancel alike
   const r = restoreScheduler(dev, original)
   let restoreProblem: string | null = null
@@ -105,9 +113,19 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     const observe = (): void => {
       if (observed === null) observed = readSchedulers(dev).active
     }
-    i.phase?.(i.plan.engine === 'fio' ? 'starting fio: laying out its jobs' : `starting ${i.plan.engine}`)
     sampler = new DiskSampler(dev, i.sampleMs, 50, observe)
+    // tracing starts before the sampling, and marks the sampling's start as its t = 0
+    trace = await RunTrace.start(dev, {
+      trace: i.trace,
+      plan: i.plan,
+      journal: i.journal,
+      cancel: i.cancel,
+      phase: i.phase,
+    })
+    if (i.cancel.cancelled) throw new CancelledError()
+    i.phase?.(i.plan.engine === 'fio' ? 'starting fio: laying out its jobs' : `starting ${i.plan.engine}`)
     sampler.start()
+    trace.markStart()
     const out = await i.plan.execute({
       journal: i.journal,
       cancel: i.cancel,
@@ -118,6 +136,8 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     const duration = Math.max(0, ...out.processes.map((p) => p.startSeconds + p.seconds))
     const samples = sampler.stop(duration > 0 ? duration : undefined)
     sampler = null
+    const { why, traced, complete } = await trace.finish(i.phase)
+    if (i.cancel.cancelled) throw new CancelledError()
     const ioStartMs =
       out.endWallMs !== undefined && duration > 0
         ? Math.max(0, out.endWallMs - duration * 1000 - samples.startWallMs)
@@ -138,10 +158,17 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
       stoppedBy:
         stopFinished.length > 0 && stopFinished.every((p) => p.finished) ? 'processes' : 'time-limit',
       processes: out.processes,
-      totals: samples.totals,
+      totals:
+        traced && complete
+          ? { ...samples.totals, seeks: traced.seeks, meanSeekSectors: traced.meanSeekSectors }
+          : samples.totals,
       timeSeries: samples.timeSeries,
-      dispatches: { stride: 1, tMs: [], sector: [], nsect: [], op: [], pid: [] },
-      // per-request latencies are not observable from /proc (blktrace would give them)
+      ...(traced
+        ? { processSeries: traced.processSeries(samples.timeSeries.tMs, samples.timeSeries.intervalMs) }
+        : {}),
+      dispatches: traced?.dispatches ?? { stride: 1, tMs: [], sector: [], nsect: [], op: [], pid: [] },
+      why,
+      // per-request latencies are not observable from /proc (the trace's are in `why`)
       requestLatency: new LatencyHistogram().toJSON(),
       serviceLatency: new LatencyHistogram().toJSON(),
       real: {

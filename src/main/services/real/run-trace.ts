@@ -1,0 +1,113 @@
+import { ownerNamer } from '../../../shared/experiment/trace-owners'
+import { TraceStages } from '../../../shared/experiment/trace-stages'
+import type { TraceStagesResult } from '../../../shared/experiment/trace-stages'
+import type { RunWhy } from '../../../shared/metrics/why'
+import { BlktraceCapture, TRACE_START_MARK, blktraceUnavailable } from './blktrace-capture'
+import type { CancelState, EnginePlan } from './engine-plan'
+import { FtraceCapture } from './ftrace-capture'
+import type { Journal } from './journal'
+
+/** What a real run's trace gave: the stages and the rest, or why there are none. */
+export interface RunTraceResult {
+  why: RunWhy
+  traced: TraceStagesResult | null
+  /** The trace covers the whole run (not cut, not stopped early): its seeks are the run's. */
+  complete: boolean
+}
+
+/**
+ * A real run's trace: blktrace when it can (blktrace-capture.ts), else the kernel's block
+ * tracepoints through tracefs (ftrace-capture.ts: the same events, e.g. on a kernel in lockdown,
+ * which refuses blktrace's relay files), else nothing and the reason — the run keeps its
+ * /proc/diskstats figures. Started before the run's sampling, marked at its t = 0.
+ */
+export class RunTrace {
+  private constructor(
+    private readonly stages: TraceStages | null,
+    private readonly blk: BlktraceCapture | null,
+    private readonly ft: FtraceCapture | null,
+    private readonly untraced: string[],
+  ) {}
+
+  static async start(
+    device: string,
+    o: {
+      trace: { workDir: string } | false | undefined
+      plan: EnginePlan
+      journal: Journal
+      cancel: CancelState
+      phase?(what: string): void
+    },
+  ): Promise<RunTrace> {
+    if (!o.trace) return new RunTrace(null, null, null, ['tracing was switched off for this run'])
+    const stages = new TraceStages({ anchor: TRACE_START_MARK, nameOf: namer(o.plan) })
+    const reasons: string[] = []
+    const cannot = blktraceUnavailable()
+    if (cannot === null) {
+      o.phase?.(`starting blktrace on ${device}`)
+      try {
+        const blk = await BlktraceCapture.start(device, o.trace.workDir, {
+          journal: o.journal,
+          cancel: o.cancel,
+        })
+        return new RunTrace(stages, blk, null, [])
+      } catch (e) {
+        reasons.push(`blktrace could not trace ${device}: ${(e as Error).message}`)
+      }
+    } else reasons.push(cannot)
+    const no = FtraceCapture.unavailable()
+    if (no === null) {
+      try {
+        const ft = await FtraceCapture.start(device, stages, { journal: o.journal, cancel: o.cancel })
+        return new RunTrace(stages, null, ft, reasons)
+      } catch (e) {
+        reasons.push(`nor could the kernel's block tracepoints (${(e as Error).message})`)
+      }
+    } else reasons.push(`nor can the kernel's block tracepoints be read (${no})`)
+    reasons.push('the figures are /proc/diskstats’s')
+    return new RunTrace(null, null, null, [reasons.join('; ')])
+  }
+
+  /** Mark the run's t = 0 in the trace. */
+  markStart(): void {
+    this.blk?.markStart()
+    this.ft?.mark(TRACE_START_MARK)
+  }
+
+  /** Stop tracing and read the trace (blkparse for blktrace's). */
+  async finish(phase?: (what: string) => void): Promise<RunTraceResult> {
+    if (!this.stages)
+      return {
+        why: { source: 'blktrace', processes: [], missing: this.untraced },
+        traced: null,
+        complete: false,
+      }
+    let notes: string[] = []
+    if (this.blk) {
+      phase?.('reading the trace (blkparse)')
+      notes = await this.blk.parse(this.stages)
+    } else if (this.ft) notes = [...this.untraced, ...(await this.ft.finish())]
+    const traced = this.stages.finish(notes)
+    const early = this.blk?.stoppedEarly ?? false
+    return { why: traced.why, traced, complete: !traced.cut && !early }
+  }
+
+  /** Stop what still runs (after an error or a cancel too) and remove the trace's files. */
+  async dispose(): Promise<void> {
+    await this.blk?.dispose()
+    await this.ft?.dispose()
+  }
+}
+
+/**
+ * Names for a trace's pids: the engine's processes by where they do I/O (EnginePlan.traceOwners);
+ * a run of one process gets all of the engine's pids.
+ */
+function namer(plan: EnginePlan): (pid: number, comm: string, sector: number, write: boolean) => string {
+  const owners = plan.traceOwners ?? []
+  return ownerNamer({
+    owners,
+    engineComm: plan.traceComm ?? plan.command[0]?.split('/').pop() ?? '',
+    ...(owners.length === 1 ? { single: owners[0].process } : {}),
+  })
+}

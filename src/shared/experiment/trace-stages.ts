@@ -1,0 +1,470 @@
+import type { BlkparseEvent } from '../formats/blkparse-line'
+import { DispatchSample } from '../metrics/dispatch-sample'
+import type { DispatchSampleData } from '../metrics/dispatch-sample'
+import { TimeSeries } from '../metrics/timeseries'
+import type { RunWhy } from '../metrics/why'
+import { READ, WRITE } from '../block/types'
+import type { ProcessSeries } from './result'
+import type { StageAccount } from './stage-recorder'
+import { StageRecorder } from './stage-recorder'
+
+/**
+ * btt's request stages from a blktrace (blkparse's events, blkparse-line.ts), per process, in the
+ * shape simulated runs have (metrics/why.ts), with the dispatches for the sector-over-time plot
+ * and each process's completed bytes over time.
+ *
+ * How events become requests (blktrace(8), blkparse(1) "TRACE ACTIONS"; the kernel's
+ * kernel/trace/blktrace.c): Q queues a bio (the request's queue time, and its owner: the pid and
+ * command that issued it); G gets it a request; M and F merge a later bio into a queued request at
+ * its back or front (the request grows; the merge counts for the bio's process); X splits a bio at
+ * a sector (the first part keeps the Q, the rest is queued at the same time unless it is queued
+ * again); I inserts the request into the scheduler; D issues it to the device (R requeues it:
+ * the next D counts); C completes it. Bios and requests are found by device and sector (`sector +
+ * blocks` for bios, the start sector for requests, since merges grow them).
+ *
+ * Events a request may lack, and what stands in for them:
+ * - no G (a request the trace saw first at I or D): G = Q — no wait for a request slot was seen;
+ * - no I (blk-mq issued it directly, bypassing the scheduler: `none`, flushes, passthrough): I = D —
+ *   it spent no time in a scheduler, and G…D counts as G2I (the submission path);
+ * - no D before C: D = C.
+ * Requests without data (empty flushes: `Q FWS [cmd]`, no sector) are matched in order among the
+ * device's other requests without data. A request whose Q the trace did not see (queued before
+ * tracing began) has no stages and no owner; one that had not completed when tracing stopped is
+ * left out; both are counted in `missing`.
+ *
+ * Dispatch order gives each process's batches (runs of consecutive dispatches), seeks and head
+ * travel (sectors from the end of the previous dispatch), as the simulator counts them
+ * (collector.ts). FIFO expiries are not in a trace: they stay 0, and `missing` says so.
+ */
+export interface TraceStagesOptions {
+  /**
+   * The process a pid's requests belong to, asked once per pid at its first queued bio: its
+   * command, the bio's first sector and direction (trace-owners.ts names a real run's fio jobs).
+   * Default: the command, or `pid N`.
+   */
+  nameOf?(pid: number, comm: string, sector: number, write: boolean): string
+  /** The message (blkparse `m` event) that marks t = 0; default: the trace's own start. */
+  anchor?: string
+  /** Events to read at most; later ones are left out, and `missing` says where the trace was cut. */
+  maxEvents?: number
+}
+
+interface Bio {
+  q: number
+  acc: StageAccount | null
+  pid: number
+  write: boolean
+  /** Made by a split: a later Q of the same bio is the same I/O. */
+  split: boolean
+}
+
+interface Req {
+  dev: string
+  sector: number
+  nsect: number
+  q: number
+  g: number
+  i: number
+  d: number
+  acc: StageAccount | null
+  pid: number
+  write: boolean
+}
+
+export const DEFAULT_MAX_TRACE_EVENTS = 5_000_000
+
+/** A trace read into stages: see the module comment. Feed it events in time order, then `finish`. */
+export class TraceStages {
+  private readonly recorder = new StageRecorder()
+  private readonly sample = new DispatchSample()
+  private readonly names = new Map<number, string>()
+  private readonly series = new Map<string, { pid: number; ts: TimeSeries }>()
+  private readonly bios = new Map<string, Bio[]>()
+  private readonly byStart = new Map<string, Req[]>()
+  private readonly byEnd = new Map<string, Req[]>()
+  /** Requests without data (empty flushes), oldest first, per device. */
+  private readonly dataless = new Map<string, Req[]>()
+  private readonly maxEvents: number
+  private events = 0
+  private cutAtNs = -1
+  private anchorNs = -1
+  /** The first event's time: series and dispatches count from it (tracefs prints time since boot). */
+  private baseNs = -1
+  private lastNs = 0
+  private lastEnd = -1
+  private lastDispatched: StageAccount | null = null
+  private seeks = 0
+  private travel = 0
+  private unowned = 0
+  private dispatchedUnowned = 0
+
+  constructor(private readonly o: TraceStagesOptions = {}) {
+    this.maxEvents = o.maxEvents ?? DEFAULT_MAX_TRACE_EVENTS
+  }
+
+  /** Events read so far (not counting those past the cut). */
+  get count(): number {
+    return this.events
+  }
+
+  /** The trace was cut at `maxEvents`. */
+  get cut(): boolean {
+    return this.cutAtNs >= 0
+  }
+
+  add(e: BlkparseEvent): void {
+    if (this.cutAtNs >= 0) return
+    if (this.events >= this.maxEvents) {
+      this.cutAtNs = e.ns
+      return
+    }
+    this.events++
+    if (this.baseNs < 0) this.baseNs = e.ns
+    if (e.ns > this.lastNs) this.lastNs = e.ns
+    switch (e.action) {
+      case 'm':
+        if (this.anchorNs < 0 && this.o.anchor !== undefined && e.message === this.o.anchor)
+          this.anchorNs = e.ns
+        return
+      case 'Q':
+        return this.queued(e)
+      case 'M':
+      case 'F':
+        return this.merged(e)
+      case 'X':
+        return this.split(e)
+      case 'G':
+      case 'I':
+        return this.got(e)
+      case 'D':
+        return this.issued(e)
+      case 'R':
+        return this.requeued(e)
+      case 'C':
+        return this.completed(e)
+    }
+  }
+
+  private account(pid: number, comm: string, sector: number, write: boolean): StageAccount {
+    let name = this.names.get(pid)
+    if (name === undefined) {
+      name = this.o.nameOf?.(pid, comm, sector, write) ?? (comm || `pid ${pid}`)
+      this.names.set(pid, name)
+    }
+    return this.recorder.of(pid, name)
+  }
+
+  private queued(e: BlkparseEvent): void {
+    const write = isWriteRwbs(e.rwbs)
+    if (e.sector < 0) {
+      // an empty flush: a request of its own, matched in order (a pid first seen so is not named
+      // by it: it names no sector)
+      const acc = this.o.nameOf && !this.names.has(e.pid) ? null : this.account(e.pid, e.process, -1, write)
+      push(this.dataless, e.dev, this.newReq(e, e.ns, acc, e.pid, write))
+      return
+    }
+    const key = bioKey(e.dev, e.sector, e.nsect)
+    const same = this.bios.get(key)
+    // the rest of a split bio queued again: the same I/O, queued when its first part was
+    if (same?.some((b) => b.split)) {
+      const b = same.find((x) => x.split)!
+      b.split = false
+      return
+    }
+    const acc = this.account(e.pid, e.process, e.sector, write)
+    push(this.bios, key, { q: e.ns, acc, pid: e.pid, write, split: false })
+  }
+
+  private takeBio(dev: string, sector: number, nsect: number): Bio | undefined {
+    const key = bioKey(dev, sector, nsect)
+    const list = this.bios.get(key)
+    const b = list?.shift()
+    if (list && list.length === 0) this.bios.delete(key)
+    return b
+  }
+
+  private merged(e: BlkparseEvent): void {
+    if (e.sector < 0) return
+    const b = this.takeBio(e.dev, e.sector, e.nsect)
+    if (b?.acc) b.acc.merged++
+    if (e.action === 'M') {
+      // back merge: the request that ends where the bio starts grows by it
+      const r = first(this.byEnd, `${e.dev}:${e.sector}`, (x) => x.d < 0)
+      if (!r) return
+      this.unindex(r)
+      r.nsect += e.nsect
+      this.index(r)
+    } else {
+      const r = first(this.byStart, `${e.dev}:${e.sector + e.nsect}`, (x) => x.d < 0)
+      if (!r) return
+      this.unindex(r)
+      r.sector = e.sector
+      r.nsect += e.nsect
+      this.index(r)
+    }
+  }
+
+  private split(e: BlkparseEvent): void {
+    // the bio queued as `sector + n` is now `sector + (splitAt − sector)` and a rest from splitAt
+    const list = [...this.bios.entries()].find(
+      ([k, l]) => k.startsWith(`${e.dev}:${e.sector}+`) && l.length > 0,
+    )
+    if (!list) return
+    const [key, bios] = list
+    const whole = Number(key.slice(key.indexOf('+') + 1))
+    const b = bios.shift()!
+    if (bios.length === 0) this.bios.delete(key)
+    push(this.bios, bioKey(e.dev, e.sector, e.nsect), b)
+    // both parts may be queued again (the kernel traces Q once per bio it is given): the same I/O
+    b.split = true
+    const rest = whole - e.nsect
+    if (rest > 0) push(this.bios, bioKey(e.dev, e.splitAt!, rest), { ...b })
+  }
+
+  private newReq(e: BlkparseEvent, q: number, acc: StageAccount | null, pid: number, write: boolean): Req {
+    return { dev: e.dev, sector: e.sector, nsect: e.nsect, q, g: -1, i: -1, d: -1, acc, pid, write }
+  }
+
+  /** The request an event names: found, or made from its bio (or without a Q: unowned). */
+  private request(e: BlkparseEvent, pick: (r: Req) => boolean): Req {
+    if (e.sector < 0) {
+      const list = this.dataless.get(e.dev)
+      const r = list?.find(pick)
+      if (r) return r
+      const n = this.newReq(e, -1, null, e.pid, isWriteRwbs(e.rwbs))
+      push(this.dataless, e.dev, n)
+      return n
+    }
+    const found = exact(this.byStart, e, pick)
+    if (found) return found
+    const b = this.takeBio(e.dev, e.sector, e.nsect)
+    const r = b
+      ? this.newReq(e, b.q, b.acc, b.pid, b.write)
+      : this.newReq(e, -1, null, e.pid, isWriteRwbs(e.rwbs))
+    this.index(r)
+    return r
+  }
+
+  private got(e: BlkparseEvent): void {
+    const r = this.request(e, (x) => (e.action === 'G' ? x.g < 0 && x.i < 0 : x.i < 0) && x.d < 0)
+    if (e.action === 'G') r.g = e.ns
+    else r.i = e.ns
+  }
+
+  private issued(e: BlkparseEvent): void {
+    const r = this.request(e, (x) => x.d < 0)
+    r.d = e.ns
+    if (r.sector >= 0 && r.nsect !== e.nsect) {
+      // a merge the trace did not show: the device is sent what D says
+      this.unindex(r)
+      r.nsect = e.nsect
+      this.index(r)
+    }
+    if (e.sector < 0) return
+    const a = r.acc
+    if (this.lastEnd >= 0 && e.sector !== this.lastEnd) {
+      const dist = Math.abs(e.sector - this.lastEnd)
+      this.seeks++
+      this.travel += dist
+      if (a) {
+        a.seeks++
+        a.travelSectors += dist
+      }
+    }
+    this.lastEnd = e.sector + e.nsect
+    this.sample.add(e.ns - this.baseNs, e.sector, e.nsect, r.write ? WRITE : READ, r.pid)
+    if (!a) {
+      this.dispatchedUnowned++
+      return
+    }
+    if (a !== this.lastDispatched) {
+      a.batches++
+      this.lastDispatched = a
+    }
+  }
+
+  private requeued(e: BlkparseEvent): void {
+    const r =
+      e.sector < 0 ? this.dataless.get(e.dev)?.find((x) => x.d >= 0) : exact(this.byStart, e, (x) => x.d >= 0)
+    if (r) r.d = -1
+  }
+
+  private completed(e: BlkparseEvent): void {
+    let r: Req | undefined
+    if (e.sector < 0) {
+      const list = this.dataless.get(e.dev)
+      const k = list ? list.findIndex((x) => x.d >= 0) : -1
+      if (k < 0) return
+      r = list!.splice(k, 1)[0]
+    } else {
+      r = exact(this.byStart, e, (x) => x.d >= 0) ?? exact(this.byStart, e, () => true)
+      if (!r) return
+      this.unindex(r)
+    }
+    if (r.q < 0 || r.acc === null) {
+      // without data: the flush machinery's own flush request, no one's I/O
+      if (r.sector >= 0) this.unowned++
+      return
+    }
+    const c = e.ns
+    const d = r.d >= 0 ? r.d : c
+    const i = r.i >= 0 ? r.i : d
+    const g = r.g >= 0 ? r.g : r.q
+    this.recorder.request(r.acc, r.write, r.q, g, i, d, c)
+    if (r.nsect > 0)
+      this.seriesOf(r.pid).addTransfer(Math.max(0, c - this.baseNs), r.write ? WRITE : READ, r.nsect * 512)
+  }
+
+  /** Completed bytes over time of the process `pid` belongs to (its instance name: `rr/3`). */
+  private seriesOf(pid: number): TimeSeries {
+    const n = this.names.get(pid) ?? `pid ${pid}`
+    let s = this.series.get(n)
+    if (!s) this.series.set(n, (s = { pid, ts: new TimeSeries({ intervalNs: 10e6 }) }))
+    return s.ts
+  }
+
+  private index(r: Req): void {
+    if (r.sector < 0) return
+    push(this.byStart, `${r.dev}:${r.sector}`, r)
+    push(this.byEnd, `${r.dev}:${r.sector + r.nsect}`, r)
+  }
+
+  private unindex(r: Req): void {
+    remove(this.byStart, `${r.dev}:${r.sector}`, r)
+    remove(this.byEnd, `${r.dev}:${r.sector + r.nsect}`, r)
+  }
+
+  /** The run's t = 0, ns after the trace's first event: the anchor, or that first event. */
+  get originNs(): number {
+    return this.anchorNs >= 0 && this.baseNs >= 0 ? this.anchorNs - this.baseNs : 0
+  }
+
+  /**
+   * The stages (`missing` also names what the trace could not tell), the dispatches with times
+   * from the run's t = 0, and the trace's seeks.
+   */
+  finish(missing: readonly string[] = []): TraceStagesResult {
+    const left = [...this.byStart.values(), ...this.dataless.values()].reduce(
+      (n, l) => n + l.filter((r) => r.q >= 0).length,
+      0,
+    )
+    const notes = [...missing]
+    if (this.o.anchor !== undefined && this.anchorNs < 0)
+      notes.push(`the trace has no start mark ("${this.o.anchor}"): its times count from its first event`)
+    if (this.cutAtNs >= 0)
+      notes.push(
+        `the trace was cut after ${this.maxEvents} events (${((this.cutAtNs - this.baseNs - this.originNs) / 1e9).toFixed(3)} s into the run): ` +
+          'stages, dispatches and per-process throughput cover the run up to there',
+      )
+    if (this.unowned > 0)
+      notes.push(
+        `${this.unowned} requests queued before tracing began have no stages (their Q is not in the trace)`,
+      )
+    if (left > 0)
+      notes.push(`${left} requests had not completed when tracing stopped: left out of the stages`)
+    notes.push('FIFO expiries are not in a trace (it has no deadlines): `expired` stays 0')
+    const origin = this.originNs
+    const d = this.sample.toJSON()
+    // ms from the run's t = 0, to the ns
+    const tMs = d.tMs.map((t) => Math.round((t - origin / 1e6) * 1e6) / 1e6)
+    const keep = tMs.map((t) => t >= 0)
+    const dispatches: DispatchSampleData = {
+      stride: d.stride,
+      tMs: tMs.filter((_, k) => keep[k]),
+      sector: d.sector.filter((_, k) => keep[k]),
+      nsect: d.nsect.filter((_, k) => keep[k]),
+      op: d.op.filter((_, k) => keep[k]),
+      pid: d.pid.filter((_, k) => keep[k]),
+    }
+    // ended at a bin's end, so that every bin's rate is over its whole width
+    const last = Math.max(0, this.lastNs - this.baseNs)
+    const end = (ts: TimeSeries): number => Math.ceil((last + 1) / ts.intervalNs) * ts.intervalNs
+    const series = [...this.series].map(([name, s]) => ({ name, pid: s.pid, data: s.ts.finish(end(s.ts)) }))
+    return {
+      why: this.recorder.toJSON('blktrace', false, notes),
+      dispatches,
+      cut: this.cutAtNs >= 0,
+      seeks: this.seeks,
+      meanSeekSectors: this.seeks > 0 ? this.travel / this.seeks : 0,
+      processSeries(tMs, intervalMs) {
+        return series.map(({ name, pid, data }) => ({
+          name,
+          pid,
+          ...rebin(data.tMs, data.intervalMs, data.readMBps, data.writeMBps, origin / 1e6, tMs, intervalMs),
+        }))
+      },
+    }
+  }
+}
+
+export interface TraceStagesResult {
+  why: RunWhy
+  dispatches: DispatchSampleData
+  /** The trace was cut at `maxEvents`: the figures cover its start only. */
+  cut: boolean
+  /** Dispatches that did not start where the previous one ended, and their mean distance. */
+  seeks: number
+  meanSeekSectors: number
+  /**
+   * Each process's read and write MB/s in the bins `tMs` (starts, ms from the run's t = 0; the
+   * last is `intervalMs` long): the run's time series', so that they plot together.
+   */
+  processSeries(tMs: readonly number[], intervalMs: number): ProcessSeries[]
+}
+
+/** Move MB/s from fine bins (trace time, ms) into the bins `tMs` (run time = trace time − origin). */
+function rebin(
+  fineT: readonly number[],
+  fineMs: number,
+  read: readonly number[],
+  write: readonly number[],
+  originMs: number,
+  tMs: readonly number[],
+  intervalMs: number,
+): { readMBps: number[]; writeMBps: number[] } {
+  const r = tMs.map(() => 0)
+  const w = tMs.map(() => 0)
+  let k = 0
+  for (let j = 0; j < fineT.length; j++) {
+    const mid = fineT[j] + fineMs / 2 - originMs
+    while (k + 1 < tMs.length && mid >= tMs[k + 1]) k++
+    if (tMs.length === 0 || mid < tMs[0] || mid >= tMs[k] + binMs(tMs, k, intervalMs)) continue
+    // MB in the fine bin
+    r[k] += (read[j] * fineMs) / 1000
+    w[k] += (write[j] * fineMs) / 1000
+  }
+  const per = (x: number, i: number): number => x / (binMs(tMs, i, intervalMs) / 1000)
+  return { readMBps: r.map(per), writeMBps: w.map(per) }
+}
+
+const binMs = (tMs: readonly number[], i: number, intervalMs: number): number =>
+  i + 1 < tMs.length ? tMs[i + 1] - tMs[i] : intervalMs
+
+export const isWriteRwbs = (rwbs: string): boolean => rwbs.includes('W')
+
+const bioKey = (dev: string, sector: number, nsect: number): string => `${dev}:${sector}+${nsect}`
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k)
+  if (l) l.push(v)
+  else m.set(k, [v])
+}
+
+function remove<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k)
+  if (!l) return
+  const i = l.indexOf(v)
+  if (i >= 0) l.splice(i, 1)
+  if (l.length === 0) m.delete(k)
+}
+
+function first<K, V>(m: Map<K, V[]>, k: K, pick: (v: V) => boolean): V | undefined {
+  return m.get(k)?.find(pick)
+}
+
+/** The request starting at the event's sector that `pick` accepts, the same size preferred. */
+function exact(m: Map<string, Req[]>, e: BlkparseEvent, pick: (r: Req) => boolean): Req | undefined {
+  const l = m.get(`${e.dev}:${e.sector}`)
+  if (!l) return undefined
+  return l.find((r) => pick(r) && r.nsect === e.nsect) ?? l.find(pick)
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { CancelledError } from '../../src/main/services/real/engine-plan'
+import { RealExperimentRunner } from '../../src/main/services/real/real-experiment'
+import { resolveRealSpec } from '../../src/main/services/real/real-spec'
+import { RUN_PREFIX } from '../../src/main/services/real/state-dir'
+import { INSTANCE_PREFIX } from '../../src/main/services/real/ftrace-capture'
+import { simulate } from '../../src/shared/experiment/runner'
+import type { ProcessStages } from '../../src/shared/metrics/why'
+import { cleanupDir, createLoop, describeTraced, readWhileWriting, tempDir } from './real-env'
+
+const specOf = (seconds: number) => {
+  const v = resolveRealSpec(readWhileWriting(seconds, ['noop']))
+  if (!v.ok) throw new Error(v.issues.map((i) => `${i.path}: ${i.message}`).join('\n'))
+  return v.spec
+}
+
+/**
+ * The tracers of this device: blktrace and blkparse, or the `cat` reading the lab's tracefs
+ * instance (the fallback where the kernel refuses blktrace's relay files).
+ */
+function tracers(device: string): string[] {
+  const out: string[] = []
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue
+    try {
+      const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0')
+      const ours = (a: string): boolean =>
+        a === device ||
+        (a.includes(RUN_PREFIX) && a.includes('/blktrace-')) ||
+        a.endsWith(`${INSTANCE_PREFIX}${process.pid}-${device.replace('/dev/', '')}/trace_pipe`)
+      if (/(blktrace|blkparse|cat)$/.test(argv[0]) && argv.some(ours)) out.push(`${e}: ${argv.join(' ')}`)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out
+}
+
+describeTraced(
+  'a real run traced with blktrace, beside its simulated companion (root, fio, blktrace)',
+  () => {
+    let dir = ''
+    let disk = { device: '', name: '', file: '' }
+    const instance = () => `/sys/kernel/tracing/instances/${INSTANCE_PREFIX}${process.pid}-${disk.name}`
+    const target = () => ({ kind: 'device' as const, name: disk.name, confirm: disk.name })
+
+    beforeAll(() => {
+      dir = tempDir('iosched-blktrace-')
+      disk = createLoop(dir, 256)
+    })
+    afterAll(() => cleanupDir(dir))
+
+    it('has request stages per process, dispatches and per-process throughput, named as the simulation’s', async () => {
+      const spec = specOf(2)
+      const r = await new RealExperimentRunner().run(
+        spec,
+        { target: target(), stateDir: join(dir, 'state'), sampleMs: 250 },
+        {
+          failed: (label, _rep, m) => {
+            throw new Error(`${label} failed: ${m}`)
+          },
+        },
+      )
+      const run = r.runs[0]
+      expect(run.why?.source).toBe('blktrace')
+      const real = new Map((run.why?.processes ?? []).map((p) => [p.process, p]))
+      for (const name of ['writer', 'reader']) {
+        const p = real.get(name) as ProcessStages
+        expect(p, `${name} in ${[...real.keys()].join(', ')}: ${run.why?.missing?.join('; ')}`).toBeDefined()
+        expect(p.requests).toBeGreaterThan(0)
+        expect(p.stages.q2c.count).toBe(p.requests)
+        expect(p.stages.d2c.sum).toBeGreaterThan(0)
+        // the stages of each request add up to its Q2C (a stage is never negative: a clock stepping
+        // back between CPUs can only add)
+        const s = p.stages
+        const parts = s.q2g.sum + s.g2i.sum + s.i2d.sum + s.d2c.sum
+        expect(parts).toBeGreaterThanOrEqual(s.q2c.sum)
+        expect(parts).toBeLessThanOrEqual(s.q2c.sum * 1.01)
+        expect(p.batches).toBeGreaterThan(0)
+        expect(p.idle).toBeUndefined()
+      }
+      expect(real.get('writer')!.writeRequests).toBe(real.get('writer')!.requests)
+      expect(real.get('reader')!.readRequests).toBe(real.get('reader')!.requests)
+      // the sector-over-time plot and each process's throughput, in the run's own bins
+      expect(run.dispatches.tMs.length).toBeGreaterThan(10)
+      expect(Math.max(...run.dispatches.sector)).toBeLessThan(256 * 2048)
+      const series = new Map((run.processSeries ?? []).map((p) => [p.name, p]))
+      for (const name of ['writer', 'reader']) {
+        const p = series.get(name)!
+        expect(p.readMBps.length).toBe(run.timeSeries.tMs.length)
+        expect(Math.max(...p.readMBps, ...p.writeMBps)).toBeGreaterThan(0)
+      }
+      expect(run.totals.seeks).toBeGreaterThan(0)
+      // its simulated companion has the same processes
+      const sim = simulate(spec, 0)
+      expect(sim.why?.source).toBe('simulated')
+      const simNames = new Set(sim.why!.processes.map((p) => p.process))
+      expect(simNames.has('writer') && simNames.has('reader')).toBe(true)
+      // nothing of the trace is left: no tracer, no trace set up on the device, no binary trace
+      expect(tracers(disk.device)).toEqual([])
+      expect(existsSync(`/sys/kernel/debug/block/${disk.name}/msg`)).toBe(false)
+
+      expect(existsSync(instance())).toBe(false)
+    }, 120_000)
+
+    it('says what is missing when tracing is switched off, and keeps the /proc figures', async () => {
+      const r = await new RealExperimentRunner().run(specOf(1), {
+        target: target(),
+        stateDir: join(dir, 'state'),
+        sampleMs: 250,
+        trace: false,
+      })
+      const run = r.runs[0]
+      expect(run.why).toEqual({
+        source: 'blktrace',
+        processes: [],
+        missing: ['tracing was switched off for this run'],
+      })
+      expect(run.dispatches.tMs).toEqual([])
+      expect(run.processSeries).toBeUndefined()
+      expect(run.totals.requests).toBeGreaterThan(0)
+    }, 60_000)
+
+    it('stops blktrace with the run on a cancel: no tracer outlives it', async () => {
+      const runner = new RealExperimentRunner()
+      let cancelled = false
+      let during: string[] = []
+      const p = runner.run(
+        specOf(20),
+        { target: target(), stateDir: join(dir, 'state'), sampleMs: 250 },
+        {
+          progress: () => {
+            if (cancelled) return
+            cancelled = true
+            during = tracers(disk.device)
+            void runner.cancel()
+          },
+        },
+      )
+      await expect(p).rejects.toBeInstanceOf(CancelledError)
+      expect(cancelled).toBe(true)
+      expect(during.length).toBeGreaterThan(0)
+      expect(tracers(disk.device)).toEqual([])
+      expect(existsSync(`/sys/kernel/debug/block/${disk.name}/msg`)).toBe(false)
+
+      expect(existsSync(instance())).toBe(false)
+    }, 90_000)
+  },
+)
