@@ -53,7 +53,7 @@ export class FtraceCapture {
   private reader: EngineProcess | null = null
   private readonly hook = (): Promise<void> => this.dispose()
   private endSeen = false
-  private disposed = false
+  private disposing: Promise<void> | null = null
   private line = 0
   private problem: string | null = null
 
@@ -167,10 +167,17 @@ export class FtraceCapture {
     return this.notes
   }
 
-  /** Stop the reader and remove the instance (its events and buffer go with it). */
-  async dispose(): Promise<void> {
-    if (this.disposed) return
-    this.disposed = true
+  /**
+   * Stop the reader and remove the instance (its events and buffer go with it). Every caller — the
+   * run's end, a cancel's hook, an error — waits for the same removal: a second caller must not
+   * return while the first is still waiting for trace_pipe to close.
+   */
+  dispose(): Promise<void> {
+    this.disposing ??= this.removeInstance()
+    return this.disposing
+  }
+
+  private async removeInstance(): Promise<void> {
     this.o.cancel?.hooks.delete(this.hook)
     try {
       writeFileSync(join(this.dir, 'tracing_on'), '0')
@@ -178,16 +185,20 @@ export class FtraceCapture {
       // gone already
     }
     await this.reader?.cancel()
-    for (let k = 0; k < 50; k++) {
+    // rmdir fails with EBUSY while trace_pipe is still open; on a loaded machine the reader's
+    // release can take a while after it has exited
+    let last: unknown = null
+    for (let k = 0; k < 100; k++) {
       try {
         rmdirSync(this.dir)
         return
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
-        // busy while trace_pipe is still open
-        await sleep(20)
+        last = e
+        await sleep(50)
       }
     }
+    throw new Error(`could not remove the tracefs instance ${this.dir}: ${(last as Error).message}`)
   }
 }
 

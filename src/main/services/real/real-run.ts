@@ -78,15 +78,23 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     failure = { error: e }
   }
   if (sampler) (sampler as DiskSampler).stop()
-  if (trace) await (trace as RunTrace).dispose()
+  // a tracer that cannot be removed must not keep the device from being put back
+  let traceProblem: string | null = null
+  if (trace)
+    try {
+      await (trace as RunTrace).dispose()
+    } catch (e) {
+      traceProblem = `${(e as Error).message} — \`iosched-lab doctor\` removes it`
+    }
   // always put the device back: after success, error and cancel alike
   const r = restoreScheduler(dev, original)
-  let restoreProblem: string | null = null
+  let restoreProblem: string | null = traceProblem
   if (r.problems.length === 0) i.journal.removeDevice(dev)
   else
     restoreProblem =
       `could not restore ${dev} to ${original.scheduler}: ${r.problems.join('; ')} — ` +
-      `the journal (${i.journal.path}) keeps it: run \`iosched-lab doctor\``
+      `the journal (${i.journal.path}) keeps it: run \`iosched-lab doctor\`` +
+      (traceProblem ? `; ${traceProblem}` : '')
   if (failure) {
     if (restoreProblem && failure.error instanceof Error) failure.error.message += `\nalso: ${restoreProblem}`
     throw failure.error
