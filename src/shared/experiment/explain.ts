@@ -4,6 +4,7 @@ import { TIME_PARTS } from '../metrics/why'
 import { num } from '../util/people-numbers'
 import { groupOf, groupProcesses } from './process-groups'
 import type { ProcessResult, RunResult } from './result'
+import { runKind } from './result'
 
 /**
  * What a comparison's explanation found to make the difference, named after the mechanism its
@@ -76,12 +77,14 @@ export function explain(runs: readonly RunResult[], process?: string): Explanati
   const folded = runs.map(groupProcesses)
   const name = process !== undefined ? groupOf(process) : folded[0]?.processes[0]?.name
   if (name === undefined) return undefined
+  // a label's simulated and real runs are two rows, never one side
   const byLabel = new Map<string, RunResult[]>()
   for (const r of folded) {
     if (!r.processes.some((p) => p.name === name)) continue
-    const list = byLabel.get(r.label)
+    const row = rowName(r)
+    const list = byLabel.get(row)
     if (list) list.push(r)
-    else byLabel.set(r.label, [r])
+    else byLabel.set(row, [r])
   }
   if (byLabel.size < 2) return undefined
   const metric = metricFor([...byLabel.values()].flat(), name)
@@ -116,9 +119,22 @@ export function explainPair(
   )
 }
 
-/** Its time when every run finished the process (a job of fixed size), else its throughput. */
+/** A run's row in a comparison: its label, marked when it is a real or imported run. */
+export const rowName = (r: RunResult): string =>
+  runKind(r) === 'simulated' ? r.label : `${r.label} (${runKind(r)})`
+
+/**
+ * Its time for a job of fixed size; its throughput for one the clock bounds — one that did not
+ * finish (stopped by the time limit), or that ran the same time under every scheduler (fio's
+ * time_based jobs finish when their runtime is up).
+ */
 function metricFor(runs: readonly RunResult[], name: string): 'seconds' | 'MBps' {
-  return runs.every((r) => r.processes.find((p) => p.name === name)!.finished) ? 'seconds' : 'MBps'
+  const ps = runs.map((r) => r.processes.find((p) => p.name === name)!)
+  if (!ps.every((p) => p.finished)) return 'MBps'
+  const secs = ps.map((p) => p.seconds)
+  const lo = Math.min(...secs)
+  const hi = Math.max(...secs)
+  return hi > 0 && (hi - lo) / hi < 0.001 && ps.some((p) => p.bytes !== ps[0].bytes) ? 'MBps' : 'seconds'
 }
 
 /** A label's run closest to its mean figure (its representative), with the mean. */

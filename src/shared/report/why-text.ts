@@ -2,9 +2,10 @@
 // went under each scheduler (CPU, runnable, blocked on reads …), its requests' stages as btt
 // prints them (Q2G, I2D, D2C, Q2C means), and the explanation of best against worst. Used by
 // `iosched-lab run`'s table and the mailing-list text report.
-import { explain } from '../experiment/explain'
+import { explain, rowName } from '../experiment/explain'
 import { groupOf, groupProcesses } from '../experiment/process-groups'
 import type { RunResult } from '../experiment/result'
+import { runKind } from '../experiment/result'
 import { LatencyHistogram } from '../metrics/histogram'
 import type { StageName, TimePart } from '../metrics/why'
 import { TIME_PARTS } from '../metrics/why'
@@ -31,9 +32,27 @@ export function whyText(runs: readonly RunResult[], process?: string, width = 76
   const folded = runs.map(groupProcesses)
   const name = process !== undefined ? groupOf(process) : folded[0]?.processes[0]?.name
   if (name === undefined) return ''
+  // simulated, real and imported runs each explained among themselves, side by side
+  const kinds = [...new Set(folded.map(runKind))]
+  return kinds
+    .map((k) =>
+      ofKind(
+        folded.filter((r) => runKind(r) === k),
+        name,
+        width,
+        kinds.length > 1 ? k : '',
+      ),
+    )
+    .filter((t) => t.length > 0)
+    .join('\n\n')
+}
+
+function ofKind(runs: readonly RunResult[], name: string, width: number, kind: string): string {
   const firsts = new Map<string, RunResult>()
-  for (const r of folded)
-    if (!firsts.has(r.label) && r.processes.some((p) => p.name === name)) firsts.set(r.label, r)
+  for (const r of runs)
+    if (!firsts.has(rowName(r)) && r.processes.some((p) => p.name === name)) firsts.set(rowName(r), r)
+  const of = kind ? ` (${kind} runs)` : ''
+  const also = kind ? `; ${kind} runs` : ''
   const out: string[] = []
   const timed = [...firsts.values()].filter((r) => r.processes.find((p) => p.name === name)?.time)
   if (timed.length > 0) {
@@ -42,10 +61,11 @@ export function whyText(runs: readonly RunResult[], process?: string, width = 76
     )
     const rows = timed.map((r) => {
       const p = r.processes.find((x) => x.name === name)!
-      return [r.label, fmt(p.seconds), ...used.map((k) => fmt(p.time![k]))]
+      return [rowName(r), fmt(p.seconds), ...used.map((k) => fmt(p.time![k]))]
     })
     out.push(
-      `where the ${name}'s time went, s (first run of each):\n${fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_HEADS[k])], rows, 1)}`,
+      `where the ${name}'s time went, s (first run of each${also}):\n` +
+        fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_HEADS[k])], rows, 1),
     )
   }
   const staged = [...firsts.values()].filter((r) => r.why?.processes.some((s) => s.process === name))
@@ -57,14 +77,18 @@ export function whyText(runs: readonly RunResult[], process?: string, width = 76
         const h = LatencyHistogram.fromJSON(s.stages[k])
         return h.count > 0 ? fmt(h.mean / 1e6) : '-'
       }
-      return [r.label, String(s.requests), ...stages.map(mean), String(s.batches)]
+      return [rowName(r), String(s.requests), ...stages.map(mean), String(s.batches)]
     })
     out.push(
-      `the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device):\n` +
+      `the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device${also}):\n` +
         fixedWidth(['scheduler', 'requests', 'Q2G', 'I2D', 'D2C', 'Q2C', 'runs'], rows, 1),
     )
   }
+  const missing = [...new Set([...firsts.values()].flatMap((r) => r.why?.missing ?? []))]
+  if (missing.length > 0)
+    out.push(`trace notes${of}:\n${wrap(missing.join('; '), width - 2).replace(/^/gm, '  ')}`)
   const e = explain(runs, name)
-  if (e) out.push(`why: ${wrap(e.text, width - 5).replace(/\n/g, '\n     ')}`)
+  if (e && (timed.length > 0 || staged.length > 0))
+    out.push(`why${of}: ${wrap(e.text, width - 5 - of.length).replace(/\n/g, '\n     ')}`)
   return out.join('\n\n')
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { resolveSpec } from '../../src/shared/experiment/validate'
+import { simulate } from '../../src/shared/experiment/runner'
+import { explain, rowName } from '../../src/shared/experiment/explain'
+import { whyText } from '../../src/shared/report/why-text'
+import type { RunResult } from '../../src/shared/experiment/result'
+
+const flagship = JSON.parse(
+  readFileSync(new URL('../../examples/streaming-read-under-write-2003.json', import.meta.url), 'utf8'),
+)
+const spec = resolveSpec({ ...flagship, schedulers: ['deadline', 'anticipatory'] })
+const runs = spec.schedulers.map((_, i) => simulate(spec, i))
+
+/** A run as if measured: the same figures, marked real, without the simulator's time split. */
+const asReal = (r: RunResult, scale: number): RunResult => ({
+  ...r,
+  source: 'real',
+  processes: r.processes.map((p) => ({ ...p, seconds: p.seconds * scale, time: undefined })),
+})
+
+describe('explain', () => {
+  it('names the worse and the better scheduler for the process, with figures from the runs', () => {
+    const e = explain(runs, 'reader')!
+    expect(e).toMatchObject({ process: 'reader', metric: 'seconds', best: 'anticipatory', worst: 'deadline' })
+    const reader = (l: string) => runs.find((r) => r.label === l)!.processes.find((p) => p.name === 'reader')!
+    expect(e.text).toContain(`took ${Number(reader('deadline').seconds.toPrecision(3))} s`)
+    expect(e.mechanism).toBe('deceptive-idleness')
+  })
+
+  it('keeps a label’s simulated and real runs apart: they are two rows, never one side', () => {
+    // the real anticipatory run is made the slowest of all: mixed with its simulated twin it would vanish
+    const real = [asReal(runs[0], 1), asReal(runs[1], 10)]
+    const e = explain([...runs, ...real], 'reader')!
+    expect(e.best).toBe('anticipatory')
+    expect(e.worst).toBe('anticipatory (real)')
+    expect(rowName(real[0])).toBe('deadline (real)')
+  })
+
+  it('says when the schedulers do not differ enough to explain', () => {
+    const e = explain([runs[0], { ...runs[0], label: 'twin' }], 'reader')!
+    expect(e.mechanism).toBe('none')
+    expect(e.text).toContain('too little to explain')
+  })
+
+  it('ranks a job the clock bounds by throughput, not by its time', () => {
+    // both "finished" after the same time (fio's time_based jobs do), having moved different amounts
+    const timed = runs.map((r, i) => ({
+      ...r,
+      processes: r.processes.map((p) =>
+        p.name === 'reader'
+          ? { ...p, seconds: 30, finished: true, bytes: (i + 1) * 1e8, MBps: ((i + 1) * 1e8) / 30e6 }
+          : p,
+      ),
+    }))
+    const e = explain(timed, 'reader')!
+    expect(e.metric).toBe('MBps')
+    expect(e.best).toBe('anticipatory')
+  })
+})
+
+describe('whyText', () => {
+  it('explains simulated and real runs each among themselves', () => {
+    const t = whyText([...runs, asReal(runs[0], 1), asReal(runs[1], 0.5)], 'reader', 100)
+    expect(t).toContain('why (simulated runs):')
+    expect(t).toContain('why (real runs):')
+    expect(t).toMatch(/deadline \(real\)/)
+    // the time split is the simulator's alone
+    expect(t.match(/where the reader's time went/g)).toHaveLength(1)
+  })
+})
