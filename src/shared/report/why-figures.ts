@@ -226,3 +226,28 @@ export function explainShown(runs: readonly RunResult[], process: string): Expla
   }
   return out
 }
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
+/**
+ * The process a document's why is about: the spec's first stop process (a resolved spec's
+ * `stop`, or its workload's); without a spec (run --json's output), the first process every run
+ * finished (a stop process ends its run, a looping one is cut short), else the first process of
+ * the runs; undefined without runs.
+ */
+export function whyProcessOf(spec: unknown, runs: readonly RunResult[]): string | undefined {
+  const stop = isObj(spec)
+    ? (spec.stop ?? (isObj(spec.workload) ? spec.workload.stop : undefined))
+    : undefined
+  const first = isObj(stop) && Array.isArray(stop.processes) ? stop.processes[0] : undefined
+  const name = typeof first === 'string' ? groupOf(first) : undefined
+  if (name !== undefined && runs.some((r) => processOf(r, name))) return name
+  const names = [...new Set(runs.flatMap((r) => groupProcesses(r).processes.map((p) => p.name)))]
+  const finished = names.find((n) =>
+    runs.every((r) => {
+      const p = processOf(r, n)
+      return p === undefined || p.finished
+    }),
+  )
+  return finished ?? names[0]
+}

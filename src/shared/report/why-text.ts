@@ -45,7 +45,7 @@ export function whyText(runs: readonly RunResult[], process?: string, width = 76
       return [r.label, fmt(p.seconds), ...used.map((k) => fmt(p.time![k]))]
     })
     out.push(
-      `where the ${name}'s time went, s (first run of each):\n${fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_HEADS[k])], rows, 1)}`,
+      `${wrap(`where the ${name}'s time went, s (first run of each):`, width)}\n${fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_HEADS[k])], rows, 1)}`,
     )
   }
   const staged = [...firsts.values()].filter((r) => r.why?.processes.some((s) => s.process === name))
@@ -60,7 +60,7 @@ export function whyText(runs: readonly RunResult[], process?: string, width = 76
       return [r.label, String(s.requests), ...stages.map(mean), String(s.batches)]
     })
     out.push(
-      `the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device):\n` +
+      `${wrap(`the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device):`, width)}\n` +
         fixedWidth(['scheduler', 'requests', 'Q2G', 'I2D', 'D2C', 'Q2C', 'runs'], rows, 1),
     )
   }
