@@ -147,7 +147,7 @@ describe.runIf(chromiumAvailable())('why, in Chromium: the Why panel and the gal
     const decisions = decisionRows(runs, LABELS, 'reader')
     const table = why().getByTestId('why-decisions')
     for (const d of decisions) {
-      const tr = table.locator(`tr[data-label="${d.label}"]`)
+      const tr = table.locator(`tr[data-row="${d.label}"]`)
       await expect(tr.locator('[data-col="batches"]').textContent()).resolves.toBe(num(d.batches))
       await expect(tr.locator('[data-col="deceived"]').textContent()).resolves.toBe(num(d.deceived))
       await expect(tr.locator('[data-col="waits"]').textContent()).resolves.toBe(num(d.waits))
@@ -170,9 +170,9 @@ describe.runIf(chromiumAvailable())('why, in Chromium: the Why panel and the gal
       .poll(async () => (await drawn(card('why-time'))).series.map((s) => s.label))
       .toEqual(usedParts(rows).map((p) => TIME_PART_NAME[p]))
     const decisions = decisionRows(runs, LABELS, 'writer')
-    await expect(
-      why().locator('tr[data-label="deadline"] [data-col="requests"]').textContent(),
-    ).resolves.toBe(num(decisions[0].requests))
+    await expect(why().locator('tr[data-row="deadline"] [data-col="requests"]').textContent()).resolves.toBe(
+      num(decisions[0].requests),
+    )
     // in % of its time: each bar ends at 100
     await why().getByLabel('Time split in').selectOption('share')
     await expect.poll(async () => (await drawn(card('why-time'))).scales.x.ticks.at(-1)).toBe('100')

@@ -47,11 +47,11 @@ details > summary { cursor: pointer; color: var(--accent); }
 
 /**
  * A self-contained HTML report in the app's colours: the experiment's name and description; first
- * the charts — throughput over time and latency CDFs per scheduler, as inline SVG; then the
- * side-by-side table (mean ± 95 % CI with repetitions, noisy results flagged), why the schedulers
- * differ for the experiment's stop process (the explanation with its mechanism, its time split as
- * stacked bars and in a table, its requests' stages and the decisions made for it), repeated runs in
- * order with their average, the environment, the imported runs' notes; last the spec, folded. No
+ * the charts — throughput over time and latency CDFs per scheduler, as inline SVG; why the
+ * schedulers differ for the experiment's stop process (the explanation with its mechanism, its
+ * time split as stacked bars and in a table, its requests' stages and the decisions made for it);
+ * then the side-by-side table (mean ± 95 % CI with repetitions, noisy results flagged), repeated
+ * runs in order with their average, the environment, the imported runs' notes; last the spec, folded. No
  * scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
@@ -68,8 +68,8 @@ export function htmlReport(input: ReportInput): string {
   if (input.description) parts.push(`<p>${h(input.description)}</p>`)
   parts.push('<h2>Throughput over time</h2>', ...throughputCharts(input, colour))
   parts.push('<h2>Latency</h2>', ...latencyCharts(input, colour))
-  parts.push('<h2>Results</h2>', resultsTable(input, colour))
   parts.push(...whySection(input, colour))
+  parts.push('<h2>Results</h2>', resultsTable(input, colour))
   const repeated = repeatedTable(input)
   if (repeated) parts.push('<h2>Repeated runs</h2>', repeated)
   parts.push(
