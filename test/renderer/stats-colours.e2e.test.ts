@@ -173,6 +173,9 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
       const sectors = await series(`sectors-${l}`)
       expect(sectors.find((s) => s.label === 'read')?.colour, `sectors ${l}`).toBe(expected[l])
     }
+    // the Why panel's stages too (its time split is coloured by part, not by scheduler)
+    const stage = await series('why-stage-q2c')
+    for (const l of LABELS) expect(stage.find((s) => s.label === l)?.colour, `why ${l}`).toBe(expected[l])
     await shots('results')
     // and on the setup page, beside each scheduler entry
     await page.getByRole('button', { name: 'Setup', exact: true }).click()

@@ -8,10 +8,23 @@ import { fmt, fmtCi } from './format'
 import type { ReportInput } from './input'
 import { systemRowsOf } from '../experiment/real-system'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
-import { schedulerColour } from './palette'
+import { schedulerColour, TIME_PART_COLOURS } from './palette'
 import { cssVariables, DARK, LIGHT } from './theme'
-import { lineChart } from './svg-chart'
+import { lineChart, stackedBarChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
+import { TIME_PART_MEANING } from '../metrics/why'
+import {
+  decisionRows,
+  explainShown,
+  MECHANISM_NAME,
+  SHOWN_STAGES,
+  stageHistogram,
+  TIME_PART_NAME,
+  timeRows,
+  usedParts,
+  whyGaps,
+  whyProcessOf,
+} from './why-figures'
 
 /** The app's colours, light or dark as the reader's system is; charts drawn on the panel colour. */
 const STYLE = `
@@ -29,13 +42,16 @@ svg .bg { fill: var(--panel); } svg .grid { stroke: var(--border); } svg .axis {
 details > summary { cursor: pointer; color: var(--accent); }
 .note { color: var(--muted); font-size: 0.9em; }
 .identical { border-left: 3px solid var(--accent); background: var(--chip); padding: 0.5em 0.8em; }
+.why { border-left: 3px solid var(--accent); padding: 0.1em 0 0.1em 0.8em; } .why b { background: var(--chip); border-radius: 4px; padding: 0 0.4em; }
 `
 
 /**
  * A self-contained HTML report in the app's colours: the experiment's name and description; first
- * the charts — throughput over time and latency CDFs per scheduler, as inline SVG; then the
- * side-by-side table (mean ± 95 % CI with repetitions, noisy results flagged), repeated runs in
- * order with their average, the environment, the imported runs' notes; last the spec, folded. No
+ * the charts — throughput over time and latency CDFs per scheduler, as inline SVG; why the
+ * schedulers differ for the experiment's stop process (the explanation with its mechanism, its
+ * time split as stacked bars and in a table, its requests' stages and the decisions made for it);
+ * then the side-by-side table (mean ± 95 % CI with repetitions, noisy results flagged), repeated
+ * runs in order with their average, the environment, the imported runs' notes; last the spec, folded. No
  * scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
@@ -52,6 +68,7 @@ export function htmlReport(input: ReportInput): string {
   if (input.description) parts.push(`<p>${h(input.description)}</p>`)
   parts.push('<h2>Throughput over time</h2>', ...throughputCharts(input, colour))
   parts.push('<h2>Latency</h2>', ...latencyCharts(input, colour))
+  parts.push(...whySection(input, colour))
   parts.push('<h2>Results</h2>', resultsTable(input, colour))
   const repeated = repeatedTable(input)
   if (repeated) parts.push('<h2>Repeated runs</h2>', repeated)
@@ -236,4 +253,91 @@ function latencyCharts(input: ReportInput, colour: Colour): string[] {
       )
   }
   return out.length > 0 ? out : ['<p class="note">No latency distributions in these runs.</p>']
+}
+
+/**
+ * Why the schedulers differ for the process the experiment stops on: the explanation (simulated
+ * runs among themselves, real ones among themselves) with the mechanism named, where its time went
+ * per scheduler (stacked bars, then the seconds in a table), its requests' stages (means, ms) with
+ * what each scheduler decided for it, and what the runs lack. Nothing when no run has a process.
+ */
+function whySection(input: ReportInput, colour: Colour): string[] {
+  const process = whyProcessOf(input.spec, input.runs)
+  if (process === undefined) return []
+  const labels = input.summary.map(shown)
+  const colourOf = new Map(input.summary.map((s) => [shown(s), colour(s)]))
+  const swatch = (l: string): string =>
+    `<span class="swatch" style="background:${colourOf.get(l) ?? '#888'}"></span>${h(l)}`
+  const out: string[] = ['<h2 id="why">Why</h2>']
+  const explanations = explainShown(input.runs, process)
+  for (const e of explanations)
+    out.push(
+      `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(e.worst)} against ${h(e.best)}, by the ${h(e.process)}’s ${e.metric === 'seconds' ? 'time' : 'throughput'}</p>`,
+      `<p>${h(e.text)}</p></div>`,
+    )
+  if (explanations.length === 0)
+    out.push(`<p class="note">Fewer than two schedulers ran the ${h(process)}: nothing to explain.</p>`)
+  const rows = timeRows(input.runs, labels, process)
+  if (rows.length > 0) {
+    const used = usedParts(rows)
+    out.push(
+      `<figure>${stackedBarChart({
+        title: `Where the ${process}’s time went`,
+        xLabel: `the ${process}’s time (s)`,
+        parts: used.map((k) => ({ name: TIME_PART_NAME[k], colour: TIME_PART_COLOURS[k] })),
+        rows: rows.map((r) => ({ name: r.label, values: used.map((k) => r.time[k]) })),
+      })}</figure>`,
+      table(
+        [
+          'scheduler',
+          'total s',
+          ...used.map((k) => `<span title="${h(TIME_PART_MEANING[k])}">${h(TIME_PART_NAME[k])}</span>`),
+        ],
+        rows.map((r) => [swatch(r.label), h(fmt(r.seconds)), ...used.map((k) => h(fmt(r.time[k])))]),
+      ),
+    )
+    if (rows.some((r) => r.runs > 1))
+      out.push('<p class="note">Seconds: the mean over each scheduler’s runs.</p>')
+  }
+  const decisions = decisionRows(input.runs, labels, process)
+  if (decisions.length > 0) {
+    const mean = (l: string, k: (typeof SHOWN_STAGES)[number]): string => {
+      const hist = stageHistogram(input.runs, l, process, k)
+      return hist && hist.count > 0 ? fmt(hist.mean / 1e6) : '-'
+    }
+    const opt = (v: number | null): string => (v === null ? '-' : fmt(v))
+    out.push(
+      table(
+        [
+          'scheduler',
+          'requests',
+          ...SHOWN_STAGES.map((k) => `${k.toUpperCase()} ms`),
+          'runs',
+          'waits',
+          'rewarded',
+          'moved on',
+          'FIFO expired',
+          'merged',
+          'seeks',
+        ],
+        decisions.map((d) => [
+          swatch(d.label),
+          h(fmt(d.requests)),
+          ...SHOWN_STAGES.map((k) => h(mean(d.label, k))),
+          h(fmt(d.batches)),
+          h(opt(d.waits)),
+          h(d.rewardedPct === null ? '-' : `${fmt(d.rewardedPct)} %`),
+          h(opt(d.deceived)),
+          h(fmt(d.expired)),
+          h(fmt(d.merged)),
+          h(fmt(d.seeks)),
+        ]),
+      ),
+      `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle.</p>`,
+    )
+  }
+  const gaps = whyGaps(input.runs, labels, process)
+  if (gaps.notes.length > 0)
+    out.push(`<ul class="note">${gaps.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`)
+  return out
 }

@@ -145,3 +145,21 @@ function fromHsl(h: number, s: number, l: number): string {
       .padStart(2, '0')
   return `#${hex(f(0))}${hex(f(8))}${hex(f(4))}`.toUpperCase()
 }
+
+/**
+ * The colour of each part of a process's time (metrics/why.ts TIME_PARTS) in the stacked bars of
+ * the app's Why panel and the HTML report: Tableau 10's hues, distinct from one another, readable
+ * on white and on #1f2227. Blocked on reads and writes are the warm ones people look for first;
+ * time on or waiting for a CPU the blues; think and other greys.
+ */
+export const TIME_PART_COLOURS: Readonly<Record<string, string>> = {
+  cpu: '#4E79A7',
+  runnable: '#8CB7E0',
+  read: '#F28E2B',
+  write: '#E15759',
+  throttled: '#B07AA1',
+  sync: '#59A14F',
+  fault: '#EDC948',
+  think: '#9C9C9C',
+  other: '#BAB0AC',
+}

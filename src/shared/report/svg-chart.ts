@@ -154,3 +154,85 @@ export function logTicks(a: number, b: number): number[] {
   if (out.length >= 2) return out
   return ticks(10 ** a, 10 ** b, 4).filter((v) => v > 0)
 }
+
+/** Horizontal bars, one per row, each stacked from its parts (a process's time per scheduler). */
+export interface StackedBars {
+  title: string
+  xLabel: string
+  /** The parts every bar is stacked from, in order, with their colours (the legend). */
+  parts: { name: string; colour: string }[]
+  /** One bar per row: its name and a value per part (≥ 0). */
+  rows: { name: string; values: number[] }[]
+  width?: number
+}
+
+/** Most characters of a row's name beside its bar. */
+const ROW_NAME_MAX_CHARS = 28
+
+/**
+ * A horizontal stacked bar chart as a self-contained SVG element: a bar per row, its parts in
+ * their colours from zero, each part titled with its value; the legend above the bars, a linear
+ * axis below. Every text is escaped.
+ */
+export function stackedBarChart(c: StackedBars): string {
+  const nameChars = Math.min(ROW_NAME_MAX_CHARS, Math.max(4, ...c.rows.map((r) => r.name.length)))
+  const bar = 20
+  const step = 30
+  const m = { left: Math.round(16 + nameChars * 6.6), right: 24, top: 58, bottom: 46 }
+  const W = c.width ?? 760
+  const pw = W - m.left - m.right
+  const ph = Math.max(1, c.rows.length) * step
+  const H = m.top + ph + m.bottom
+  const totals = c.rows.map((r) => r.values.reduce((a, v) => a + (Number.isFinite(v) && v > 0 ? v : 0), 0))
+  let x1 = Math.max(0, ...totals) * 1.02
+  if (!(x1 > 0)) x1 = 1
+  const px = (x: number): number => m.left + (x / x1) * pw
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(c.title)}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeHtml(c.title)}</title>`,
+    `<rect class="bg" x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`,
+    `<text x="${m.left}" y="18" font-size="13" font-weight="bold">${escapeHtml(c.title)}</text>`,
+  ]
+  // the legend, in a row above the bars
+  let lx = m.left
+  for (const p of c.parts) {
+    parts.push(
+      `<rect x="${lx}" y="33" width="10" height="10" fill="${escapeHtml(p.colour)}"/>`,
+      `<text x="${lx + 14}" y="42">${escapeHtml(p.name)}</text>`,
+    )
+    lx += 26 + p.name.length * 6.4
+  }
+  for (const v of ticks(0, x1)) {
+    const x = r(px(v))
+    parts.push(
+      `<line x1="${x}" y1="${m.top}" x2="${x}" y2="${m.top + ph}" stroke="#e5e5e5" class="grid"/>`,
+      `<text x="${x}" y="${m.top + ph + 16}" text-anchor="middle">${escapeHtml(tickLabel(v))}</text>`,
+    )
+  }
+  c.rows.forEach((row, i) => {
+    const y = m.top + i * step + (step - bar) / 2
+    parts.push(
+      `<text x="${m.left - 8}" y="${r(y + bar / 2 + 4)}" text-anchor="end">${escapeHtml(clip(row.name, ROW_NAME_MAX_CHARS))}</text>`,
+    )
+    let at = 0
+    row.values.forEach((v, k) => {
+      if (!(Number.isFinite(v) && v > 0)) return
+      const p = c.parts[k]
+      parts.push(
+        `<rect x="${r(px(at))}" y="${r(y)}" width="${Math.max(0.5, r(px(at + v) - px(at)))}" height="${bar}" fill="${escapeHtml(p.colour)}"><title>${escapeHtml(`${row.name}, ${p.name}: ${tickLabel(Number(v.toPrecision(3)))}`)}</title></rect>`,
+      )
+      at += v
+    })
+  })
+  parts.push(
+    `<line x1="${m.left}" y1="${m.top}" x2="${m.left}" y2="${m.top + ph}" stroke="#333" class="axis"/>`,
+    `<line x1="${m.left}" y1="${m.top + ph}" x2="${m.left + pw}" y2="${m.top + ph}" stroke="#333" class="axis"/>`,
+    `<text x="${m.left + pw / 2}" y="${H - 8}" text-anchor="middle">${escapeHtml(c.xLabel)}</text>`,
+  )
+  if (c.rows.length === 0)
+    parts.push(
+      `<text x="${m.left + pw / 2}" y="${m.top + ph / 2 + 4}" text-anchor="middle" fill="#777">no data</text>`,
+    )
+  parts.push('</svg>')
+  return parts.join('\n')
+}

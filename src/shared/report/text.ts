@@ -6,6 +6,8 @@ import { fixedWidth, fmt, fmtCi } from './format'
 import { sourceRows, tunableLines, workloadLines } from './how-run'
 import type { ReportInput } from './input'
 import { systemRowsOf } from '../experiment/real-system'
+import { whyText } from './why-text'
+import { shownOf, whyProcessOf } from './why-figures'
 
 /**
  * A plain-text summary to paste into a mailing-list post, the way the 2003 scheduler comparisons
@@ -13,7 +15,8 @@ import { systemRowsOf } from '../experiment/real-system'
  * figures — the time (with repetitions: every run's time in order, then the average, as kernel
  * posts list them), MB/s, IOPS and latency — and the device's read and write rates and IOPS. It
  * says where each scheduler's runs came from (simulated, real, imported) and ends with the
- * workload and the tunables, so a reader can repeat the experiment.
+ * workload and the tunables, so a reader can repeat the experiment. Before those, the why of the
+ * experiment's stop process: where its time went, its requests' stages and the explanation.
  */
 export function mailingListText(input: ReportInput): string {
   const out: string[] = [`${input.name}\n${'='.repeat(Math.min(76, input.name.length))}`]
@@ -82,6 +85,8 @@ export function mailingListText(input: ReportInput): string {
       ),
     )
   if (notes.length > 0) out.push(notes.join('\n'))
+  const why = whyOf(input)
+  if (why) out.push(why)
   const workload = workloadLines(input.spec)
   out.push(
     workload.length > 0
@@ -100,3 +105,17 @@ const indent = (text: string): string =>
     .split('\n')
     .map((l, i) => (i === 0 ? `  ${l}` : `    ${l}`))
     .join('\n')
+
+/**
+ * The why of the stop process (why-text.ts): of the simulated runs when there are any (a real
+ * run's time is not split, and best against worst compares runs of one kind), else of the real
+ * runs, named as the tables name them ("deadline (real)"). Empty without figures to show.
+ */
+function whyOf(input: ReportInput): string {
+  const process = whyProcessOf(input.spec, input.runs)
+  if (process === undefined) return ''
+  const own = input.runs.filter((r) => !r.imported)
+  const simulated = own.filter((r) => r.source === 'simulated')
+  const runs = (simulated.length > 0 ? simulated : own).map((r) => ({ ...r, label: shownOf(r) }))
+  return whyText(runs, process, 76)
+}

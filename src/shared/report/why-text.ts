@@ -64,7 +64,7 @@ function ofKind(runs: readonly RunResult[], name: string, width: number, kind: s
       return [rowName(r), fmt(p.seconds), ...used.map((k) => fmt(p.time![k]))]
     })
     out.push(
-      `where the ${name}'s time went, s (first run of each${also}):\n` +
+      `${wrap(`where the ${name}'s time went, s (first run of each${also}):`, width)}\n` +
         fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_HEADS[k])], rows, 1),
     )
   }
@@ -80,7 +80,7 @@ function ofKind(runs: readonly RunResult[], name: string, width: number, kind: s
       return [rowName(r), String(s.requests), ...stages.map(mean), String(s.batches)]
     })
     out.push(
-      `the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device${also}):\n` +
+      `${wrap(`the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device${also}):`, width)}\n` +
         fixedWidth(['scheduler', 'requests', 'Q2G', 'I2D', 'D2C', 'Q2C', 'runs'], rows, 1),
     )
   }

@@ -16,5 +16,13 @@ export function latencyCdf(
       process === DEVICE_REQUESTS ? r.requestLatency : r.processes.find((p) => p.name === process)?.latency
     if (json && json.count > 0) h.merge(LatencyHistogram.fromJSON(json))
   }
-  return h.cdf(points).map((p) => ({ x: Math.max(p.valueNs / 1e6, 1e-3), y: p.fraction }))
+  return histogramCdf(h, points)
+}
+
+/** Latencies below this, ms, sit at it on a log axis (a stage of 0 ns: no wait at all). */
+export const FLOOR_MS = 1e-3
+
+/** CDF points (x in ms, at least FLOOR_MS; y a fraction) of a histogram in ns. */
+export function histogramCdf(h: LatencyHistogram, points = 160): { x: number; y: number }[] {
+  return h.cdf(points).map((p) => ({ x: Math.max(p.valueNs / 1e6, FLOOR_MS), y: p.fraction }))
 }
