@@ -215,11 +215,11 @@ export function whyGaps(runs: readonly RunResult[], labels: readonly string[], p
  * then of the real runs among themselves (each needs two schedulers that ran it).
  */
 export function explainShown(runs: readonly RunResult[], process: string): Explanation[] {
-  const relabelled = runs.map((r) => (r.source === 'real' ? { ...r, label: shownOf(r) } : r))
+  // explain() names a real run's row "label (real)" itself
   const out: Explanation[] = []
   for (const kind of ['simulated', 'real'] as const) {
     const e = explain(
-      relabelled.filter((r) => runKind(r) === kind),
+      runs.filter((r) => runKind(r) === kind),
       process,
     )
     if (e) out.push(e)
