@@ -39,8 +39,11 @@ export interface BlockObserver {
   drained?(now: SimTime): void
   /** `bio` joined a queued request (or a request was absorbed by its neighbour, `bio` its first). */
   merged?(bio: Bio): void
-  /** The device spent `ns` of `rq`'s service on its physical part `part` (index into `Device.parts`). */
-  devicePart?(rq: Request, part: number, ns: SimTime): void
+  /**
+   * `rq` completed, its service split into the device's physical parts (ns, indexed as
+   * `Device.parts`): with `BlockQueue.wantsParts`. `parts` is the request's: read it, don't keep it.
+   */
+  deviceParts?(rq: Request, parts: Float64Array): void
 }
 
 export interface BlockParams {
@@ -85,6 +88,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   sched!: IoScheduler
   dev!: Device
   observer: BlockObserver | null = null
+  /** The observer keeps the device's parts of each request's service (`deviceParts`). */
+  wantsParts = false
   /**
    * The CPU context queue runs happen in (the host's CPU scheduler; null: none): a run the
    * submitter kicked is its work, on its CPU — blk_mq_submit_bio issues from the submitter's
@@ -369,6 +374,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (hashed) this.merger.remove(rq)
     rq.state = RQ_DISPATCHED
     rq.dispatchedAt = now
+    if (this.wantsParts) {
+      rq.devParts ??= new Float64Array(this.dev.parts!.length) // once per pooled request
+      rq.devAt = now
+    }
     this.wbt?.issued(rq, now)
     this.queued--
     this.inFlightDir[rq.op]++
@@ -385,6 +394,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.completedCount++
     if (!rq.bypass) this.sched.completed(rq, now)
     this.observer?.completed(rq, now)
+    const parts = rq.devParts
+    if (parts !== null) {
+      this.observer?.deviceParts?.(rq, parts)
+      parts.fill(0)
+    }
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     let b = rq.bioHead
     while (b !== null) {
@@ -404,11 +418,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     } else this.release(rq)
     // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds anything.
     if (this.sched.hasWork() || this.bypassList.length > 0 || this.parked !== null) this.kick()
-  }
-
-  /** The device reports a part of `rq`'s service time (D2C), for the run's "why" (why.ts). */
-  devicePart(rq: Request, part: number, ns: SimTime): void {
-    this.observer?.devicePart?.(rq, part, ns)
   }
 
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */

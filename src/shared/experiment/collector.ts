@@ -92,8 +92,10 @@ export class RunCollector implements BlockObserver {
     if (this.stages !== null) this.stages.of(bio.ctx.pid, bio.ctx.name).merged++
   }
 
-  devicePart(rq: Request, part: number, ns: SimTime): void {
-    if (this.stages !== null) this.stages.of(rq.ctx.pid, rq.ctx.name).parts[part] += ns
+  deviceParts(rq: Request, parts: Float64Array): void {
+    if (this.stages === null) return
+    const own = this.stages.of(rq.ctx.pid, rq.ctx.name).parts
+    for (let i = 0; i < parts.length; i++) own[i] += parts[i]
   }
 
   private closeIdle(now: SimTime, rewarded: boolean): void {
