@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { RunCollector } from '../../src/shared/experiment/collector'
+import { BlockQueue } from '../../src/shared/block/queue'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { simulate } from '../../src/shared/experiment/runner'
 import type { RunResult } from '../../src/shared/experiment/result'
@@ -177,12 +177,15 @@ describe('device parts cost nothing without the why', () => {
     ['nullblk', {}],
   ])('%s %j: the rest of the result is the same with and without; the why is deterministic', (preset, o) => {
     const s = spec(preset, o, MIXED, 2)
-    const told = vi.spyOn(RunCollector.prototype, 'deviceParts')
+    // requests carry parts for the device to fill only when the run keeps them
+    const done = vi.spyOn(BlockQueue.prototype, 'deviceCompleted')
+    const carried = (): number => done.mock.calls.filter(([rq]) => rq.devParts !== null).length
     const a = simulate(s, 0)
-    expect(told).toHaveBeenCalled()
-    told.mockClear()
+    expect(carried()).toBeGreaterThan(0)
+    done.mockClear()
     const without = simulate(s, 0, 0, { why: false })
-    expect(told).not.toHaveBeenCalled()
+    expect(done).toHaveBeenCalled()
+    expect(carried()).toBe(0)
     expect(without.why).toBeUndefined()
     expect(JSON.stringify({ ...a, why: undefined })).toBe(JSON.stringify(without))
     expect(JSON.stringify(simulate(s, 0).why)).toBe(JSON.stringify(a.why))

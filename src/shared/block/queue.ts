@@ -25,6 +25,10 @@ export interface RunContext {
 /** Receives block-layer events for metrics. */
 export interface BlockObserver {
   dispatched(rq: Request, now: SimTime): void
+  /**
+   * `rq` is done. With `BlockQueue.wantsParts`, `rq.devParts` holds its service split into the
+   * device's physical parts (ns, indexed as `Device.parts`; those set in `rq.devMask`).
+   */
   completed(rq: Request, now: SimTime): void
   /** Requests queued in the scheduler or in flight at the device changed. */
   levels(now: SimTime, queued: number, inFlight: number): void
@@ -39,11 +43,6 @@ export interface BlockObserver {
   drained?(now: SimTime): void
   /** `bio` joined a queued request (or a request was absorbed by its neighbour, `bio` its first). */
   merged?(bio: Bio): void
-  /**
-   * `rq` completed, its service split into the device's physical parts (ns, indexed as
-   * `Device.parts`): with `BlockQueue.wantsParts`. `parts` is the request's: read it, don't keep it.
-   */
-  deviceParts?(rq: Request, parts: Float64Array): void
 }
 
 export interface BlockParams {
@@ -88,7 +87,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   sched!: IoScheduler
   dev!: Device
   observer: BlockObserver | null = null
-  /** The observer keeps the device's parts of each request's service (`deviceParts`). */
+  /** The observer keeps the device's parts of each request's service (see `BlockObserver.completed`). */
   wantsParts = false
   /**
    * The CPU context queue runs happen in (the host's CPU scheduler; null: none): a run the
@@ -376,6 +375,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     rq.dispatchedAt = now
     if (this.wantsParts) {
       rq.devParts ??= new Float64Array(this.dev.parts!.length) // once per pooled request
+      rq.devMask = 0
       rq.devAt = now
     }
     this.wbt?.issued(rq, now)
@@ -394,11 +394,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.completedCount++
     if (!rq.bypass) this.sched.completed(rq, now)
     this.observer?.completed(rq, now)
-    const parts = rq.devParts
-    if (parts !== null) {
-      this.observer?.deviceParts?.(rq, parts)
-      parts.fill(0)
-    }
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     let b = rq.bioHead
     while (b !== null) {

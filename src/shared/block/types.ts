@@ -97,10 +97,12 @@ export class Request {
   devMark = 0
   /**
    * Its service (dispatch to completion) split into the device's parts, ns, indexed as
-   * `Device.parts`, filled by the device (device-parts.ts); null when the run keeps none. Set up
-   * by the block layer at dispatch, handed to its observer and cleared at completion.
+   * `Device.parts`, filled by the device (device-parts.ts); null when the run keeps none. Only the
+   * parts whose bit is set in `devMask` hold this dispatch's time (the others are stale: nothing
+   * clears them, so a request costs only the parts it has). Set up by the block layer at dispatch.
    */
   devParts: Float64Array | null = null
+  devMask = 0
   /** How far its service has been split into parts (the time of the device's last mark). */
   devAt: SimTime = 0
   /** Dispatched past the scheduler (a flush-sequence write: REQ_PREFLUSH / REQ_FUA). */

@@ -9,7 +9,7 @@ export interface CompletionSink {
   /**
    * The run keeps the parts of each request's service (its "why" is on): the block layer then
    * gives each request it starts a `Request.devParts` for the device to fill (device-parts.ts), and
-   * hands it on at completion. Absent or false: requests come without, and a device splits nothing.
+   * its observer takes them at completion. Absent or false: requests come without, and a device splits nothing.
    */
   readonly wantsParts?: boolean
 }

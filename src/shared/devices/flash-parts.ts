@@ -44,25 +44,34 @@ const P_BUFFER_ROOM = 11
 
 /**
  * The path through one command: flash.ts offers it each die's work as it places it, and keeps the
- * one that ends last (`end`) as marks (part, time); the command's own steps before and after are
- * marked when it is done. Typed arrays, no allocation per command.
+ * one that ends last (`end`), as the times it passed; the command's own steps before and after
+ * are marked when it is done. Fields, no allocation per command.
  */
 export class FlashPath {
   /** End of the latest die's work offered for this command (−∞: none yet). */
   end = -Infinity
-  private readonly part = new Uint8Array(12)
-  private readonly at = new Float64Array(12)
-  private n = 0
+  /** What that die did: 0 nothing yet, 1 a read, 2 a program. */
+  private kind = 0
+  // a read: die free, first page sensed, channel taken, pages across it, last page sensed
+  private s = 0
+  private first = 0
+  private xs = 0
+  private kX = 0
+  private sensed = 0
+  // a program: first page in, die free, old pages read back, channel taken; then the pipeline
+  private ready = 0
+  private s0 = 0
+  private tX = 0
+  private k = 0
+  private step = 0
+  private tProg = 0
+  private gc = 0
+  private erase = 0
 
   /** A new command. */
   reset(): void {
     this.end = -Infinity
-    this.n = 0
-  }
-
-  private push(part: number, t: number): void {
-    this.part[this.n] = part
-    this.at[this.n++] = t
+    this.kind = 0
   }
 
   /**
@@ -72,13 +81,12 @@ export class FlashPath {
    */
   read(s: number, first: number, xs: number, kX: number, sensed: number, end: number): void {
     this.end = end
-    this.n = 0
-    this.push(P_DIE_WAIT, s)
-    this.push(P_ARRAY, s + first)
-    this.push(P_CHAN_WAIT, xs)
-    this.push(P_CHAN, xs + kX)
-    this.push(P_ARRAY, sensed)
-    this.push(P_RETRY, end)
+    this.kind = 1
+    this.s = s
+    this.first = first
+    this.xs = xs
+    this.kX = kX
+    this.sensed = sensed
   }
 
   /**
@@ -102,25 +110,17 @@ export class FlashPath {
     end: number,
   ): void {
     this.end = end
-    this.n = 0
-    this.push(P_HOST, ready)
-    this.push(P_DIE_WAIT, s0)
-    this.push(P_RMW, s)
-    this.push(P_CHAN_WAIT, xs)
-    let t = xs + tX
-    this.push(P_CHAN, t)
-    const gcShare = tProg > 0 ? gc / tProg : 0
-    // the pages after the first, at the pace of their slowest step, and the last page's program
-    // (a fraction of a page, packed, pays for a fraction of a program)
-    let prog = tProg
-    if (k >= 1) {
-      const pipe = (k - 1) * step
-      if (step === tProg) prog += pipe
-      else this.push(step === tX ? P_CHAN : P_HOST, (t += pipe))
-    } else prog = Math.max(0, (k - 1) * step + tProg)
-    this.push(P_ARRAY, (t += prog * (1 - gcShare)))
-    this.push(P_GC, (t += prog * gcShare))
-    this.push(P_ERASE, t + erase)
+    this.kind = 2
+    this.ready = ready
+    this.s0 = s0
+    this.s = s
+    this.xs = xs
+    this.tX = tX
+    this.k = k
+    this.step = step
+    this.tProg = tProg
+    this.gc = gc
+    this.erase = erase
   }
 
   /**
@@ -150,12 +150,40 @@ export class FlashPath {
       markPart(rq, P_BUFFER_ROOM, done)
     } else if (this.end > dataIn) {
       this.marks(rq, done)
-      markPart(rq, this.part[this.n - 1], done)
+      markPart(rq, P_ARRAY, done) // a rounding's ns at most
     } else markPart(rq, P_HOST, done)
   }
 
-  /** The die's marks, none past `done`. */
+  /** The die's times as marks, none past `done`. */
   private marks(rq: Request, done: SimTime): void {
-    for (let i = 0; i < this.n; i++) markPart(rq, this.part[i], Math.min(this.at[i], done))
+    if (this.kind === 1) {
+      markPart(rq, P_DIE_WAIT, Math.min(this.s, done))
+      markPart(rq, P_ARRAY, Math.min(this.s + this.first, done))
+      markPart(rq, P_CHAN_WAIT, Math.min(this.xs, done))
+      markPart(rq, P_CHAN, Math.min(this.xs + this.kX, done))
+      markPart(rq, P_ARRAY, Math.min(this.sensed, done))
+      markPart(rq, P_RETRY, Math.min(this.end, done))
+      return
+    }
+    if (this.kind !== 2) return
+    const { k, step, tProg, tX } = this
+    markPart(rq, P_HOST, Math.min(this.ready, done))
+    markPart(rq, P_DIE_WAIT, Math.min(this.s0, done))
+    markPart(rq, P_RMW, Math.min(this.s, done))
+    markPart(rq, P_CHAN_WAIT, Math.min(this.xs, done))
+    let t = this.xs + tX
+    markPart(rq, P_CHAN, Math.min(t, done))
+    // the pages after the first, at the pace of their slowest step, and the last page's program
+    // (a fraction of a page, packed, pays for a fraction of a program)
+    let prog = tProg
+    if (k >= 1) {
+      const pipe = (k - 1) * step
+      if (step === tProg) prog += pipe
+      else markPart(rq, step === tX ? P_CHAN : P_HOST, Math.min((t += pipe), done))
+    } else prog = Math.max(0, (k - 1) * step + tProg)
+    const gcShare = tProg > 0 ? this.gc / tProg : 0
+    markPart(rq, P_ARRAY, Math.min((t += prog * (1 - gcShare)), done))
+    markPart(rq, P_GC, Math.min((t += prog * gcShare), done))
+    markPart(rq, P_ERASE, Math.min(t + this.erase, done))
   }
 }

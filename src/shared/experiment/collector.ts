@@ -92,12 +92,6 @@ export class RunCollector implements BlockObserver {
     if (this.stages !== null) this.stages.of(bio.ctx.pid, bio.ctx.name).merged++
   }
 
-  deviceParts(rq: Request, parts: Float64Array): void {
-    if (this.stages === null) return
-    const own = this.stages.of(rq.ctx.pid, rq.ctx.name).parts
-    for (let i = 0; i < parts.length; i++) own[i] += parts[i]
-  }
-
   private closeIdle(now: SimTime, rewarded: boolean): void {
     const a = this.idleFor!
     a.idleNs += now - this.idleSince
@@ -131,6 +125,7 @@ export class RunCollector implements BlockObserver {
       const a = st.of(rq.ctx.pid, rq.ctx.name)
       // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay
       st.request(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.insertedAt, rq.dispatchedAt, now)
+      if (rq.devParts !== null) a.takeParts(rq.devParts, rq.devMask)
     }
   }
 
