@@ -25,6 +25,10 @@ export interface RunContext {
 /** Receives block-layer events for metrics. */
 export interface BlockObserver {
   dispatched(rq: Request, now: SimTime): void
+  /**
+   * `rq` is done. With `BlockQueue.wantsParts`, `rq.devParts` holds its service split into the
+   * device's physical parts (ns, indexed as `Device.parts`; those set in `rq.devMask`).
+   */
   completed(rq: Request, now: SimTime): void
   /** Requests queued in the scheduler or in flight at the device changed. */
   levels(now: SimTime, queued: number, inFlight: number): void
@@ -44,8 +48,6 @@ export interface BlockObserver {
    * its neighbour (it leaves the scheduler).
    */
   merged?(bio: Bio, absorbed: boolean): void
-  /** The device spent `ns` of `rq`'s service on its physical part `part` (index into `Device.parts`). */
-  devicePart?(rq: Request, part: number, ns: SimTime): void
 }
 
 export interface BlockParams {
@@ -90,6 +92,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   sched!: IoScheduler
   dev!: Device
   observer: BlockObserver | null = null
+  /** The observer keeps the device's parts of each request's service (see `BlockObserver.completed`). */
+  wantsParts = false
   /**
    * The CPU context queue runs happen in (the host's CPU scheduler; null: none): a run the
    * submitter kicked is its work, on its CPU — blk_mq_submit_bio issues from the submitter's
@@ -374,6 +378,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (hashed) this.merger.remove(rq)
     rq.state = RQ_DISPATCHED
     rq.dispatchedAt = now
+    if (this.wantsParts) {
+      rq.devParts ??= new Float64Array(this.dev.parts!.length) // once per pooled request
+      rq.devMask = 0
+      rq.devAt = now
+    }
     this.wbt?.issued(rq, now)
     this.queued--
     this.inFlightDir[rq.op]++
@@ -409,11 +418,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     } else this.release(rq)
     // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds anything.
     if (this.sched.hasWork() || this.bypassList.length > 0 || this.parked !== null) this.kick()
-  }
-
-  /** The device reports a part of `rq`'s service time (D2C), for the run's "why" (why.ts). */
-  devicePart(rq: Request, part: number, ns: SimTime): void {
-    this.observer?.devicePart?.(rq, part, ns)
   }
 
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */

@@ -95,6 +95,16 @@ export class Request {
   devInt = 0
   /** For the device's own use, a second number (a virtual device: the host's stall time at its start). */
   devMark = 0
+  /**
+   * Its service (dispatch to completion) split into the device's parts, ns, indexed as
+   * `Device.parts`, filled by the device (device-parts.ts); null when the run keeps none. Only the
+   * parts whose bit is set in `devMask` hold this dispatch's time (the others are stale: nothing
+   * clears them, so a request costs only the parts it has). Set up by the block layer at dispatch.
+   */
+  devParts: Float64Array | null = null
+  devMask = 0
+  /** How far its service has been split into parts (the time of the device's last mark). */
+  devAt: SimTime = 0
   /** Dispatched past the scheduler (a flush-sequence write: REQ_PREFLUSH / REQ_FUA). */
   bypass = false
   /** Made of page-cache pages, a segment each (`Bio.pages`). */

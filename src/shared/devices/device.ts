@@ -7,11 +7,11 @@ import type { DeviceInfo, Request } from '../block/types'
 export interface CompletionSink {
   deviceCompleted(rq: Request, now: SimTime): void
   /**
-   * `ns` of `rq`'s service (dispatch to completion) went to the device's physical part `part`, an
-   * index into `Device.parts`. A device that names parts reports, per request, parts that add up
-   * to its whole service time. Optional: sinks in tests may ignore it.
+   * The run keeps the parts of each request's service (its "why" is on): the block layer then
+   * gives each request it starts a `Request.devParts` for the device to fill (device-parts.ts), and
+   * its observer takes them at completion. Absent or false: requests come without, and a device splits nothing.
    */
-  devicePart?(rq: Request, part: number, ns: SimTime): void
+  readonly wantsParts?: boolean
 }
 
 /**
@@ -26,8 +26,9 @@ export interface Device {
   readonly seekCylinders?: number
   /**
    * The physical parts its service time splits into (HDD: seek, rotation, transfer …; flash:
-   * waiting for a die, array time, transfer, garbage collection …), reported per request through
-   * `CompletionSink.devicePart`. Absent: the device does not split its service time.
+   * waiting for a die, array time, transfer, garbage collection …), told per request in
+   * `Request.devParts` (device-parts.ts), adding up to its service time (dispatch to completion,
+   * time queued inside the device included). Absent: the device does not split its service time.
    */
   readonly parts?: readonly string[]
   start(rq: Request, now: SimTime): void

@@ -4,6 +4,7 @@ import type { SimTime } from '../sim/time'
 import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
 import { FlashVariability, type FlashVariabilityConfig } from './flash-variability'
+import { FLASH_PARTS, FlashPath } from './flash-parts'
 
 /**
  * The flash family (reference §10): CompactFlash, eMMC, SATA SSD, NVMe — one model, different
@@ -80,6 +81,10 @@ const EV_DONE = 0
 export class Flash implements Device, Handler {
   readonly info: DeviceInfo
   inFlight = 0
+  readonly parts = FLASH_PARTS
+  private readonly path = new FlashPath()
+  /** The command being placed is split into parts along this path (null: the run keeps none). */
+  private tracing: FlashPath | null = null
 
   private readonly units: number
   private readonly channels: number
@@ -118,6 +123,8 @@ export class Flash implements Device, Handler {
   private lastWriteEnd = -1
   /** Extra ns of GC work per programmed page while collecting (exposed for tests). */
   gcPerPageNs = 0
+  /** GC work per programmed page of the write being placed (0: not collecting). */
+  private gcNs = 0
 
   // DRAM write buffer: a FIFO ring of (program end, pages) for writes not yet on the flash.
   private readonly bufCap: number
@@ -216,6 +223,10 @@ export class Flash implements Device, Handler {
     if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
       throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
     if (this.inFlight++ === 0 && this.slcUsed > 0) this.drainSlc(now)
+    if (rq.devParts !== null) {
+      this.tracing = this.path
+      this.path.reset()
+    }
     const t = now + this.overhead + (this.vary.jitter ? this.vary.drawJitterNs() : 0)
     const done = Math.round(rq.op === READ ? this.read(rq, t) : this.write(rq, t))
     if (!(done >= now)) throw new Error(`${this.info.name}: bad completion time ${done} at ${now}`)
@@ -255,8 +266,16 @@ export class Flash implements Device, Handler {
     }
     // Host link: data flows as pages arrive; the link's bandwidth is reserved in start order.
     const xfer = bytes * this.hostNsPerByte + this.linkCmd
-    this.hostFree = Math.max(this.hostFree, t + tr0) + xfer
-    return Math.max(last + xfer / np, this.hostFree)
+    const linkFrom = this.hostFree
+    this.hostFree = Math.max(linkFrom, t + tr0) + xfer
+    const viaDie = last + xfer / np
+    const done = Math.max(viaDie, this.hostFree)
+    const tr = this.tracing
+    if (tr !== null) {
+      tr.readDone(rq, t, tr0, linkFrom, viaDie >= this.hostFree, Math.round(done))
+      this.tracing = null
+    }
+    return done
   }
 
   /** Unit u reads k pages from time t; returns when its last page has crossed the channel. */
@@ -268,6 +287,7 @@ export class Flash implements Device, Handler {
     this.chanFree[c] = xs + k * tX
     const end = Math.max(xs + k * tX, s + k * this.tR + tX)
     this.unitFree[u] = end
+    if (this.tracing !== null && end > this.tracing.end) this.tracing.read(s, this.tR, xs, k * tX, end, end)
     return end
   }
 
@@ -299,6 +319,8 @@ export class Flash implements Device, Handler {
     this.chanFree[c] = xs + k * tX + againX
     const end = Math.max(xs + k * tX, s + sensed + tX) + again
     this.unitFree[u] = end
+    if (this.tracing !== null && end > this.tracing.end)
+      this.tracing.read(s, first, xs, k * tX, end - again, end)
     return end
   }
 
@@ -331,6 +353,8 @@ export class Flash implements Device, Handler {
     const xs = Math.max(s + first, this.chanFg[c])
     this.chanFg[c] = xs + k * tX + againX
     const end = Math.max(xs + k * tX, s + sensed + tX) + again
+    if (this.tracing !== null && end > this.tracing.end)
+      this.tracing.read(s, first, xs, k * tX, end - again, end)
     this.fgFree[u] = end
     if (backlogEnd > s) {
       // the backlog not yet begun moves back by the time the read holds the die
@@ -363,6 +387,9 @@ export class Flash implements Device, Handler {
     if (this.duplex) this.hostFreeIn = dataIn
     else this.hostFree = dataIn
     const first = this.writeUnit
+    const buffered = this.bufCap > 0 && np <= this.bufCap
+    const tr = this.tracing
+    if (buffered) this.tracing = null // its programs go on behind its completion
     let last = dataIn
     if (np <= U) {
       const n = Math.ceil(np)
@@ -391,7 +418,12 @@ export class Flash implements Device, Handler {
       }
       this.writeUnit = (first + extra + (frac > 0 ? 1 : 0)) % U
     }
-    return this.bufCap > 0 && np <= this.bufCap ? this.buffered(t, dataIn, last, np) : last
+    const done = buffered ? this.buffered(t, dataIn, last, np) : last
+    if (tr !== null) {
+      tr.writeDone(rq, t, hs, dataIn, buffered, Math.round(done))
+      this.tracing = null
+    }
+    return done
   }
 
   /**
@@ -451,8 +483,11 @@ export class Flash implements Device, Handler {
     const s = s0 + rb * this.tR
     const xs = Math.max(s, this.chanFree[c])
     this.chanFree[c] = xs + k * tX
-    const end = xs + tX + (k - 1) * Math.max(tProg, tX, gap) + tProg + er * this.tErase
+    const step = Math.max(tProg, tX, gap)
+    const end = xs + tX + (k - 1) * step + tProg + er * this.tErase
     this.unitFree[u] = end
+    if (this.tracing !== null && end > this.tracing.end)
+      this.tracing.program(ready, s0, s, xs, tX, k, step, tProg, this.gcNs, er * this.tErase, end)
     return end
   }
 
@@ -465,6 +500,7 @@ export class Flash implements Device, Handler {
       tp = this.tSlc
       this.nativeProg = 0 // one bit per cell: no page types
     }
+    this.gcNs = 0
     if (!this.gcOn) return tp
     this.seqShare = 0.9 * this.seqShare + (s === this.lastWriteEnd ? 0.1 : 0)
     this.lastWriteEnd = e
@@ -473,6 +509,7 @@ export class Flash implements Device, Handler {
     this.freePages += np // collected back as fast as it is consumed: the steady state
     const v = this.gcValid * (1 - this.seqShare)
     this.gcPerPageNs = (v / (1 - v)) * (this.tR + this.tProg) + this.tErase / ((1 - v) * this.pagesPerBlock)
+    this.gcNs = this.gcPerPageNs
     return tp + this.gcPerPageNs
   }
 

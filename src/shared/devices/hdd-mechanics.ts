@@ -98,6 +98,8 @@ export class HddMechanics {
   /** The last point of the walk where the head was exactly at a sector start: (time, lba). */
   anchorT: SimTime = 0
   anchorLba = 0
+  /** The walk's wait for its first sector to come round (its rotational latency). */
+  firstWaitNs = 0
 
   constructor(cfg: HddMechanicsConfig) {
     if (cfg.zones.length === 0) throw new Error('a disk needs at least one zone')
@@ -261,6 +263,7 @@ export class HddMechanics {
     this.walkLba = lba
     this.anchorT = t
     this.anchorLba = lba
+    this.firstWaitNs = 0
     if (n <= 0) return t
     this.locate(lba)
     let z = this.zone
@@ -271,7 +274,9 @@ export class HddMechanics {
     const rev = this.revNs
     let remaining = n
     for (;;) {
-      t += this.waitFor(z, cyl, head, sect, t)
+      const wait = this.waitFor(z, cyl, head, sect, t)
+      if (remaining === n) this.firstWaitNs = wait
+      t += wait
       if (t >= stopAt) {
         this.walkLba = lba
         return stopAt

@@ -3,6 +3,23 @@ import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
+import { markPart } from './device-parts'
+import {
+  HDD_PARTS,
+  P_BUFFER,
+  P_DESTAGE,
+  P_MEDIA,
+  P_OVERHEAD,
+  P_QUEUED,
+  P_READAHEAD,
+  P_RETRY,
+  P_ROTATION,
+  P_SEEK,
+  P_SETTLE,
+  P_SWITCH,
+  P_WCACHE,
+  P_WCROOM,
+} from './hdd-parts'
 import { SegmentCache, WriteCache } from './hdd-cache'
 import { HddMechanics, type HddMechanicsConfig } from './hdd-mechanics'
 import { NcqQueue, Ranker, soonest } from './hdd-ncq'
@@ -56,6 +73,7 @@ export class Hdd implements Device, Handler {
   readonly cache: SegmentCache
   readonly writeCache: WriteCache
   inFlight = 0
+  readonly parts = HDD_PARTS
 
   private readonly overheadNs: number
   private readonly ifaceNsPerSector: number
@@ -82,6 +100,11 @@ export class Hdd implements Device, Handler {
   private accesses = 0
   /** Cylinders the arm has crossed seeking between media accesses (from the first access on). */
   seekCylinders = 0
+  // The last media access's positioning, ns: seek, write settle, head switch, read retries.
+  private aSeek = 0
+  private aSettle = 0
+  private aSwitch = 0
+  private aRetry = 0
 
   constructor(
     cfg: HddConfig,
@@ -162,14 +185,26 @@ export class Hdd implements Device, Handler {
     // Command overhead; a queued command's was handled while the previous one ran.
     const tCmd = Math.max(now, rq.devInt + this.overheadNs)
     const xfer = Math.round(rq.nsect * this.ifaceNsPerSector)
+    const parts = rq.devParts !== null
+    if (parts) {
+      markPart(rq, P_QUEUED, now)
+      markPart(rq, P_OVERHEAD, tCmd)
+    }
     if (rq.op === READ) {
       const ready = this.cache.read(s, e, now, tCmd)
       if (ready >= 0) {
-        this.done(rq, Math.max(tCmd + xfer, Math.round(ready + this.ifaceNsPerSector)))
+        const at = Math.max(tCmd + xfer, Math.round(ready + this.ifaceNsPerSector))
+        if (parts) {
+          markPart(rq, P_BUFFER, tCmd + xfer)
+          markPart(rq, P_READAHEAD, at)
+        }
+        this.done(rq, at)
         return
       }
       this.stopPrefetch(now)
-      const end = this.access(s, rq.nsect, false, Math.max(tCmd, this.mechFreeAt))
+      const t0 = Math.max(tCmd, this.mechFreeAt)
+      const end = this.access(s, rq.nsect, false, t0)
+      if (parts) this.markAccess(rq, t0, end)
       this.cache.startStream(s, e, this.mech.anchorT, this.mech.anchorLba)
       this.currentUsesMech = true
       this.done(rq, end)
@@ -181,6 +216,7 @@ export class Hdd implements Device, Handler {
     if (wc.capSectors > 0 && rq.nsect <= wc.capSectors) {
       if (wc.fits(rq.nsect)) {
         wc.add(s, e)
+        if (parts) markPart(rq, P_WCACHE, tCmd + xfer)
         this.done(rq, tCmd + xfer)
         if (this.destaging === 0 && this.mechFreeAt <= now) this.startDestage(now)
       } else {
@@ -191,11 +227,26 @@ export class Hdd implements Device, Handler {
       return
     }
     this.currentUsesMech = true
-    this.done(rq, this.access(s, rq.nsect, true, Math.max(tCmd, this.mechFreeAt)))
+    const t0 = Math.max(tCmd, this.mechFreeAt)
+    const end = this.access(s, rq.nsect, true, t0)
+    if (parts) this.markAccess(rq, t0, end)
+    this.done(rq, end)
   }
 
   private done(rq: Request, at: SimTime): void {
     this.engine.at(at, this, EV_DONE, rq)
+  }
+
+  /** The parts of a media access that began at t0 (the mechanism free) and ends at `end`. */
+  private markAccess(rq: Request, t0: SimTime, end: SimTime): void {
+    let t = t0
+    markPart(rq, P_DESTAGE, t)
+    markPart(rq, P_SEEK, (t += this.aSeek))
+    markPart(rq, P_SETTLE, (t += this.aSettle))
+    markPart(rq, P_SWITCH, (t += this.aSwitch))
+    markPart(rq, P_RETRY, (t += this.aRetry))
+    markPart(rq, P_ROTATION, t + this.mech.firstWaitNs)
+    markPart(rq, P_MEDIA, end)
   }
 
   /** A media access from the current head position starting at t0; returns when it ends. */
@@ -204,12 +255,17 @@ export class Hdd implements Device, Handler {
     let move = m.moveNs(this.headLba, lba, write)
     const d = m.movedCylinders
     if (this.accesses++ > 0) this.seekCylinders += d
+    let retry = 0
     if (this.vary.on) {
       if (d > 0) move = Math.round(this.vary.seekNs(move, m.seekNs(1)))
       // a recovered read error: the sector is read again a revolution later
-      if (!write) move += this.vary.readRetries(n) * m.revNs
+      if (!write) retry = this.vary.readRetries(n) * m.revNs
     }
-    const end = m.walk(lba, n, t0 + move)
+    this.aSettle = d > 0 && write ? m.writeSettleNs : 0
+    this.aSeek = d > 0 ? move - this.aSettle : 0
+    this.aSwitch = d > 0 ? 0 : move
+    this.aRetry = retry
+    const end = m.walk(lba, n, t0 + move + retry)
     this.mechFreeAt = end
     this.headLba = lba + n - 1
     return end
@@ -260,7 +316,13 @@ export class Hdd implements Device, Handler {
       }
       this.waitingWrite = null
       this.writeCache.add(rq.sector, rq.end)
-      this.done(rq, Math.max(now, this.waitingSince) + Math.round(rq.nsect * this.ifaceNsPerSector))
+      const room = Math.max(now, this.waitingSince)
+      const at = room + Math.round(rq.nsect * this.ifaceNsPerSector)
+      if (rq.devParts !== null) {
+        markPart(rq, P_WCROOM, room)
+        markPart(rq, P_WCACHE, at)
+      }
+      this.done(rq, at)
     }
     if (this.writeCache.used > 0 && !this.currentUsesMech) this.startDestage(now)
   }

@@ -3,6 +3,7 @@ import type { SimTime } from '../sim/time'
 import type { Request, DeviceInfo } from '../block/types'
 import type { ParamSpec, ParamValues } from '../util/params'
 import type { CompletionSink, Device, DeviceContext } from './device'
+import { markPart } from './device-parts'
 
 /** Parameters of the null_blk model. */
 export const nullblkParams: readonly ParamSpec[] = [
@@ -68,6 +69,8 @@ export const nullblkParams: readonly ParamSpec[] = [
 export class NullBlk implements Device, Handler {
   readonly info: DeviceInfo
   inFlight = 0
+  /** Its service's parts: the fixed completion time, then the transfer at its rate. */
+  readonly parts = ['completion time', 'transfer'] as const
   private readonly sink: CompletionSink
   private readonly fixed: SimTime
   private readonly nsPerByte: number
@@ -92,7 +95,12 @@ export class NullBlk implements Device, Handler {
 
   start(rq: Request, now: SimTime): void {
     this.inFlight++
-    this.ctx.engine.at(now + this.fixed + Math.round(rq.nsect * 512 * this.nsPerByte), this, 0, rq)
+    const done = now + this.fixed + Math.round(rq.nsect * 512 * this.nsPerByte)
+    if (rq.devParts !== null) {
+      markPart(rq, 0, now + this.fixed)
+      markPart(rq, 1, done)
+    }
+    this.ctx.engine.at(done, this, 0, rq)
   }
 
   onEvent(_kind: number, data: unknown): void {

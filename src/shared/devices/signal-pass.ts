@@ -42,6 +42,9 @@ export class PassServer {
   private free: SimTime = 0
   /** The stall total the thread's schedule has been moved by. */
   private moved = 0
+  /** The last request started: when it reached the host, and when the thread took it up. */
+  arrived: SimTime = 0
+  begun: SimTime = 0
 
   /**
    * A request reaches the device at `now`: `drawn` its QD1 time, `own` its turn at the thread,
@@ -68,7 +71,9 @@ export class PassServer {
       pass = new SignalPass()
       this.open = pass
     }
-    this.free = Math.max(this.free, arrive) + own + extra
+    this.arrived = arrive
+    this.begun = Math.max(this.free, arrive)
+    this.free = this.begun + own + extra
     pass.held.push(rq)
     pass.serverEnd = this.free
     pass.end = Math.max(pass.end, Math.round(this.free + away / 2))

@@ -11,6 +11,22 @@ import { largestTransferSectors } from './virtual-params'
 import { PathThread } from './path-thread'
 import { RequestRing } from './request-ring'
 import type { VirtualConfig } from './virtual-params'
+import { markPart } from './device-parts'
+import {
+  V_BACKING,
+  V_CONTENTION,
+  V_LANE_WAIT,
+  V_LINK,
+  V_LINK_WAIT,
+  V_PASS,
+  V_PATH,
+  V_SERVICE,
+  V_SIGNAL,
+  V_STALL,
+  V_THREAD,
+  V_THREAD_WAIT,
+  VIRTUAL_PARTS,
+} from './virtual-parts'
 
 /**
  * A virtual device (loop, virtio, device-mapper): what is measurable at its block interface.
@@ -40,6 +56,7 @@ import type { VirtualConfig } from './virtual-params'
 export class VirtualDevice implements Device, Handler {
   readonly info: DeviceInfo
   inFlight = 0
+  readonly parts = VIRTUAL_PARTS
   /** Per direction: lane speeds (fastest first) and which are busy. */
   private readonly speed: [Float64Array, Float64Array]
   private readonly busy: [Uint8Array, Uint8Array]
@@ -155,12 +172,14 @@ export class VirtualDevice implements Device, Handler {
 
   /** The request has been through the host path: it waits for a lane (or the backing queue). */
   toLanes(rq: Request, now: SimTime): void {
+    markPart(rq, V_PATH, now)
     if (this.backing !== null) return this.backing.submit(rq)
     this.serveBacked(rq, now)
   }
 
   /** Serve a request: this device's, or the backing queue's when it has one. */
   private serveBacked(rq: Request, now: SimTime): void {
+    if (this.backing !== null && this.sink.wantsParts === true) this.mark(rq, V_BACKING, now)
     if (this.contention) return this.contend(rq, now)
     const line = this.lines[rq.op]
     line.push(rq)
@@ -186,6 +205,7 @@ export class VirtualDevice implements Device, Handler {
       // a stall began while it was in service: it completes that much later
       const owed = this.stalls !== null ? this.stalls.owed(rq.devMark) : 0
       if (owed > 0) {
+        if (this.sink.wantsParts === true) this.mark(rq, V_STALL, now + owed)
         rq.devMark += owed
         this.engine.at(now + owed, this, EV_DONE, rq)
         return
@@ -202,6 +222,33 @@ export class VirtualDevice implements Device, Handler {
       this.pump(this.lines[op], now)
     }
     this.deliver(rq, now)
+  }
+
+  /**
+   * `rq`'s service — each upper request's in it, when it is the backing queue's — up to `t` went
+   * to `part` (device-parts.ts).
+   */
+  private mark(rq: Request, part: number, t: SimTime): void {
+    if (this.backing === null) return markPart(rq, part, t)
+    for (let b = rq.bioHead; b !== null; b = b.next) markPart(b.ref as Request, part, t)
+  }
+
+  /** Its data beyond 4 KiB (`extra` ns on the link) after its service, which ends at `done`. */
+  private linked(rq: Request, extra: number, done: number): number {
+    if (extra > 0) {
+      const linkStart = Math.max(this.linkFree, done)
+      this.linkFree = linkStart + extra
+      if (this.sink.wantsParts === true) {
+        this.mark(rq, V_LINK_WAIT, linkStart)
+        this.mark(rq, V_LINK, this.linkFree)
+      }
+      return this.linkFree
+    }
+    if (!this.cfg.sharedLanes) return done
+    // one line to one backing store: a small request is answered only after the data of the
+    // requests before it has crossed (a read behind a large write waits for its transfer)
+    if (this.linkFree > done && this.sink.wantsParts === true) this.mark(rq, V_LINK_WAIT, this.linkFree)
+    return Math.max(done, this.linkFree)
   }
 
   /** The service is done with a request: the backing queue's, or this device's own. */
@@ -226,23 +273,26 @@ export class VirtualDevice implements Device, Handler {
     const op = rq.op
     const own = this.cfg.contentionNs[op] + this.schedNs
     if (this.passes !== null) return this.contendInPass(rq, now, own)
-    let done = now + this.cfg.service[op].draw(this.rng.next()) * 1000 + this.inFlightCost
+    const service = this.cfg.service[op].draw(this.rng.next()) * 1000
+    const cost = this.inFlightCost
     this.inFlightCost += own
     rq.devInt = own
+    let stall = 0
     if (this.stalls !== null) {
       // a stall under way holds its start back; the link's schedule moves with every stall
-      done += this.stalls.start(now, own)
+      stall = this.stalls.start(now, own)
       rq.devMark = this.stalls.total
       // (a link still busy now was busy through the stall)
       if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
       this.linkMark = this.stalls.total
     }
+    if (this.sink.wantsParts === true) {
+      this.mark(rq, V_SERVICE, now + service)
+      this.mark(rq, V_CONTENTION, now + service + cost)
+      this.mark(rq, V_STALL, now + service + cost + stall)
+    }
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
-    if (extra > 0) {
-      const linkStart = Math.max(this.linkFree, done)
-      this.linkFree = linkStart + extra
-      done = this.linkFree
-    } else if (this.cfg.sharedLanes) done = Math.max(done, this.linkFree)
+    const done = this.linked(rq, extra, now + service + cost + stall)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
 
@@ -256,7 +306,17 @@ export class VirtualDevice implements Device, Handler {
     const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     const stall = this.stalls !== null ? this.stalls.start(now, own) : 0
-    const pass = this.passes!.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
+    const server = this.passes!
+    const pass = server.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
+    if (this.sink.wantsParts === true) {
+      const back = Math.max(0, drawn - own) / 2
+      this.mark(rq, V_SIGNAL, now + back)
+      this.mark(rq, V_STALL, server.arrived)
+      this.mark(rq, V_THREAD_WAIT, server.begun)
+      this.mark(rq, V_THREAD, server.begun + own)
+      this.mark(rq, V_LINK, server.begun + own + extra)
+      this.mark(rq, V_SIGNAL, server.begun + own + extra + back)
+    }
     if (pass.due < 0) {
       pass.due = pass.end
       this.engine.at(pass.due, this, EV_PASS, pass)
@@ -270,7 +330,10 @@ export class VirtualDevice implements Device, Handler {
       this.engine.at(pass.due, this, EV_PASS, pass)
       return
     }
-    for (const rq of pass.held) this.deliver(rq, now)
+    for (const rq of pass.held) {
+      if (this.sink.wantsParts === true) this.mark(rq, V_PASS, now)
+      this.deliver(rq, now)
+    }
   }
 
   /** Start the requests at the head of a line while their direction has a free lane. */
@@ -299,18 +362,13 @@ export class VirtualDevice implements Device, Handler {
       rq.devInt = -1
       this.engine.at(Math.round(now + service / speed), this, EV_LANE_FREE, new RestingLane(op, lane))
     }
+    if (this.sink.wantsParts === true) {
+      this.mark(rq, V_LANE_WAIT, now)
+      this.mark(rq, V_SERVICE, now + service)
+    }
     // beyond its first 4 KiB, a request's data follows over the device's one link
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
-    let done = now + service
-    if (extra > 0) {
-      const linkStart = Math.max(this.linkFree, done)
-      this.linkFree = linkStart + extra
-      done = this.linkFree
-    } else if (this.cfg.sharedLanes) {
-      // one line to one backing store: a small request is answered only after the data of the
-      // requests before it has crossed (a read behind a large write waits for its transfer)
-      done = Math.max(done, this.linkFree)
-    }
+    const done = this.linked(rq, extra, now + service)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
 }

@@ -121,10 +121,6 @@ export class RunCollector implements BlockObserver {
     if (absorbed) a.queued--
   }
 
-  devicePart(rq: Request, part: number, ns: SimTime): void {
-    if (this.stages !== null) this.accountOf(rq).parts[part] += ns
-  }
-
   private closeIdle(now: SimTime, rewarded: boolean): void {
     const a = this.idleFor!
     a.idleNs += now - this.idleSince
@@ -155,8 +151,11 @@ export class RunCollector implements BlockObserver {
     this.serviceLatency.record(now - rq.dispatchedAt)
     const st = this.stages
     // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay
-    if (st !== null)
-      st.requestInserted(this.accountOf(rq), rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
+    if (st !== null) {
+      const a = this.accountOf(rq)
+      st.requestInserted(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
+      if (rq.devParts !== null) a.takeParts(rq.devParts, rq.devMask)
+    }
   }
 
   levels(now: SimTime, queued: number, inFlight: number): void {

@@ -85,6 +85,8 @@ export function simulate(
   const collector = new RunCollector(hooks.why ?? true)
   collector.stages?.useParts(device.parts ?? [])
   queue.observer = collector
+  // a device splits its service time into parts only for a run that keeps them
+  queue.wantsParts = collector.stages !== null && (device.parts?.length ?? 0) > 0
   const kernel = new Kernel(engine, queue, hv, rng.fork('host'), spec.host.filesystem)
   // a device whose own I/O path runs on the host's CPUs (a loop device's worker) gets them now
   queue.dev.attachCpu?.(kernel.cpu)

@@ -53,6 +53,17 @@ export class StageAccount {
     this.parts = new Float64Array(parts)
   }
 
+  /** A request's device parts (Request.devParts): those set in `mask` (Request.devMask) added up. */
+  takeParts(parts: Float64Array, mask: number): void {
+    const own = this.parts
+    while (mask !== 0) {
+      const low = mask & -mask
+      mask ^= low
+      const i = 31 - Math.clz32(low)
+      own[i] += parts[i]
+    }
+  }
+
   toJSON(partNames: readonly string[], withIdle: boolean): ProcessStages {
     const out: ProcessStages = {
       process: this.process,
@@ -115,6 +126,8 @@ export class StageRecorder {
   /** Name the device's D2C parts (Device.parts), before the first request is accounted. */
   useParts(names: readonly string[]): void {
     if (this.byName.size > 0) throw new Error('device parts named after requests were accounted')
+    if (names.length > 31)
+      throw new Error(`a device names at most 31 parts (a request's bit mask), not ${names.length}`)
     this.partNames = names
   }
 
