@@ -1,4 +1,4 @@
-// npm run -s bench:pair -- OTHER_CHECKOUT [--pairs N] [--full] [--only TEXT]
+// npm run -s bench:pair -- OTHER_CHECKOUT [--pairs N] [--full] [--only TEXT] [--no-why] [--b-no-why]
 // Before/after figures on a noisy machine: each bench case (bench/cases.ts, quick sizes unless
 // --full) from this checkout (A) and another (B, e.g. `git worktree add ../base <commit>` with
 // node_modules linked) loaded into one process and run alternately, A B B A A B …, the CPU time
@@ -21,6 +21,11 @@ if (!other || other.startsWith('--')) {
 const pairs = Math.max(2, Number(option('--pairs') ?? 6) || 6)
 const quick = !argv.includes('--full')
 const only = option('--only')
+// `--no-why`: this checkout's runs without the why (RunHooks.why); `--b-no-why`: the other's (a
+// checkout from before the why ignores the hook). `--b-no-why` with OTHER_CHECKOUT = this one
+// prices the why alone.
+const whyA = !argv.includes('--no-why')
+const whyB = !argv.includes('--b-no-why')
 
 interface Side {
   names: string[]
@@ -28,7 +33,7 @@ interface Side {
 }
 
 /** One checkout's bench cases, resolved, and a function that runs one and returns its CPU seconds. */
-async function load(root: string): Promise<Side> {
+async function load(root: string, why: boolean): Promise<Side> {
   const at = (p: string): string => pathToFileURL(resolve(root, p)).href
   const { resolveSpec } = await import(at('src/shared/experiment/validate.ts'))
   const { simulate } = await import(at('src/shared/experiment/runner.ts'))
@@ -39,17 +44,20 @@ async function load(root: string): Promise<Side> {
     names: cases.map((c) => `${c.name} ${c.scheduler} ${c.device}`),
     run(index: number): number {
       const t = process.cpuUsage()
-      simulate(specs[index], 0, 0)
+      simulate(specs[index], 0, 0, { why })
       const u = process.cpuUsage(t)
       return (u.user + u.system) / 1e6
     },
   }
 }
 
-const a = await load(resolve(import.meta.dirname, '..'))
-const b = await load(other)
+const a = await load(resolve(import.meta.dirname, '..'), whyA)
+const b = await load(other, whyB)
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined)
-console.log(`A: this checkout; B: ${other}; ${pairs} pairs per case, ${quick ? 'quick' : 'full'} sizes`)
+console.log(
+  `A: this checkout${whyA ? '' : ' without the why'}; B: ${other}${whyB ? '' : ' without the why'}; ` +
+    `${pairs} pairs per case, ${quick ? 'quick' : 'full'} sizes`,
+)
 for (const [i, name] of a.names.entries()) {
   if (only && !name.includes(only)) continue
   const j = b.names.indexOf(name)

@@ -22,6 +22,8 @@ export interface ExperimentOptions {
   pool?: RunPool
   /** Aborting it kills the run's simulations; the experiment ends with the runs done so far. */
   signal?: AbortSignal
+  /** Keep each run's why (stages, decisions, time split; default true): false saves its cost. */
+  why?: boolean
 }
 
 /** Every (scheduler entry × repetition) of an experiment. */
@@ -59,13 +61,14 @@ export class ExperimentRunner {
         if (!this.pool) {
           results = jobs.map((j) =>
             simulate(spec, j.schedIndex, j.repetition, {
+              why: opts.why ?? true,
               progress: (f, s) => ev.progress?.(label(j), j.repetition, f, s),
             }),
           )
         } else {
           results = await this.pool.runAll(
             spec,
-            jobs,
+            opts.why === false ? jobs.map((j) => ({ ...j, why: false })) : jobs,
             {
               progress: (j, f, s) => ev.progress?.(label(j), j.repetition, f, s),
               failed: (j, m) => ev.failed?.(label(j), j.repetition, m),

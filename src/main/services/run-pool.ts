@@ -8,6 +8,8 @@ import type { WorkerMessage, WorkerRequest } from './worker-protocol'
 export interface RunJob {
   schedIndex: number
   repetition: number
+  /** Keep the run's why (default true; RunHooks.why). */
+  why?: boolean
 }
 
 export interface RunEvents {
@@ -289,7 +291,13 @@ export class RunPool {
       child.on('error', onError)
       signal?.addEventListener('abort', onAbort, { once: true })
       if (signal?.aborted) return onAbort()
-      const req: WorkerRequest = { type: 'run', spec, schedIndex: job.schedIndex, repetition: job.repetition }
+      const req: WorkerRequest = {
+        type: 'run',
+        spec,
+        schedIndex: job.schedIndex,
+        repetition: job.repetition,
+        ...(job.why === false ? { why: false } : {}),
+      }
       slot.ready!.then(
         () => {
           if (!settled && slot.child === child) child.send(req)

@@ -3,7 +3,8 @@ import type { RunResult } from '../../shared/experiment/result'
 
 /** Parent → simulation child: one run at a time; a child serves any number of them in turn. */
 export type WorkerRequest =
-  | { type: 'run'; spec: ResolvedSpec; schedIndex: number; repetition: number }
+  /** `why: false`: without the run's why (RunHooks.why), the rest of the result the same. */
+  | { type: 'run'; spec: ResolvedSpec; schedIndex: number; repetition: number; why?: boolean }
   /**
    * Before a run: simulate each scheduler entry of `spec` and drop the results, so the
    * simulator's hot code is compiled when the user presses Run (a cold child runs the flagship

@@ -48,6 +48,7 @@ process.on('message', (msg: WorkerRequest) => {
   try {
     let last = 0
     const result = simulate(msg.spec, msg.schedIndex, msg.repetition, {
+      why: msg.why ?? true,
       progress: (fraction, simSeconds) => {
         exitIfOrphaned()
         const now = Date.now()

@@ -214,7 +214,7 @@ export async function fingerprintDevice(
   const host = captureHost({ readAheadKiB: q.readAheadKiB, nrRequests: q.nrRequests, device: t.name })
   const simulateSweep = (device: { preset: string; overrides: ParamValues }, h: ParamValues): FitPoint[] => {
     const s = resolveSpec(sweepSpec(seconds, region, device, { preset: host.preset, overrides: h }))
-    return simulate(s, 0, 0).processes.map((p) => fitPointOf(p, null))
+    return simulate(s, 0, 0, { why: false }).processes.map((p) => fitPointOf(p, null))
   }
   let model: PresetDocument['model']
   let basePreset: string
@@ -362,7 +362,7 @@ export async function fingerprintDevice(
           schedMeasured.map((x) => x.scheduler),
         ),
       )
-      return schedMeasured.map((_, k) => fitPointOf(simulate(sspec, k, 0).processes[0], null))
+      return schedMeasured.map((_, k) => fitPointOf(simulate(sspec, k, 0, { why: false }).processes[0], null))
     }
     const simNone = simulated.find((p) => p.name === 'qd32-randread')
     const measNone = measured.find((p) => p.name === 'qd32-randread')!
