@@ -107,6 +107,19 @@ describeReal('iosched-lab run --real and friends on the command line (root)', ()
     expect(loopsUnder(dir)).toEqual([])
   }, 90_000)
 
+  it('simulates the companion on the host the real rows ran on, not the spec’s (--also-simulate)', () => {
+    const other = join(dir, 'spec-2003-host.json')
+    writeFileSync(other, JSON.stringify({ ...readWhileWriting(1, ['noop']), host: { preset: 'linux-2003' } }))
+    chmodSync(other, 0o644)
+    const r = cli(['run', other, '--real', '--also-simulate', '--max-seconds', '1'])
+    expect(r.code).toBe(0)
+    expect(r.err).toMatch(
+      /note: the simulated rows run on the host the real rows ran on \(linux-modern with this machine, captured now\), not on the spec's linux-2003/,
+    )
+    expect(r.out.split('\n')[0]).toMatch(/host linux-modern \(simulated\)/)
+    expect(loopsUnder(dir)).toEqual([])
+  }, 90_000)
+
   it('writes the run --json document with source "real" and the real run’s facts', () => {
     const r = cli(['run', spec(), '--real', '--json', '--max-seconds', '1'])
     expect(r.code).toBe(0)

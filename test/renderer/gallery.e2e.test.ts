@@ -123,6 +123,25 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await page.getByRole('button', { name: `Reproduce “${LONG}”` }).waitFor()
   })
 
+  it('stops a reproduction from the header too: its Cancel button and Esc', async () => {
+    const header = page.getByRole('banner').getByRole('button', { name: 'Cancel', exact: true })
+    await expect(header.isDisabled()).resolves.toBe(true)
+    for (const how of ['button', 'Escape'] as const) {
+      const before = events.filter((e) => e.type === 'reproduce:failed').length
+      await page.getByRole('button', { name: `Reproduce “${LONG}”` }).click()
+      await page.getByTestId('reproduce-progress').waitFor()
+      await page.getByText(/simulation \d+ of \d+: /).waitFor()
+      await expect(header.getAttribute('title')).resolves.toBe('Cancel the reproduction (Esc)')
+      if (how === 'button') await header.click()
+      else await page.keyboard.press('Escape')
+      await page.getByText('Cancelled: its simulations were stopped.').waitFor()
+      const failed = events.filter((e) => e.type === 'reproduce:failed')
+      expect(failed).toHaveLength(before + 1)
+      expect(failed.at(-1)).toMatchObject({ cancelled: true })
+      await expect(header.isDisabled()).resolves.toBe(true)
+    }
+  })
+
   it('shows the verdict: published beside simulated, each claim PASS or FAIL as the lab judges it', async () => {
     await page.getByRole('button', { name: '← Gallery' }).click()
     await card(FAST)

@@ -17,6 +17,8 @@ import { TargetRefused } from '../../main/services/real/target'
 import { TranslationError } from '../../main/services/real/fio-job'
 import { engineByName, engineNames, toolsFor } from '../../main/services/real/engines'
 import type { CliIo } from '../command'
+import { companionDocument, companionHost } from '../../main/services/real/companion'
+import { userPresetDir } from '../../main/services/user-presets'
 import { InputError, readJsonFile, refuseGalleryEntry } from '../spec-file'
 import { checkWork } from '../work-check'
 
@@ -41,12 +43,12 @@ const num = (v: string | undefined, what: string, min = 0): number | undefined =
   return n
 }
 
-function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[] } {
+function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[]; doc: unknown } {
   const doc = readJsonFile(path)
   refuseGalleryEntry(path, doc)
   const v = resolveRealSpec(doc)
   if (!v.ok) throw new InputError(v.issues.map((i) => `${path}: ${i.path ? `${i.path}: ` : ''}${i.message}`))
-  return v
+  return { ...v, doc }
 }
 
 /** `iosched-lab run SPEC.json --real …`: the whole real-run branch of the run command. */
@@ -140,8 +142,19 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   }
   let sim: ExperimentResult | null = null
   if (values['also-simulate']) {
-    // the real rows' time limit (--max-seconds), so that the columns compare
-    const simSpec = { ...spec, stop: { ...spec.stop, maxSeconds: opts.maxSeconds ?? spec.stop.maxSeconds } }
+    // as the app's companion: the real rows' time limit (--max-seconds) and host (this machine's,
+    // or the one captured with the spec's fingerprinted preset), so that the columns compare
+    const c = companionDocument(loaded.doc, {
+      maxSeconds: opts.maxSeconds,
+      host: companionHost(spec.device.preset, userPresetDir()),
+    })
+    const r = resolveRealSpec(c.doc)
+    if (!r.ok)
+      throw new InputError(
+        r.issues.map((i) => `the simulated companion on this machine's host: ${i.path}: ${i.message}`),
+      )
+    for (const n of c.notes) io.err(`iosched-lab: note: ${n}`)
+    const simSpec = withUntilStable(r.spec, untilStableFrom(values))
     checkWork(positionals[0], simSpec, values['allow-large'])
     sim = await simulate(simSpec, kernelOnly, io, jobs)
   }

@@ -1,5 +1,5 @@
 // What the header buttons and the keyboard shortcuts do: run, cancel, save.
-import { ref } from 'vue'
+import { computed, ref } from 'vue'
 import { estimateWork } from '../../../shared/experiment/work-estimate'
 import { workExcesses } from '../../../shared/experiment/work-limits'
 import { useExperiment } from '../stores/experiment'
@@ -7,6 +7,9 @@ import { useRun } from '../stores/run'
 import { useSessions } from '../stores/sessions'
 import { useSweep } from '../stores/sweep'
 import { useUi } from '../stores/ui'
+import { useReproduce } from '../stores/reproduce'
+import { useFingerprint } from '../stores/fingerprint'
+import { useValidation } from '../stores/validation'
 
 /** Whether the save dialog is open (shared by the header and the shortcut). */
 const saveDialog = ref<'closed' | 'save' | 'save-as'>('closed')
@@ -17,6 +20,22 @@ export function useActions() {
   const sessions = useSessions()
   const sweep = useSweep()
   const ui = useUi()
+  const reproduce = useReproduce()
+  const fingerprint = useFingerprint()
+  const validation = useValidation()
+
+  /**
+   * The long job the header's Cancel and Esc stop: the run, else a gallery reproduction, a
+   * fingerprint or a validation going (one at a time is the usual case; the run goes first).
+   */
+  const cancellable = computed((): { what: string; cancel(): Promise<void> } | null => {
+    if (run.running) return { what: 'the run', cancel: () => run.cancel() }
+    if (reproduce.busy) return { what: 'the reproduction', cancel: () => reproduce.cancel() }
+    if (fingerprint.status === 'starting' || fingerprint.status === 'running')
+      return { what: 'the fingerprint', cancel: () => fingerprint.cancel() }
+    if (validation.busy) return { what: 'the validation', cancel: () => validation.cancel() }
+    return null
+  })
 
   async function runNow(): Promise<void> {
     if (run.running) return
@@ -42,7 +61,7 @@ export function useActions() {
   }
 
   function cancel(): void {
-    if (run.running) void run.cancel()
+    void cancellable.value?.cancel()
   }
 
   /**
@@ -61,5 +80,5 @@ export function useActions() {
     else ui.tell(`Could not save: ${sessions.error}`)
   }
 
-  return { runNow, cancel, save, saveDialog }
+  return { runNow, cancel, cancellable, save, saveDialog }
 }
