@@ -47,12 +47,19 @@ describe('the simulated companion of a real run', () => {
 
   it('keeps the spec’s own overrides of the same host preset, and its time limit when not overridden', () => {
     const same = { ...doc, host: { preset: 'linux-modern', overrides: { cpus: 8 } } }
-    const c = companionDocument(same, { host: { capture, from: 'x' } })
+    const c = companionDocument(same, { host: { capture, from: 'x', fingerprint: true } })
     const r = resolveRealSpec(c.doc)
     if (!r.ok) throw new Error(JSON.stringify(r.issues))
     expect(r.spec.host.values).toMatchObject({ cpus: 8, memoryMiB: 4096 })
     expect(r.spec.stop.maxSeconds).toBe(60)
     expect(c.notes).toEqual([])
+  })
+
+  it('says when the simulated rows model a device preset that is not a fingerprint of the real device', () => {
+    const same = { ...doc, host: { preset: 'linux-modern' } }
+    const c = companionDocument(same, { host: { capture, from: 'this machine, captured now' } })
+    expect(c.notes).toHaveLength(1)
+    expect(c.notes[0]).toMatch(/model the spec's device preset .*, not the real device: .*fingerprint/)
   })
 
   it('takes the host captured with a fingerprinted device preset; else captures this machine', () => {
@@ -65,9 +72,11 @@ describe('the simulated companion of a real run', () => {
     expect(companionHost('fp-vda', dir)).toEqual({
       capture,
       from: 'the host captured with the fingerprint fp-vda',
+      fingerprint: true,
     })
     const here = companionHost('hdd-2003-ide', dir)
     expect(here.from).toBe('this machine, captured now')
+    expect(here.fingerprint).toBeUndefined()
     expect(here.capture.preset).toBe('linux-modern')
     expect(here.capture.overrides.cpus).toBeGreaterThan(0)
   })

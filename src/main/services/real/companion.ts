@@ -14,7 +14,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export function companionHost(
   devicePreset: string,
   presetDir: string | null,
-): { capture: HostCapture; from: string } {
+): { capture: HostCapture; from: string; fingerprint?: boolean } {
   if (presetDir && existsSync(presetDir))
     for (const f of readdirSync(presetDir).filter((x) => x.endsWith('.json'))) {
       try {
@@ -23,6 +23,7 @@ export function companionHost(
           return {
             capture: doc.host as unknown as HostCapture,
             from: `the host captured with the fingerprint ${devicePreset}`,
+            fingerprint: true,
           }
       } catch {
         // not a preset this can read: the catalogue says so elsewhere
@@ -39,7 +40,7 @@ export function companionHost(
  */
 export function companionDocument(
   doc: unknown,
-  o: { maxSeconds?: number; host: { capture: HostCapture; from: string } },
+  o: { maxSeconds?: number; host: { capture: HostCapture; from: string; fingerprint?: boolean } },
 ): { doc: unknown; notes: string[] } {
   if (!isObj(doc)) return { doc, notes: [] }
   const notes: string[] = []
@@ -56,6 +57,13 @@ export function companionDocument(
     ...host,
     preset: o.host.capture.preset,
     overrides: { ...o.host.capture.overrides, ...(same ? own : {}) },
+  }
+  if (!o.host.fingerprint) {
+    const device =
+      isObj(doc.device) && typeof doc.device.preset === 'string' ? doc.device.preset : 'its default'
+    notes.push(
+      `the simulated rows model the spec's device preset ${device}, not the real device: for columns that compare, fingerprint the device (iosched-lab fingerprint, or Devices → Fingerprint in the app) and use its preset`,
+    )
   }
   if (!same)
     notes.push(
