@@ -40,7 +40,18 @@ describe('explain', () => {
   it('says when the schedulers do not differ enough to explain', () => {
     const e = explain([runs[0], { ...runs[0], label: 'twin' }], 'reader')!
     expect(e.mechanism).toBe('none')
-    expect(e.text).toContain('too little to explain')
+    expect(e.text).toBe('Every scheduler gave the reader the same time: nothing to explain.')
+    // 1 % apart: too little
+    const slower = {
+      ...runs[0],
+      label: 'slower',
+      processes: runs[0].processes.map((p) =>
+        p.name === 'reader' ? { ...p, seconds: p.seconds * 1.01 } : p,
+      ),
+    }
+    const f = explain([runs[0], slower], 'reader')!
+    expect(f.mechanism).toBe('none')
+    expect(f.text).toMatch(/^deadline and slower differ by 0\.99 % for the reader: too little to explain\.$/)
   })
 
   it('ranks a job the clock bounds by throughput, not by its time', () => {
