@@ -141,6 +141,21 @@ describe('fitting the virtual model to a sweep', () => {
     expect(lanes.structure).toBe('lanes')
   })
 
+  it('shortens a serial path estimated longer than the deep reads need, as their re-simulated rate falls short', () => {
+    // lanes behind a 14 µs serial path; the path's first estimate, 1 / the deep reads' rate
+    // (fit-scheduler-cost.ts), is an upper bound — here 25 % over it, as when fio's own CPU and
+    // the worker's wake-ups on two CPUs take part of each request's time (this machine, v25)
+    const truth = { ...TRUTH, readParallel: 12, pathUs: 14 }
+    const measured = sweep(truth)
+    const qd32 = measured.find((p) => p.name === 'qd32-randread')!
+    const start = 1.25 * (1e6 / qd32.iops)
+    const fit = fitVirtual(measured, facts, 2 ** 28, { us: start, why: 'test' }, HOST, (v, h) => sweep(v, h))
+    const sim = fit.refined.simulated.find((p) => p.name === 'qd32-randread')!
+    expect(Math.abs(sim.iops / qd32.iops - 1)).toBeLessThan(0.05)
+    expect(fit.refined.values.pathUs as number).toBeLessThan(14 * 1.1)
+    expect(fit.refined.values.pathUs as number).toBeGreaterThan(14 * 0.8)
+  })
+
   it('recovers the stalls of the host from the deep queue’s tail, and keeps none where there are none', () => {
     const law = {
       ...TRUTH,

@@ -342,7 +342,13 @@ function correct(
     floorHit('readServiceUs') ? fastest('qd1-randread') : 0,
     floorHit('writeServiceUs') ? fastest('qd1-randwrite') : 0,
   )
-  const pathUs = over > 0 ? r3(Math.max(0, (v.pathUs as number) - over)) : (v.pathUs as number)
+  // The path's first value is the deep reads' time per request under none (1 / their rate): the
+  // most it can be if it alone limits them. Where the re-simulated deep reads fall short, it is
+  // that bound less what the model adds on the same requests (fio's CPU, the worker's wake-ups on
+  // two CPUs): shortened as their rate is short, never lengthened past the bound it started from.
+  const short = s('qd32-randread').iops > 0 ? s('qd32-randread').iops / m('qd32-randread').iops : 1
+  const bounded = (v.pathUs as number) * (short < 1 ? short ** 0.8 : 1)
+  const pathUs = r3(Math.max(0, over > 0 ? bounded - over : bounded))
   const contentionMode = ((v.readContentionUs as number | undefined) ?? 0) > 0
   const values: ParamValues = {
     ...v,
