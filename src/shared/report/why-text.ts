@@ -7,22 +7,11 @@ import { groupOf, groupProcesses } from '../experiment/process-groups'
 import type { RunResult } from '../experiment/result'
 import { runKind } from '../experiment/result'
 import { LatencyHistogram } from '../metrics/histogram'
-import type { StageName, TimePart } from '../metrics/why'
+import type { StageName } from '../metrics/why'
 import { TIME_PARTS } from '../metrics/why'
+import { TIME_PART_NAME } from './why-figures'
 import { fixedWidth, fmt } from './format'
 import { wrap } from '../util/wrap'
-
-const TIME_HEADS: Record<TimePart, string> = {
-  cpu: 'cpu',
-  runnable: 'runnable',
-  read: 'reads',
-  write: 'writes',
-  throttled: 'throttled',
-  sync: 'sync',
-  fault: 'faults',
-  think: 'think',
-  other: 'other',
-}
 
 /**
  * The why of `runs` for `process` (default: the first process), `width` columns wide; empty when
@@ -65,7 +54,7 @@ function ofKind(runs: readonly RunResult[], name: string, width: number, kind: s
     })
     out.push(
       `${wrap(`where the ${name}'s time went, s (first run of each${also}):`, width)}\n` +
-        fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_HEADS[k])], rows, 1),
+        fixedWidth(['scheduler', 'total', ...used.map((k) => TIME_PART_NAME[k])], rows, 1),
     )
   }
   const staged = [...firsts.values()].filter((r) => r.why?.processes.some((s) => s.process === name))

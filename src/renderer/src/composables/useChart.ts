@@ -68,6 +68,23 @@ export function logAxis(c: ChartColours, title: string, min: number | undefined)
 }
 
 /**
+ * A chart of stepped CDF lines over a log x axis (latency-like, ms) with a 0…1 y axis: the
+ * options the latency CDF and the why's stage distributions share.
+ */
+export function cdfLineOptions(
+  c: ChartColours,
+  x: Record<string, unknown>,
+  yTitle: string,
+): Record<string, unknown> {
+  return {
+    parsing: false,
+    elements: { point: { radius: 0 }, line: { borderWidth: 1.6 } },
+    interaction: { mode: 'nearest', intersect: false },
+    scales: { x, y: axis(c, yTitle, { min: 0, max: 1 }) },
+  }
+}
+
+/**
  * When a chart draws: `now`, right after the change that asked for it (in the same task, at most
  * every REDRAW_MS); `idle`, once no idle chart has asked for SETTLE_MS (at the latest MAX_WAIT_MS
  * after the first ask) and the page is idle, in tasks of about IDLE_SLICE_MS.
