@@ -17,6 +17,9 @@ export class StageAccount {
   readonly i2d = new LatencyHistogram()
   readonly d2c = new LatencyHistogram()
   readonly q2c = new LatencyHistogram()
+  /** I2D, D2C, Q2C of requests not yet in their histograms, three numbers a request. */
+  readonly gather = new Float64Array(3 * 256)
+  gathered = 0
   /** Requests whose G2I (Q2G) was 0 and not recorded in `g2i` (`q2g`): StageRecorder.requestInserted. */
   zeroG2i = 0
   zeroQ2g = 0
@@ -64,7 +67,18 @@ export class StageAccount {
     }
   }
 
+  /** Record the gathered stages in their histograms. */
+  flush(): void {
+    const n = this.gathered
+    if (n === 0) return
+    this.i2d.recordEvery(this.gather, 0, n, 3)
+    this.d2c.recordEvery(this.gather, 1, n, 3)
+    this.q2c.recordEvery(this.gather, 2, n, 3)
+    this.gathered = 0
+  }
+
   toJSON(partNames: readonly string[], withIdle: boolean): ProcessStages {
+    this.flush()
     const out: ProcessStages = {
       process: this.process,
       requests: this.requests,
@@ -157,9 +171,13 @@ export class StageRecorder {
     a.zeroG2i++
     if (i === q) a.zeroQ2g++
     else a.q2g.record(i - q)
-    a.i2d.record(d - i)
-    a.d2c.record(c - d)
-    a.q2c.record(c - q)
+    // I2D, D2C and Q2C gathered, recorded a batch at a time (StageAccount.flush)
+    const k = a.gathered
+    const g = a.gather
+    g[k] = d - i
+    g[k + 1] = c - d
+    g[k + 2] = c - q
+    if ((a.gathered = k + 3) === g.length) a.flush()
   }
 
   /** A completed request's times (ns on one clock); `write`: its direction. */
