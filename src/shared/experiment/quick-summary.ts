@@ -35,12 +35,19 @@ const mean = (xs: number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, x)
  */
 export function quickSummary(
   sets: readonly QuickTestSet[],
-  result: Pick<ExperimentResult, 'runs'>,
+  result: Pick<ExperimentResult, 'runs'> & { spec?: Pick<ExperimentResult['spec'], 'schedulers'> },
 ): QuickSummary {
   const key = (r: { label: string; source: string }): string =>
     r.source === 'real' ? `${r.label} (real)` : r.label
+  // in the spec's order (runs arrive as they finish), each scheduler's real column after its simulated one
+  const order = result.spec?.schedulers.map((s) => s.label) ?? []
+  const rank = (r: { label: string; source: string }): number => {
+    const i = order.indexOf(r.label)
+    return (i < 0 ? order.length : i) * 2 + (r.source === 'real' ? 1 : 0)
+  }
   const columns: string[] = []
-  for (const r of result.runs) if (!columns.includes(key(r))) columns.push(key(r))
+  for (const r of [...result.runs].sort((a, b) => rank(a) - rank(b)))
+    if (!columns.includes(key(r))) columns.push(key(r))
   const runs = result.runs.map(groupProcesses)
   const figures = (col: string, proc: string): QuickCell => {
     const ps = runs
