@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command'
 import { listCommand } from './list'
 import { runCli } from './run'
+import { quickCommand } from './quick'
 import { galleryCommand } from './gallery'
 import { reproduceCommand } from './reproduce'
 import { devicesCommand } from './devices'
@@ -17,6 +18,7 @@ import { validateCommand } from './validate'
 export const commands: readonly CliCommand[] = [
   listCommand,
   runCli,
+  quickCommand,
   serveCommand,
   devicesCommand,
   doctorCommand,

@@ -51,30 +51,57 @@ function loadRealSpec(path: string): { spec: ResolvedSpec; kernelOnly: string[];
   return { ...v, doc }
 }
 
+/** The options of `run --real` (also those of `quick --real`). */
+export const realArgOptions = {
+  real: { type: 'boolean' },
+  json: { type: 'boolean' },
+  csv: { type: 'boolean' },
+  jobs: { type: 'string' },
+  device: { type: 'string' },
+  confirm: { type: 'string' },
+  'scratch-size': { type: 'string' },
+  'scratch-dir': { type: 'string' },
+  'also-simulate': { type: 'boolean' },
+  'allow-large': { type: 'boolean' },
+  'max-seconds': { type: 'string' },
+  ramp: { type: 'string' },
+  'fio-arg': { type: 'string', multiple: true },
+  'show-job': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  engine: { type: 'string' },
+  'sample-ms': { type: 'string' },
+  'no-drop-caches': { type: 'boolean' },
+  'no-trace': { type: 'boolean' },
+} as const
+
+/** The parsed values of `realArgOptions`. */
+export interface RealArgValues {
+  json?: boolean
+  csv?: boolean
+  jobs?: string
+  device?: string
+  confirm?: string
+  'scratch-size'?: string
+  'scratch-dir'?: string
+  'also-simulate'?: boolean
+  'allow-large'?: boolean
+  'max-seconds'?: string
+  ramp?: string
+  'fio-arg'?: string[]
+  'show-job'?: boolean
+  'dry-run'?: boolean
+  engine?: string
+  'sample-ms'?: string
+  'no-drop-caches'?: boolean
+  'no-trace'?: boolean
+}
+
 /** `iosched-lab run SPEC.json --real …`: the whole real-run branch of the run command. */
 export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
-      real: { type: 'boolean' },
-      json: { type: 'boolean' },
-      csv: { type: 'boolean' },
-      jobs: { type: 'string' },
-      device: { type: 'string' },
-      confirm: { type: 'string' },
-      'scratch-size': { type: 'string' },
-      'scratch-dir': { type: 'string' },
-      'also-simulate': { type: 'boolean' },
-      'allow-large': { type: 'boolean' },
-      'max-seconds': { type: 'string' },
-      ramp: { type: 'string' },
-      'fio-arg': { type: 'string', multiple: true },
-      'show-job': { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      engine: { type: 'string' },
-      'sample-ms': { type: 'string' },
-      'no-drop-caches': { type: 'boolean' },
-      'no-trace': { type: 'boolean' },
+      ...realArgOptions,
       'fio-server': { type: 'string', multiple: true },
       'remote-target': { type: 'string' },
       'remote-size': { type: 'string' },
@@ -85,6 +112,26 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1)
     throw new InputError([`run: expected one spec file, got ${positionals.length}`])
   if (values.json && values.csv) throw new InputError(['run: choose one of --json and --csv'])
+  const opts = realExperimentOptions(values)
+  const loaded = loadRealSpec(positionals[0])
+  const spec = withUntilStable(loaded.spec, untilStableFrom(values))
+  if (values['fio-server']) return fioServers(spec, values, io)
+  const done = await runRealSpec(spec, loaded.kernelOnly, opts, values, io, positionals[0], loaded.doc)
+  if (typeof done === 'number') return done
+  const { both, real, failed } = done
+  // run.ts imports this file for its usage lines: load its printers lazily, not in a cycle
+  const { csv, jsonDocument, table } = await import('./run')
+  if (values.json) io.out(JSON.stringify({ ...jsonDocument(both), real: real.real }, null, 2))
+  else if (values.csv) io.out(csv(labelled(both.summary)))
+  else {
+    io.out(table(both))
+    for (const n of real.real.notes) io.out(`note: ${n}`)
+  }
+  return failed ? 1 : 0
+}
+
+/** The real run's options from the command line (`--device`, `--scratch-size` …); bad values are InputErrors. */
+export function realExperimentOptions(values: RealArgValues): RealExperimentOptions {
   if (values.confirm !== undefined && values.device === undefined)
     throw new InputError(['run --real: --confirm goes with --device (it confirms that device’s name)'])
   const engine = values.engine === undefined ? undefined : engineByName(values.engine)
@@ -100,10 +147,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
         `run --real: --scratch-size expects a size like 512M or 2G, got "${values['scratch-size']}"`,
       ])
   }
-  const loaded = loadRealSpec(positionals[0])
-  const spec = withUntilStable(loaded.spec, untilStableFrom(values))
-  const { kernelOnly } = loaded
-  const opts: RealExperimentOptions = {
+  return {
     target: values.device
       ? { kind: 'device', name: values.device, confirm: values.confirm }
       : { kind: 'scratch', sizeBytes: scratchBytes, parentDir: values['scratch-dir'] },
@@ -115,21 +159,48 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     dropCaches: !values['no-drop-caches'],
     trace: !values['no-trace'],
   }
+}
+
+/** `--show-job` / `--dry-run`: the run's own planning printed, and its refusals as an InputError. */
+async function previewOrRefuse(
+  spec: ResolvedSpec,
+  opts: RealExperimentOptions,
+  values: RealArgValues,
+  io: CliIo,
+): Promise<void> {
   const info = values.json || values.csv ? io.err : io.out
-  if ((values['show-job'] || values['dry-run']) && !values['fio-server']) {
-    // the run's own planning: the job on the device's real size, and its refusals
-    const p = await previewRealRun(spec, opts)
-    if (p.jobFile) {
-      info(`# ${p.command[0]} job file (as run for repetition 1):\n${p.jobFile}`)
-      info(`# command:\n${shellQuote(p.command)}\n`)
-    }
-    for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
-    for (const w of p.target?.warnings ?? []) io.err(`iosched-lab: warning: ${w}`)
-    if (p.refusals.length > 0) throw new InputError(p.refusals.map((r) => `the real run would refuse: ${r}`))
+  // the run's own planning: the job on the device's real size, and its refusals
+  const p = await previewRealRun(spec, opts)
+  if (p.jobFile) {
+    info(`# ${p.command[0]} job file (as run for repetition 1):\n${p.jobFile}`)
+    info(`# command:\n${shellQuote(p.command)}\n`)
+  }
+  for (const s of p.skipped) info(`# skipped ${s.label}: ${s.reason}`)
+  for (const w of p.target?.warnings ?? []) io.err(`iosched-lab: warning: ${w}`)
+  if (p.refusals.length > 0) throw new InputError(p.refusals.map((r) => `the real run would refuse: ${r}`))
+}
+
+/**
+ * One resolved spec run for real (the runner of `run --real`, used as is by `quick --real`):
+ * the preview when asked, the prerequisites, the simulation alongside when asked, the run with
+ * its progress on stderr and Ctrl-C restoring the device. A number is the exit status to end
+ * with (a dry run, missing tools, cancelled); else the combined result.
+ */
+export async function runRealSpec(
+  spec: ResolvedSpec,
+  kernelOnly: string[],
+  opts: RealExperimentOptions,
+  values: RealArgValues,
+  io: CliIo,
+  specPath: string,
+  /** The spec as written, for the simulated companion (its host replaced by the real rows'). */
+  doc: unknown,
+): Promise<number | { both: ExperimentResult; real: RealExperimentResult; failed: boolean }> {
+  if (values['show-job'] || values['dry-run']) {
+    await previewOrRefuse(spec, opts, values, io)
     if (values['dry-run']) return 0
   }
-  if (values['fio-server']) return fioServers(spec, values, io)
-  const missing = realPrerequisiteProblems(toolsFor(engine?.name ?? 'fio'))
+  const missing = realPrerequisiteProblems(toolsFor(opts.engine?.name ?? 'fio'))
   if (missing.length > 0) {
     for (const m of missing) io.err(`iosched-lab: ${m}`)
     return 1
@@ -144,7 +215,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
   if (values['also-simulate']) {
     // as the app's companion: the real rows' time limit (--max-seconds) and host (this machine's,
     // or the one captured with the spec's fingerprinted preset), so that the columns compare
-    const c = companionDocument(loaded.doc, {
+    const c = companionDocument(doc, {
       maxSeconds: opts.maxSeconds,
       host: companionHost(spec.device.preset, userPresetDir()),
     })
@@ -155,7 +226,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
       )
     for (const n of c.notes) io.err(`iosched-lab: note: ${n}`)
     const simSpec = withUntilStable(r.spec, untilStableFrom(values))
-    checkWork(positionals[0], simSpec, values['allow-large'])
+    checkWork(specPath, simSpec, values['allow-large'])
     sim = await simulate(simSpec, kernelOnly, io, jobs)
   }
   const runner = new RealExperimentRunner()
@@ -200,16 +271,7 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
     process.off('SIGTERM', stop)
   }
   for (const f of failures) io.err(`run failed: ${f}`)
-  // run.ts imports this file for its usage lines: load its printers lazily, not in a cycle
-  const { csv, jsonDocument, table } = await import('./run')
-  const both = combineRuns(sim, real)
-  if (values.json) io.out(JSON.stringify({ ...jsonDocument(both), real: real.real }, null, 2))
-  else if (values.csv) io.out(csv(labelled(both.summary)))
-  else {
-    io.out(table(both))
-    for (const n of real.real.notes) io.out(`note: ${n}`)
-  }
-  return failures.length > 0 || real.runs.length === 0 ? 1 : 0
+  return { both: combineRuns(sim, real), real, failed: failures.length > 0 || real.runs.length === 0 }
 }
 
 async function simulate(

@@ -1,0 +1,116 @@
+// End to end: the standard quick tests from the Start page, in Chromium through the browser host —
+// the sets to choose (KDiskMark's defaults ticked), a device preset, one click that simulates them
+// as one experiment, the results in the Results view with the disk-mark summary (a row per test,
+// read and write MB/s and IOPS per scheduler) beside the usual table, and the same sets handed to
+// the real run's panel. Pictures of the panel, the results and the real run's panel at 1440 × 900 and 1024 × 700, light
+// and dark, go to test-results/quick-*.png.
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, RESULTS } from './browser'
+import { closeLabPage, openLabPage } from './lab-page'
+import { idle } from './page-waits'
+import type { LabHost } from './lab-host'
+
+describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browser host', () => {
+  let host: LabHost
+  let browser: Browser
+  let page: Page
+  const errors: string[] = []
+  const panel = () => page.getByTestId('quick-tests')
+
+  /** The window at both widths, light and dark (`show`: a test id scrolled into view); light after. */
+  async function shots(name: string, show?: string): Promise<void> {
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ])
+      for (const theme of ['light', 'dark']) {
+        await page.setViewportSize({ width, height })
+        await page.getByLabel('Theme').selectOption(theme)
+        if (show) await page.getByTestId(show).scrollIntoViewIfNeeded()
+        await idle(page)
+        await page.screenshot({ path: join(RESULTS, `quick-${name}-${width}-${theme}.png`) })
+      }
+    await page.getByLabel('Theme').selectOption('light')
+    await page.setViewportSize({ width: 1440, height: 900 })
+  }
+
+  beforeAll(async () => {
+    ;({ host, browser, page } = await openLabPage(errors, { viewport: { width: 1440, height: 900 } }))
+    await mkdir(RESULTS, { recursive: true })
+  }, 180_000)
+
+  afterAll(() => closeLabPage(host, browser))
+
+  it('offers the sets on the Start page, KDiskMark’s defaults ticked', async () => {
+    await panel().waitFor()
+    const ticked = async (name: string) => panel().getByRole('checkbox', { name, exact: true }).isChecked()
+    for (const n of ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T16', 'RND4K Q1T1', 'Database profile'])
+      await expect(ticked(n)).resolves.toBe(true)
+    for (const n of ['RND4K Q32T1', 'SEQ128K Q32T1', 'Streaming read next to a random writer'])
+      await expect(ticked(n)).resolves.toBe(false)
+    await expect(panel().getByTestId('quick-total').textContent()).resolves.toContain(
+      '5 sets, one after another: 85 s per scheduler',
+    )
+    await shots('start')
+  }, 60_000)
+
+  it('says what is missing before it runs', async () => {
+    for (const n of ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T16', 'RND4K Q1T1', 'Database profile'])
+      await panel().getByRole('checkbox', { name: n, exact: true }).uncheck()
+    await panel().getByText('Choose at least one set.').waitFor()
+    await expect(page.getByTestId('quick-simulate').isDisabled()).resolves.toBe(true)
+    await panel().getByRole('checkbox', { name: 'SEQ1M Q1T1', exact: true }).check()
+    await page.getByLabel('Seconds per test').fill('0')
+    await panel().getByText('Seconds per test: more than 0, at most 600.').waitFor()
+    await expect(page.getByTestId('quick-real').isDisabled()).resolves.toBe(true)
+  })
+
+  it('simulates the chosen sets in one click, the results in the Results view', async () => {
+    await panel().getByRole('checkbox', { name: 'Database profile', exact: true }).check()
+    await page.getByLabel('Seconds per test').fill('0.2')
+    await page.getByLabel('Quick tests device preset').selectOption('nullblk')
+    await page.getByTestId('quick-simulate').click()
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await expect(page.locator('.context').textContent()).resolves.toMatch(/quick-tests — device nullblk/)
+    const summary = page.getByTestId('quick-summary')
+    await summary.waitFor()
+    const heads = await summary.locator('thead tr').first().locator('th').allTextContents()
+    expect(heads.map((h) => h.trim())).toEqual(['test', 'none', 'mq-deadline', 'kyber', 'bfq'])
+    const rows = await summary.locator('tbody th').allTextContents()
+    expect(rows).toEqual(['SEQ1M Q1T1', 'DB data', 'DB log'])
+    // the sequential test read and wrote; the log only wrote
+    const cells = (row: number) => summary.locator('tbody tr').nth(row).locator('td').allTextContents()
+    const seq = await cells(0)
+    expect(seq).toHaveLength(16)
+    for (const c of seq.slice(0, 4)) expect(Number(c.replace(/,/g, ''))).toBeGreaterThan(0)
+    const log = await cells(2)
+    expect(log[0]).toBe('0')
+    expect(Number(log[1].replace(/,/g, ''))).toBeGreaterThan(0)
+    // the usual table has every test as a process of its own
+    const table = page.getByRole('table', { name: 'Comparison' })
+    await expect(table.textContent()).resolves.toContain('SEQ1M Q1T1 write')
+    await shots('results', 'quick-summary')
+  }, 180_000)
+
+  it('hands the sets to the real run’s panel, its target as for any experiment', async () => {
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: 'Start', exact: true })
+      .click()
+    // the simulated results are not saved: the page asks before they go
+    const asked: string[] = []
+    page.once('dialog', (d) => {
+      asked.push(d.message())
+      void d.accept()
+    })
+    await page.getByTestId('quick-real').click()
+    await page.getByRole('heading', { name: 'Run “quick-tests” for real' }).waitFor()
+    await expect(page.getByTestId('real-target').textContent()).resolves.toMatch(/scratch loop device/)
+    expect(asked).toEqual([expect.stringContaining('The work here is not saved')])
+    await shots('real', 'run-real')
+    expect(errors).toEqual([])
+  }, 60_000)
+})
