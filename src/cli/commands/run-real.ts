@@ -225,7 +225,8 @@ export async function runRealSpec(
         r.issues.map((i) => `the simulated companion on this machine's host: ${i.path}: ${i.message}`),
       )
     for (const n of c.notes) io.err(`iosched-lab: note: ${n}`)
-    const simSpec = withUntilStable(r.spec, untilStableFrom(values))
+    // repeated as the real rows are (the caller's --until-stable is already in `spec`)
+    const simSpec = { ...r.spec, repetitions: spec.repetitions, untilStable: spec.untilStable }
     checkWork(specPath, simSpec, values['allow-large'])
     sim = await simulate(simSpec, kernelOnly, io, jobs)
   }
