@@ -209,14 +209,19 @@ describeReal('the privileged helper on a real device (root, fio)', () => {
     h.send({ id: 1, method: 'run', params: ['orphan', spec(30, ['kyber']), onDisk()] })
     await h.next((m) => m.type === 'event' && m.name === 'progress')
     expect(activeScheduler(disk.name)).toBe('kyber')
-    // fio's process group, as the helper's journal has it
+    // fio's process group, as the helper's journal has it (the run's tracer has a group of its own)
     const journals = readJournals(state()).filter((j) => j.data?.owner.pid === h.child.pid)
-    const pgid = journals[0]?.data?.groups[0]?.pgid ?? 0
+    const groups = journals[0]?.data?.groups ?? []
+    expect(groups.length).toBeGreaterThan(0)
+    const pgid = groups.find((g) => processGroupMembers(g.pgid).some((m) => m.comm === 'fio'))?.pgid ?? 0
     expect(processGroupMembers(pgid).map((m) => m.comm)).toContain('fio')
+    const others = groups.map((g) => g.pgid).filter((g) => g !== pgid)
     h.child.stdin!.end()
     await expect(h.exited).resolves.toBe(0)
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
     expect(processGroupMembers(pgid)).toEqual([])
+    // nor does the tracer outlive it
+    for (const g of others) expect(processGroupMembers(g)).toEqual([])
     expect(readJournals(state())).toEqual([])
   }, 90_000)
 
