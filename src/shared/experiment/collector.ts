@@ -1,4 +1,4 @@
-import type { BlockObserver } from '../block/queue'
+import type { BlockObserver } from '../block/observer'
 import type { Bio, Request } from '../block/types'
 import { SECTOR } from '../block/types'
 import { DispatchSample } from '../metrics/dispatch-sample'

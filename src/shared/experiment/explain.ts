@@ -1,10 +1,10 @@
-import { LatencyHistogram } from '../metrics/histogram'
-import type { ProcessStages, ProcessTime, StageName, TimePart } from '../metrics/why'
+import type { ProcessStages, ProcessTime, TimePart } from '../metrics/why'
 import { TIME_PARTS } from '../metrics/why'
 import { num } from '../util/people-numbers'
 import { groupOf, groupProcesses } from './process-groups'
 import type { ProcessResult, RunResult } from './result'
 import { runKind } from './result'
+import { ioMechanism, MB } from './explain-io'
 
 /**
  * What a comparison's explanation found to make the difference, named after the mechanism its
@@ -59,7 +59,7 @@ export interface Explanation {
 const TOO_CLOSE = 0.02
 
 /** One label's representative run and the process in it. */
-interface Side {
+export interface Side {
   label: string
   run: RunResult
   proc: ProcessResult
@@ -175,8 +175,6 @@ function outcome(name: string, metric: 'seconds' | 'MBps', w: Side, b: Side): st
   return `Under ${w.label} the ${name} moved ${num(w.figure)} MB/s, against ${num(b.figure)} MB/s under ${b.label}`
 }
 
-const MB = (p: ProcessResult): number => Math.max(p.bytes / 1e6, 1e-6)
-
 /**
  * The part of the process's time that grew most from best to worst, per MB it moved (so that a
  * time-based run, which moves less under the worse scheduler, compares like a job of fixed size).
@@ -217,51 +215,6 @@ function timeShare(part: TimePart, w: Side, b: Side): string {
     `; it spent ${pct(tw, w.proc.seconds)} of its time ${PART_WORDS[part]} (${num(tw[part])} s)` +
     ` under ${w.label}, ${pct(tb, b.proc.seconds)} (${num(tb[part])} s) under ${b.label}.`
   )
-}
-
-/** Per request: mean of a stage, ms; its total per MB moved, ms/MB. */
-function stage(s: ProcessStages | undefined, k: StageName): { mean: number; total: number } {
-  if (!s) return { mean: NaN, total: NaN }
-  const h = LatencyHistogram.fromJSON(s.stages[k])
-  return { mean: h.count > 0 ? h.mean / 1e6 : 0, total: h.sum / 1e6 }
-}
-
-/** The stage whose total per MB grew most from best to worst. */
-function dominantStage(w: Side, b: Side): StageName | undefined {
-  if (!w.stages || !b.stages) return undefined
-  let top: StageName | undefined
-  let most = 0
-  for (const k of ['q2g', 'g2i', 'i2d', 'd2c'] as const) {
-    const d = stage(w.stages, k).total / MB(w.proc) - stage(b.stages, k).total / MB(b.proc)
-    if (d > most) {
-      most = d
-      top = k
-    }
-  }
-  return top
-}
-
-/** The other process that had the most device time in a run (the one the process competed with). */
-function rival(side: Side): ProcessStages | undefined {
-  const others = side.run.why?.processes.filter((p) => p.process !== side.proc.name) ?? []
-  let top: ProcessStages | undefined
-  let most = 0
-  for (const o of others) {
-    const t = stage(o, 'd2c').total
-    if (t > most) {
-      most = t
-      top = o
-    }
-  }
-  return top
-}
-
-const perRequest = (n: number, s: ProcessStages): number => n / Math.max(1, s.requests)
-
-/** Requests at the device on average over the run (its time series' in-flight level). */
-function meanInFlight(r: RunResult): number {
-  const xs = r.timeSeries.inFlight
-  return xs.length > 0 ? xs.reduce((a, x) => a + x, 0) / xs.length : 0
 }
 
 function mechanismOf(part: TimePart | undefined, w: Side, b: Side): { mechanism: Mechanism; detail: string } {
@@ -305,112 +258,4 @@ function mechanismOf(part: TimePart | undefined, w: Side, b: Side): { mechanism:
     default:
       return ioMechanism(name, w, b)
   }
-}
-
-/** Blocked on I/O (or a real run, which has no time split): the stage that grew says where. */
-function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechanism; detail: string } {
-  const k = dominantStage(w, b)
-  const sw = w.stages
-  const sb = b.stages
-  if (k === undefined || !sw || !sb) return { mechanism: 'none', detail: '' }
-  const ms = (side: ProcessStages, s: StageName): string => `${num(stage(side, s).mean)} ms`
-  if (k === 'q2g')
-    return {
-      mechanism: 'request-slots',
-      detail:
-        `Its requests waited ${ms(sw, 'q2g')} each for a request slot (nr_requests, tags, writeback throttling) under ${w.label},` +
-        ` ${ms(sb, 'q2g')} under ${b.label}${rivalClause(w)}.`,
-    }
-  if (k === 'd2c') {
-    const tw = perRequest(sw.travelSectors, sw)
-    const tb = perRequest(sb.travelSectors, sb)
-    // head travel explains device time on a disk with an arm only (a simulated disk counts it)
-    const arm = w.run.totals.seekCylinders !== undefined && b.run.totals.seekCylinders !== undefined
-    const seeks = arm && tw > 2 * tb && tw > 0
-    const at = `Its requests took ${ms(sw, 'd2c')} each at the device under ${w.label}, ${ms(sb, 'd2c')} under ${b.label}`
-    if (seeks)
-      return {
-        mechanism: 'seeks',
-        detail: `${at}: the head travelled ${num(tw / 2048)} MiB to reach each one, against ${num(tb / 2048)} MiB (${sw.seeks} seeks against ${sb.seeks}).`,
-      }
-    const dw = meanInFlight(w.run)
-    const db = meanInFlight(b.run)
-    return {
-      mechanism: 'device-service',
-      detail:
-        at +
-        (dw > db * 1.5
-          ? `: the device held ${num(dw)} requests at a time on average, against ${num(db)}${rivalClause(w)}, and each waited inside it for the others.`
-          : '.'),
-    }
-  }
-  const waited = `Its requests waited ${ms(sw, 'i2d')} each in the scheduler under ${w.label}, ${ms(sb, 'i2d')} under ${b.label}`
-  const iw = sb.idle
-  if (iw && iw.waits > 0 && iw.rewarded / iw.waits >= 0.5 && (sw.idle?.waits ?? 0) < iw.waits / 2)
-    return {
-      mechanism: 'anticipation',
-      detail:
-        `${waited}. ${b.label} held the device for it ${iw.waits} times, ${num(iw.ns / iw.waits / 1e6)} ms each on average,` +
-        ` and ${num((iw.rewarded / iw.waits) * 100, 2)} % of those waits ended with its next request` +
-        ` (${sw.idle?.waits ?? 0} such waits under ${w.label}).`,
-    }
-  // Deceptive idleness: the worse scheduler moved on whenever the process looked idle — without
-  // waiting for it (a scheduler that waits and still moves on does so for another reason: a slice
-  // or a batch expired) — and its next request came far sooner than it was then served.
-  const dw = sw.deceived
-  const waitedFor = sw.idle?.waits ?? 0
-  if (
-    dw &&
-    dw.switches > 0 &&
-    dw.switches >= 0.1 * sw.batches &&
-    waitedFor < dw.switches / 2 &&
-    dw.gapNs * 2 < dw.waitNs
-  )
-    return {
-      mechanism: 'deceptive-idleness',
-      detail:
-        `${waited}: ${w.label} moved on to other processes ${dw.switches} times when the ${name} looked idle, its last request sent and no other queued, without waiting for it;` +
-        ` its next request came ${num(dw.gapNs / dw.switches / 1e6)} ms later on average, then waited ${num(dw.waitNs / dw.switches / 1e6)} ms` +
-        ` (${sb.deceived?.switches ?? 0} such switches under ${b.label}): deceptive idleness.`,
-    }
-  const runsW = sw.requests / Math.max(1, sw.batches)
-  const runsB = sb.requests / Math.max(1, sb.batches)
-  const rw = rival(w)
-  const rb = rival(b)
-  const reads = sw.readRequests >= sw.writeRequests
-  if (reads && rw && rb && rb.process === rw.process && rw.writeRequests > rw.readRequests) {
-    // Reads against writes: the better scheduler let fewer of the writes in between its reads, or
-    // made the writes wait where the reads did not.
-    const ownB = stage(sb, 'i2d').mean
-    const theirB = stage(rb, 'i2d').mean
-    const ownW = stage(sw, 'i2d').mean
-    const theirW = stage(rw, 'i2d').mean
-    if (runsB > 1.5 * runsW)
-      return {
-        mechanism: 'read-priority',
-        detail:
-          `${waited}: ${b.label} let the ${rb.process}'s writes in between its reads ${sb.batches} times (runs of ${num(runsB)} reads),` +
-          ` ${w.label} ${sw.batches} times (runs of ${num(runsW)}); the writes waited ${ms(rb, 'i2d')} and ${ms(rw, 'i2d')} each in the scheduler.`,
-      }
-    if (ownB * 4 < theirB && ownB / theirB < ownW / theirW / 2)
-      return {
-        mechanism: 'read-priority',
-        detail:
-          `${waited}: under ${b.label} its reads went ahead of the ${rb.process}'s writes, which waited` +
-          ` ${ms(rb, 'i2d')} each, while under ${w.label} the writes waited ${ms(rw, 'i2d')}.`,
-      }
-  }
-  if (runsB > 2 * runsW)
-    return {
-      mechanism: 'batching',
-      detail:
-        `${waited}: ${w.label} served them in ${sw.batches} runs of ${num(runsW)} requests on average,` +
-        ` switching to other processes${rivalClause(w)} in between; ${b.label} in ${sb.batches} runs of ${num(runsB)}.`,
-    }
-  return { mechanism: 'scheduler-queueing', detail: `${waited}${rivalClause(w)}.` }
-}
-
-function rivalClause(side: Side): string {
-  const r = rival(side)
-  return r ? ` (the ${r.process}'s ${r.requests} requests took the most device time)` : ''
 }
