@@ -9,7 +9,10 @@ const [index, quick, runs] = process.argv.slice(2).map(Number)
 const c = benchCases(quick === 1)[index]
 const spec = resolveSpec(c.spec)
 const memory = c.name.startsWith('memory')
-const repeat = memory ? 1 : runs
+const allSchedulers = c.measure === 'cpuSeconds'
+// a time case is the best of at least five warm passes (issue 16's `flagship-warm`)
+const repeat = memory ? 1 : allSchedulers ? Math.max(5, runs) : runs
+let bestCpuSeconds = Infinity
 let best = 0
 let bestWall = 0
 let requests = 0
@@ -24,11 +27,15 @@ for (let k = 0; k < repeat; k++) {
   const samples: number[] = []
   const t0 = performance.now()
   const c0 = process.cpuUsage()
-  const r = simulate(spec, 0, 0, { progress: () => samples.push(process.memoryUsage().heapUsed) })
+  const progress = (): void => void samples.push(process.memoryUsage().heapUsed)
+  const results = (allSchedulers ? spec.schedulers.map((_, i) => i) : [0]).map((i) =>
+    simulate(spec, i, 0, { progress }),
+  )
   const cpu = process.cpuUsage(c0)
   const wall = (performance.now() - t0) / 1000
-  requests = r.sim?.requests ?? 0
-  simSeconds = r.seconds
+  requests = results.reduce((a, r) => a + (r.sim?.requests ?? 0), 0)
+  simSeconds = results.reduce((a, r) => a + r.seconds, 0)
+  bestCpuSeconds = Math.min(bestCpuSeconds, (cpu.user + cpu.system) / 1e6)
   best = Math.max(best, requests / ((cpu.user + cpu.system) / 1e6))
   bestWall = Math.max(bestWall, requests / wall)
   // memory flatness: the heap's high-water mark in the second half of the run against the first
@@ -41,6 +48,7 @@ console.log(
     name: c.name,
     scheduler: c.scheduler,
     device: c.device,
+    ...(allSchedulers ? { cpuSeconds: +bestCpuSeconds.toFixed(3), schedulers: spec.schedulers.length } : {}),
     requests,
     simulatedSeconds: +simSeconds.toFixed(3),
     requestsPerSecond: Math.round(best),

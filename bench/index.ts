@@ -1,6 +1,7 @@
 // npm run bench [-- --json] [-- --quick] [-- --runs N] [-- --forks N] [-- --only TEXT]
 // Simulated requests per second (whole runs, one process) and peak memory, for the cases the
-// foundation issue names (bench/cases.ts). Figures, not assertions.
+// foundation and performance issues name (bench/cases.ts); a time case (`flagship-warm`) prints
+// its CPU seconds (`cpuSeconds`). Figures, not assertions.
 //
 // Each case runs in a fresh Node process (bench/case.ts), as JMH forks per benchmark: in one
 // process the cases run before it would leave the JIT's profile shaped by other schedulers and
@@ -50,6 +51,7 @@ benchCases(quick).forEach((c, index) => {
     const x = row
     console.log(
       `${String(x.name).padEnd(32)} ${String(x.scheduler).padEnd(12)} ${String(x.device).padEnd(14)} ` +
+        (x.cpuSeconds !== undefined ? `${x.cpuSeconds} CPU s for ${x.schedulers} schedulers; ` : '') +
         `${String(x.requests).padStart(9)} req ${String(x.requestsPerSecond).padStart(9)} req/s ` +
         `(lowest process ${x.lowestProcessRequestsPerSecond}; ×${x.vsNoop} noop; wall ${x.wallRequestsPerSecond})  ` +
         `rss ${x.peakMemoryMiB} MiB, heap ${x.peakHeapMiB} MiB (second half ${Number(x.heapGrowthSecondHalfMiB) >= 0 ? '+' : ''}${x.heapGrowthSecondHalfMiB})`,
