@@ -78,7 +78,8 @@ export function loadGalleryEntry(name: string, root = repoRoot()): LoadedEntry {
   return { entry, page }
 }
 
-function specsOf(v: GalleryEntry['variants'][number]): { spec: unknown; value?: unknown }[] {
+/** The specs of a variant: one, or one per value of its sweep. */
+export function specsOf(v: GalleryEntry['variants'][number]): { spec: unknown; value?: unknown }[] {
   const s = v.sweep
   return s ? s.values.map((value) => ({ value, spec: setAtPath(v.spec, s.path, value) })) : [{ spec: v.spec }]
 }
