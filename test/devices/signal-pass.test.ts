@@ -90,4 +90,16 @@ describe('signalled once per pass', () => {
     expect(d.done.get(a)).toBe(50_000)
     expect(d.done.get(b)).toBe(1_050_000)
   })
+
+  it('takes a request placed in the ring during a pass in its turn, with no kick, and signals the pass once', () => {
+    // 50 µs alone: 20 there, 10 at the thread, 20 back. The first reaches the thread at 20 µs and
+    // keeps it to 30 µs; the second, placed in the ring at 25 µs, is popped in turn (30–40 µs)
+    // without a way there of its own, and both come back with the pass's one interrupt.
+    const d = device(true)
+    const a = d.start(READ, 4, 0)
+    const b = d.start(READ, 4, 25_000)
+    d.engine.run()
+    expect(d.done.get(a)).toBe(60_000)
+    expect(d.done.get(b)).toBe(60_000)
+  })
 })

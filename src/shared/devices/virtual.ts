@@ -298,8 +298,9 @@ export class VirtualDevice implements Device, Handler {
 
   /**
    * Contention mode, signalled per pass (signal-pass.ts): the host's one thread performs the
-   * requests in turn — each its contention and its data beyond 4 KiB — between the way there and
-   * back that make up the rest of its drawn QD1 time; a pass is delivered all at once.
+   * requests in turn — each its contention and its data beyond 4 KiB — between the way there (the
+   * kick of a request that opens a pass) and back (the pass's interrupt) that make up the rest of
+   * the drawn QD1 time; a pass is delivered all at once.
    */
   private contendInPass(rq: Request, now: SimTime, own: number): void {
     const op = rq.op
@@ -309,13 +310,13 @@ export class VirtualDevice implements Device, Handler {
     const server = this.passes!
     const pass = server.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
     if (this.sink.wantsParts === true) {
-      const back = Math.max(0, drawn - own) / 2
-      this.mark(rq, V_SIGNAL, now + back)
+      // its way there (none when it joined a pass under way), the pass's way back
+      this.mark(rq, V_SIGNAL, server.arrived - stall)
       this.mark(rq, V_STALL, server.arrived)
       this.mark(rq, V_THREAD_WAIT, server.begun)
       this.mark(rq, V_THREAD, server.begun + own)
       this.mark(rq, V_LINK, server.begun + own + extra)
-      this.mark(rq, V_SIGNAL, server.begun + own + extra + back)
+      this.mark(rq, V_SIGNAL, server.begun + own + extra + pass.back)
     }
     if (pass.due < 0) {
       pass.due = pass.end
