@@ -158,6 +158,41 @@ describe("fitting the schedulers' CPU and the serial path", () => {
     expect(Math.abs(simAdded - added)).toBeLessThan((0.03 * 1e6) / none.iops)
   })
 
+  it('finds a scheduler’s path time where the rate falls off a cliff, from either side', () => {
+    // a device whose rate falls steeply with the path time (a host thread busy over half the
+    // time stalls): a step by the miss alone swings from one side of the measured rate to the
+    // other; the bracket closes on it
+    const noneIops = 52_000
+    const rate = (us: number): number => 56_000 / (1 + 0.15 * us * us)
+    const point = (iops: number): FitPoint => ({
+      name: 'qd32-randread',
+      iops,
+      MBps: (iops * 4096) / 1e6,
+      latency: { bucketsPerPow2: 64, counts: [] },
+      fioCpuUs: null,
+      busyCpus: null,
+    })
+    const measured = point(42_800)
+    const truth = Math.sqrt((56_000 / 42_800 - 1) / 0.15)
+    const sim = (v: ParamValues): FitPoint[] => [
+      point(rate(Number(/kyber:([\d.]+)/.exec(v.schedulerPathUs as string)![1]))),
+    ]
+    for (const start of [0, 3.8, 12]) {
+      const refined = refineSchedulerPaths(
+        { schedulerPathUs: `kyber:${start}` },
+        [{ scheduler: 'kyber', point: measured, pairedUs: 1e6 / 42_800 - 1e6 / noneIops }],
+        point(noneIops),
+        point(noneIops),
+        sim,
+      )
+      const us = Number((refined.values.schedulerPathUs as string).split(':')[1])
+      // within 2 % of a request's time of what was measured, at the time that gives it
+      const added = 1e6 / refined.simulated[0].iops - 1e6 / 56_000
+      expect(Math.abs(added - (1e6 / 42_800 - 1e6 / 56_000))).toBeLessThan((0.02 * 1e6) / noneIops)
+      expect(Math.abs(us - truth)).toBeLessThan(0.1)
+    }
+  })
+
   it('leaves both undetermined without fio CPU figures or scheduler points', () => {
     const [none] = points(1)
     expect(fitSchedulerCost(none, [])).toMatchObject({
