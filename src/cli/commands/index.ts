@@ -13,12 +13,16 @@ import { reportCommand } from './report'
 import { sessionsCommand } from './sessions'
 import { realHelperCommand } from './real-helper'
 import { validateCommand } from './validate'
+import { sweepCommand } from './sweep'
+import { mergeCommand } from './merge'
 
 /** Every command: one file each, one line here. */
 export const commands: readonly CliCommand[] = [
   listCommand,
   runCli,
   quickCommand,
+  sweepCommand,
+  mergeCommand,
   serveCommand,
   devicesCommand,
   doctorCommand,
