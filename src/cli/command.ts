@@ -11,3 +11,12 @@ export interface CliIo {
   out(s: string): void
   err(s: string): void
 }
+
+/**
+ * A command as the command line's registry holds it: its name, and its module loaded only when
+ * it runs (or for `help`), so a command starts without every other command's dependencies.
+ */
+export interface CommandEntry {
+  readonly name: string
+  load(): Promise<CliCommand>
+}

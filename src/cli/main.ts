@@ -1,15 +1,15 @@
 import { ApiError } from '../shared/api/errors'
 import { commands } from './commands/index'
 import { exitStatusOf } from './exit-status'
-import { InputError } from './spec-file'
+import { InputError } from './input-error'
 import { loadUserPresets } from '../main/services/user-presets'
 
-const usage = (): string =>
+const usage = async (): Promise<string> =>
   [
     'usage: iosched-lab <command> [options]',
     '',
     'commands:',
-    ...commands.flatMap((c) => c.usage.map((u) => `  ${u}`)),
+    ...(await Promise.all(commands.map((c) => c.load()))).flatMap((c) => c.usage.map((u) => `  ${u}`)),
     '  help                                this text',
     '',
   ].join('\n')
@@ -25,12 +25,12 @@ export async function main(
   for (const p of loadUserPresets().problems) err(`iosched-lab: ignoring device preset ${p}`)
   try {
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-      out(usage())
+      out(await usage())
       return name === undefined ? 2 : 0
     }
     const cmd = commands.find((c) => c.name === name)
     if (!cmd) throw new InputError([`unknown command "${name}"; try: iosched-lab help`])
-    return await cmd.run(rest, { out, err })
+    return await (await cmd.load()).run(rest, { out, err })
   } catch (e) {
     if (e instanceof InputError) {
       for (const l of e.lines) err(`iosched-lab: ${l}`)

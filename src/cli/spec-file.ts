@@ -6,12 +6,10 @@ import { validateSpec } from '../shared/experiment/validate'
 import { parseJsonText } from '../shared/util/json-text'
 import type { ResolvedSpec } from '../shared/experiment/resolved'
 
-/** A problem with the user's input: printed as one line per problem, exit status 2. */
-export class InputError extends Error {
-  constructor(readonly lines: string[]) {
-    super(lines.join('\n'))
-  }
-}
+import { InputError } from './input-error'
+
+// where the commands have always found it
+export { InputError }
 
 /** Read and parse a JSON file; a missing file or bad JSON is an InputError naming the file and place. */
 export function readJsonFile(path: string): unknown {

@@ -1,8 +1,8 @@
 import { fork, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security'
@@ -29,6 +29,31 @@ describe('electron-vite build', () => {
     ]) {
       expect(existsSync(join(out, f)), f).toBe(true)
     }
+  })
+
+  it('stamps the main build with when it started and every source it holds (bin/ checks them)', async () => {
+    const stamp = JSON.parse(await readFile(join(out, 'main/sources.json'), 'utf8'))
+    expect(stamp.builtFrom).toBeLessThanOrEqual(statSync(join(out, 'main/cli.js')).mtimeMs)
+    expect(stamp.sources).toEqual(
+      expect.arrayContaining(['src/cli/main.ts', 'src/cli/commands/list.ts', 'src/main/workers/simulate.ts']),
+    )
+    expect(stamp.sources.every((f: string) => /^src\/(cli|main|shared)\//.test(f))).toBe(true)
+  })
+
+  it('loads a command only when it runs: the command line starts without zod or the run pool', async () => {
+    // the modules cli.js imports statically, and theirs: what every command start loads
+    const seen = new Set<string>()
+    const visit = async (file: string): Promise<void> => {
+      if (seen.has(file)) return
+      seen.add(file)
+      const text = await readFile(file, 'utf8')
+      for (const m of text.matchAll(/^import (?:.*? from )?"([^"]+)";$/gm))
+        if (m[1].startsWith('.')) await visit(join(dirname(file), m[1]))
+        else seen.add(m[1])
+    }
+    await visit(join(out, 'main/cli.js'))
+    expect(seen).not.toContain('zod')
+    expect([...seen].filter((f) => /\/(run-pool|list|run|serve)-[\w-]+\.js$/.test(f))).toEqual([])
   })
 
   it('builds main as an ES module, whose import.meta.url paths all exist in the output', async () => {

@@ -61,6 +61,35 @@ describe('bin/iosched-lab.mjs', () => {
     }
   })
 
+  it('with the build’s stamp, checks only the sources it lists, against when the build started', () => {
+    const { dir, touch } = standIn()
+    const builtFrom = Date.now() - 30_000
+    const stamp = (sources: string[]) =>
+      writeFileSync(join(dir, 'out/main/sources.json'), JSON.stringify({ builtFrom, sources }))
+    stamp(['src/cli/main.ts', 'src/shared/b.ts'])
+    // a file the build does not hold (nothing it holds imports it) changes nothing
+    touch('src/main/services/a.ts', Date.now() / 1000)
+    expect(run(dir)).toMatchObject({ code: 0, out: 'build list\n' })
+    // a file it holds, changed after the build started (though before cli.js was written)
+    touch('src/shared/b.ts', (builtFrom + 1000) / 1000)
+    touch('out/main/cli.js', Date.now() / 1000)
+    expect(run(dir)).toMatchObject({ code: 0, out: 'sources list\n' })
+    touch('src/shared/b.ts', (builtFrom - 1000) / 1000)
+    expect(run(dir)).toMatchObject({ code: 0, out: 'build list\n' })
+    // a file it holds, gone
+    stamp(['src/cli/main.ts', 'src/shared/gone.ts'])
+    expect(run(dir)).toMatchObject({ code: 0, out: 'sources list\n' })
+  })
+
+  it('without a readable stamp, compares every CLI source with the build', () => {
+    const { dir, touch } = standIn()
+    writeFileSync(join(dir, 'out/main/sources.json'), '{ "sources": "not a list" }')
+    touch('out/main/cli.js', Date.now() / 1000)
+    expect(run(dir)).toMatchObject({ code: 0, out: 'build list\n' })
+    touch('src/main/services/a.ts', Date.now() / 1000 + 5)
+    expect(run(dir)).toMatchObject({ code: 0, out: 'sources list\n' })
+  })
+
   it('runs the sources in a checkout with no build', () => {
     const { dir } = standIn()
     rmSync(join(dir, 'out'), { recursive: true })

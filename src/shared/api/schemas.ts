@@ -22,6 +22,8 @@ const sweep = z.strictObject({
   path: z.string().min(1).max(300),
   values: z.array(sweepValue).min(2).max(MAX_SWEEP_POINTS),
 })
+/** A sweep's results may have more points than the app runs at once: the CLI's merged sweeps. */
+const sweepOfResult = sweep.extend({ values: z.array(sweepValue).min(2) })
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -40,7 +42,7 @@ export const experimentResultSchema = z.custom<ExperimentResult>(
 export const sweepResultSchema = z.custom<SweepResult>(
   (v) =>
     isObject(v) &&
-    sweep.safeParse(v.sweep).success &&
+    sweepOfResult.safeParse(v.sweep).success &&
     Array.isArray(v.points) &&
     v.points.every((p) => isObject(p) && experimentResultSchema.safeParse(p.result).success),
   'expected sweep results ({ sweep, points: [{ value, result }] })',

@@ -11,6 +11,7 @@ export interface SweepSpec {
   values: SweepValue[]
 }
 
+/** Points of a sweep the app and the API run at once; the CLI's `sweep` has no such limit (work limits apply). */
 export const MAX_SWEEP_POINTS = 64
 
 /** `a.b[2].c` → ['a', 'b', 2, 'c']; undefined when it is not such a path. */
@@ -59,12 +60,12 @@ export function getAtPath(doc: unknown, path: string): unknown {
 }
 
 /** Check a sweep's shape; the points themselves are validated as specs. */
-export function sweepIssues(s: SweepSpec): ParamIssue[] {
+export function sweepIssues(s: SweepSpec, maxPoints = MAX_SWEEP_POINTS): ParamIssue[] {
   const issues: ParamIssue[] = []
   if (!parsePath(s.path)) issues.push({ path: 'sweep.path', message: `not a parameter path: ${s.path}` })
   if (s.values.length < 2) issues.push({ path: 'sweep.values', message: 'give at least two values' })
-  if (s.values.length > MAX_SWEEP_POINTS)
-    issues.push({ path: 'sweep.values', message: `at most ${MAX_SWEEP_POINTS} values` })
+  if (s.values.length > maxPoints)
+    issues.push({ path: 'sweep.values', message: `at most ${maxPoints} values` })
   return issues
 }
 

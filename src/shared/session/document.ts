@@ -1,6 +1,7 @@
 // The session document as text: written header first — the name, date, index, notes, tags and
 // environment on the first line, the spec and runs after it — so the library reads one line of a
 // session to list it; read back (any version, migrated) into a checked SessionDocument.
+import { isSweepDocument, sessionOfSweep } from './from-sweep'
 import { migrate, invalid, SessionFormatError } from './migrate'
 import { sessionIndex } from './run-sets'
 import { documentSchema, headerSchema } from './schema'
@@ -43,9 +44,12 @@ export function parseSessionText(text: string): SessionDocument {
   return readSessionDocument(value)
 }
 
-/** Check (and migrate) a parsed session document; its index is recomputed from its runs. */
+/**
+ * Check (and migrate) a parsed session document — or a sweep result of the command line, opened
+ * as a session holding that sweep; its index is recomputed from its runs.
+ */
 export function readSessionDocument(value: unknown): SessionDocument {
-  const current = migrate(value)
+  const current = isSweepDocument(value) ? sessionOfSweep(value) : migrate(value)
   const parsed = documentSchema.safeParse(current)
   if (!parsed.success) throw invalid(SESSION_VERSION, parsed.error.issues[0])
   const d = parsed.data
