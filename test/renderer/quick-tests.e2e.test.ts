@@ -92,6 +92,30 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     // the usual table has every test as a process of its own
     const table = page.getByRole('table', { name: 'Comparison' })
     await expect(table.textContent()).resolves.toContain('SEQ1M Q1T1 write')
+    // the database's 4 fio jobs are one column group, as fio's group_reporting: their total
+    const groupHead = table.locator('th.group[data-instances="4"]')
+    await expect(groupHead.textContent()).resolves.toMatch(/^\s*DB data\s*× 4 jobs\s*$/)
+    await expect(table.locator('th.group').allTextContents()).resolves.not.toContainEqual(
+      expect.stringContaining('DB data/0'),
+    )
+    const mbps = (name: string) =>
+      table
+        .locator('tbody tr[data-label="none"]')
+        .locator(`td[data-metric="${name}:MBps"]`)
+        .first()
+        .textContent()
+        .then((t) => Number((t ?? '').replace(/,/g, '').split(' ')[0]))
+    const folded = await mbps('DB data')
+    expect(folded).toBeGreaterThan(0)
+    // each instance on request: four column groups whose MB/s add up to the group's
+    await page.getByTestId('each-instance').getByRole('checkbox').check()
+    await table.locator('th.group', { hasText: 'DB data/3' }).waitFor()
+    let sum = 0
+    for (let i = 0; i < 4; i++) sum += await mbps(`DB data/${i}`)
+    expect(sum).toBeGreaterThan(folded * 0.97)
+    expect(sum).toBeLessThan(folded * 1.03)
+    await page.getByTestId('each-instance').getByRole('checkbox').uncheck()
+    await groupHead.waitFor()
     await shots('results', 'quick-summary')
   }, 180_000)
 
