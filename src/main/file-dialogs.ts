@@ -38,4 +38,14 @@ export function registerFileDialogs(appUrl: string): void {
     const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
     return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0]
   })
+
+  handle(FILE_DIALOG_CHANNELS.chooseDirectory, async (win, r) => {
+    const options: OpenDialogOptions = {
+      title: r.title ?? 'Choose a directory',
+      defaultPath: r.defaultPath,
+      properties: ['openDirectory', 'createDirectory'],
+    }
+    const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
+    return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0]
+  })
 }

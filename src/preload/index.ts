@@ -27,6 +27,7 @@ const lab: LabBridge = {
   dialogs: {
     saveSession: (r: FileDialogRequest) => ipcRenderer.invoke(FILE_DIALOG_CHANNELS.saveSession, r),
     openSession: (r: FileDialogRequest) => ipcRenderer.invoke(FILE_DIALOG_CHANNELS.openSession, r),
+    chooseDirectory: (r: FileDialogRequest) => ipcRenderer.invoke(FILE_DIALOG_CHANNELS.chooseDirectory, r),
   },
 }
 

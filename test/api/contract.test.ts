@@ -73,6 +73,13 @@ describe('the LabApi contract', () => {
     expect(e5.kind).toBe('bad-input')
     const e6 = await fail('saveSession', { name: 'a', spec: {}, result: { runs: [] } })
     expect(e6.message).toContain('experiment result')
+    // a test file in a directory is a real run's target, not a fingerprint's or a validation's
+    const dir = { kind: 'dir', dir: '/mnt/bench' }
+    await expect(callLabMethod(echo, 'previewRealRun', { spec: {}, target: dir })).resolves.toMatchObject({
+      input: { target: dir },
+    })
+    expect((await fail('startFingerprint', { target: dir })).issues?.[0].path).toBe('target.kind')
+    expect((await fail('startValidation', { target: dir })).issues?.[0].path).toBe('target.kind')
     expect((await fail('__proto__', undefined)).kind).toBe('unknown-method')
     expect((await fail('catalogue', { x: 1 })).kind).toBe('bad-input')
   })

@@ -92,6 +92,30 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     // the usual table has every test as a process of its own
     const table = page.getByRole('table', { name: 'Comparison' })
     await expect(table.textContent()).resolves.toContain('SEQ1M Q1T1 write')
+    // the database's 4 fio jobs are one column group, as fio's group_reporting: their total
+    const groupHead = table.locator('th.group[data-instances="4"]')
+    await expect(groupHead.textContent()).resolves.toMatch(/^\s*DB data\s*× 4 jobs\s*$/)
+    await expect(table.locator('th.group').allTextContents()).resolves.not.toContainEqual(
+      expect.stringContaining('DB data/0'),
+    )
+    const mbps = (name: string) =>
+      table
+        .locator('tbody tr[data-label="none"]')
+        .locator(`td[data-metric="${name}:MBps"]`)
+        .first()
+        .textContent()
+        .then((t) => Number((t ?? '').replace(/,/g, '').split(' ')[0]))
+    const folded = await mbps('DB data')
+    expect(folded).toBeGreaterThan(0)
+    // each instance on request: four column groups whose MB/s add up to the group's
+    await page.getByTestId('each-instance').getByRole('checkbox').check()
+    await table.locator('th.group', { hasText: 'DB data/3' }).waitFor()
+    let sum = 0
+    for (let i = 0; i < 4; i++) sum += await mbps(`DB data/${i}`)
+    expect(sum).toBeGreaterThan(folded * 0.97)
+    expect(sum).toBeLessThan(folded * 1.03)
+    await page.getByTestId('each-instance').getByRole('checkbox').uncheck()
+    await groupHead.waitFor()
     await shots('results', 'quick-summary')
   }, 180_000)
 
@@ -111,6 +135,52 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     await expect(page.getByTestId('real-target').textContent()).resolves.toMatch(/scratch loop device/)
     expect(asked).toEqual([expect.stringContaining('The work here is not saved')])
     await shots('real', 'run-real')
+    expect(errors).toEqual([])
+  }, 60_000)
+
+  it('runs them for real on a test file in a directory typed in: the preview judges the directory', async () => {
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: 'Start', exact: true })
+      .click()
+    // a tmpfs makes no sense: no disk under it
+    await page.getByTestId('quick-dir').fill('/dev/shm')
+    await expect(page.getByTestId('quick-real').textContent()).resolves.toContain('Run for real on a file…')
+    await page.getByTestId('quick-real').click()
+    await page.getByRole('heading', { name: 'Run “quick-tests” for real' }).waitFor()
+    await expect(page.getByRole('radio', { name: 'test file in a directory' }).isChecked()).resolves.toBe(
+      true,
+    )
+    await expect(page.getByTestId('target-dir').inputValue()).resolves.toBe('/dev/shm')
+    const problems = page.getByTestId('real-problems')
+    await problems.getByText(/\/dev\/shm is on tmpfs .*no disk and no I\/O scheduler is under it/).waitFor()
+    await expect(page.getByTestId('run-real').isDisabled()).resolves.toBe(true)
+    // a directory that does not exist, and one that is not absolute, are said so
+    await page.getByTestId('target-dir').fill('/no/such/dir')
+    await problems
+      .getByText('/no/such/dir does not exist: create it first, or pick another directory')
+      .waitFor()
+    await page.getByTestId('target-dir').fill('relative/dir')
+    await problems
+      .getByText('the directory must be an absolute path (starting with /), got "relative/dir"')
+      .waitFor()
+    await page.getByTestId('target-dir').fill('')
+    await problems.getByText('give the directory for the test file').waitFor()
+    // a directory on a disk's file system: the test file there, and the disk whose scheduler is switched
+    await page.getByTestId('target-dir').fill(host.library)
+    await page
+      .getByTestId('real-target')
+      .getByText(/a test file of .* in /)
+      .waitFor()
+    const target = (await page.getByTestId('real-target').textContent()) ?? ''
+    expect(target).toMatch(/the scheduler of \/dev\/\S+ is switched\), removed afterwards/)
+    await expect(page.getByTestId('real-job-file').textContent()).resolves.toContain(
+      `filename=${host.library}/iosched-lab-run-XXXXXX/iosched-lab.test`,
+    )
+    await shots('real-dir', 'run-real')
+    // a fingerprint measures a device, not a file
+    const fingerprint = page.getByRole('button', { name: /^Fingerprint/ })
+    if (await fingerprint.count()) await expect(fingerprint.first().isDisabled()).resolves.toBe(true)
     expect(errors).toEqual([])
   }, 60_000)
 })

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ExperimentResult } from '../../shared/experiment/compare'
 import {
@@ -37,7 +38,8 @@ export const quickCommand: CliCommand = {
     `      [--preset DEVICE_PRESET]      simulated on this device preset (default ${QUICK_DEFAULTS.preset}); --list: the sets`,
     '      [--schedulers a,b,…]          to compare (default: none, mq-deadline, kyber, bfq)',
     '      [--measure S] [--interval S] [--size SIZE] [--repetitions N]   per test (default 5 s, 5 s, 1G, 1)',
-    '      [--real [run --real’s options]]   for real with fio (a scratch loop device, or --device DEV --confirm DEV)',
+    '      [--real [run --real’s options]]   for real with fio (a scratch loop device, --dir DIR: a test file there,',
+    '                                    or --device DEV --confirm DEV)',
   ],
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -112,7 +114,7 @@ export const quickCommand: CliCommand = {
       )
     else {
       if (values.tables) io.out(`${table(result)}\n`)
-      io.out(summaryText(summary, title(result.spec, o, Boolean(values.real))))
+      io.out(summaryText(summary, title(result.spec, o, Boolean(values.real), values.dir)))
       for (const n of notes) io.out(`note: ${n}`)
     }
     return failed ? 1 : 0
@@ -208,11 +210,13 @@ async function simulate(
   }
 }
 
-function title(spec: ResolvedSpec, o: QuickTestOptions, real: boolean): string {
+function title(spec: ResolvedSpec, o: QuickTestOptions, real: boolean, dir?: string): string {
   const m = o.measureSeconds ?? QUICK_DEFAULTS.measureSeconds
   const size = o.sizeBytes ?? QUICK_DEFAULTS.sizeBytes
   const reps = spec.repetitions > 1 ? `, mean of ${spec.repetitions} runs` : ''
-  const where = real ? 'for real with fio' : `simulated on ${spec.device.preset}, host ${spec.host.preset}`
+  const where = real
+    ? `for real with fio${dir !== undefined ? ` on a test file in ${resolve(dir)}` : ''}`
+    : `simulated on ${spec.device.preset}, host ${spec.host.preset}`
   return `Quick tests — ${where}; ${m} s per test, ${num(size / 2 ** 20)} MiB test file${reps}. MB = 10^6 bytes.`
 }
 

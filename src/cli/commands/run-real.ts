@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ExperimentResult, LabelSummary } from '../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
@@ -10,6 +11,7 @@ import { planOnFioServers, runOnFioServers } from '../../main/services/real/fio-
 import { realPrerequisiteProblems } from '../../main/services/real/prerequisites'
 import type { RealExperimentOptions } from '../../main/services/real/real-experiment'
 import { RealExperimentRunner, RealRunError } from '../../main/services/real/real-experiment'
+import { CancelledError } from '../../main/services/real/engine-plan'
 import { previewRealRun } from '../../main/services/real/real-plan'
 import type { RealExperimentResult } from '../../main/services/real/real-result'
 import { resolveRealSpec } from '../../main/services/real/real-spec'
@@ -27,6 +29,7 @@ export const realRunUsage = [
   'run SPEC.json --real                the same experiment on a real device with fio and the kernel’s schedulers (root)',
   '      [--device DEV --confirm DEV]  a whole device instead of a scratch loop device (writes need the typed name)',
   '      [--scratch-size SIZE] [--scratch-dir DIR]   the scratch loop device (default: sized for the spec, in /tmp)',
+  '      [--dir DIR]                   on a test file of the lab’s own in DIR (removed afterwards); the scheduler of the disk under DIR is switched',
   '      [--also-simulate]             simulated and real runs side by side in one table (--allow-large: beyond the work limits)',
   '      [--max-seconds S] [--ramp S]  time limit of each run; seconds left out of fio’s statistics',
   '      [--fio-arg=--OPT=V]…          extra fio options; [--show-job] print the job file and command; [--dry-run]',
@@ -59,6 +62,7 @@ export const realArgOptions = {
   jobs: { type: 'string' },
   device: { type: 'string' },
   confirm: { type: 'string' },
+  dir: { type: 'string' },
   'scratch-size': { type: 'string' },
   'scratch-dir': { type: 'string' },
   'also-simulate': { type: 'boolean' },
@@ -81,6 +85,7 @@ export interface RealArgValues {
   jobs?: string
   device?: string
   confirm?: string
+  dir?: string
   'scratch-size'?: string
   'scratch-dir'?: string
   'also-simulate'?: boolean
@@ -134,6 +139,16 @@ export async function runRealCli(args: string[], io: CliIo): Promise<number> {
 export function realExperimentOptions(values: RealArgValues): RealExperimentOptions {
   if (values.confirm !== undefined && values.device === undefined)
     throw new InputError(['run --real: --confirm goes with --device (it confirms that device’s name)'])
+  if (values.dir !== undefined) {
+    const with_ = ['device', 'scratch-size', 'scratch-dir'].filter(
+      (k) => values[k as keyof RealArgValues] !== undefined,
+    )
+    if (with_.length > 0)
+      throw new InputError([
+        `run --real: --dir runs on a test file in that directory; it does not go with ${with_.map((k) => `--${k}`).join(', ')}`,
+      ])
+    if (values.dir.trim() === '') throw new InputError(['run --real: --dir expects a directory, got ""'])
+  }
   const engine = values.engine === undefined ? undefined : engineByName(values.engine)
   if (values.engine !== undefined && !engine)
     throw new InputError([
@@ -148,9 +163,12 @@ export function realExperimentOptions(values: RealArgValues): RealExperimentOpti
       ])
   }
   return {
-    target: values.device
-      ? { kind: 'device', name: values.device, confirm: values.confirm }
-      : { kind: 'scratch', sizeBytes: scratchBytes, parentDir: values['scratch-dir'] },
+    target:
+      values.dir !== undefined
+        ? { kind: 'dir', dir: resolve(values.dir) }
+        : values.device
+          ? { kind: 'device', name: values.device, confirm: values.confirm }
+          : { kind: 'scratch', sizeBytes: scratchBytes, parentDir: values['scratch-dir'] },
     engine,
     maxSeconds: num(values['max-seconds'], '--max-seconds', 0.001),
     rampSeconds: num(values.ramp, '--ramp'),
@@ -234,7 +252,9 @@ export async function runRealSpec(
   let stopping = false
   const stop = (): void => {
     if (stopping)
-      return io.err('iosched-lab: still stopping: restoring the scheduler and detaching the loop device…')
+      return io.err(
+        `iosched-lab: still stopping: restoring the scheduler and ${opts.target?.kind === 'dir' ? 'removing the test file' : 'detaching the loop device'}…`,
+      )
     stopping = true
     io.err('iosched-lab: cancelling: stopping fio and restoring the scheduler…')
     void runner.cancel().finally(() => process.exit(130))
@@ -263,7 +283,11 @@ export async function runRealSpec(
       failed: (label, rep, m) => failures.push(`${runName(spec, label, rep)}: ${m}`),
     })
   } catch (e) {
-    if (stopping) return 130
+    if (stopping) {
+      // what went wrong while stopping (a device not restored) must not be lost in the cancel
+      if (!(e instanceof CancelledError)) io.err(`iosched-lab: ${(e as Error).message}`)
+      return 130
+    }
     if (e instanceof RealRunError || e instanceof TargetRefused || e instanceof TranslationError)
       throw new InputError(e.message.split('\n'))
     throw e

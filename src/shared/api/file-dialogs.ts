@@ -14,11 +14,14 @@ export interface FileDialogs {
   saveSession(request: FileDialogRequest): Promise<string | null>
   /** A session file to open, or null if the user cancelled. */
   openSession(request: FileDialogRequest): Promise<string | null>
+  /** A directory (a real run's test file goes there), or null if the user cancelled. */
+  chooseDirectory(request: FileDialogRequest): Promise<string | null>
 }
 
 export const FILE_DIALOG_CHANNELS = {
   saveSession: 'dialog:save-session',
   openSession: 'dialog:open-session',
+  chooseDirectory: 'dialog:choose-directory',
 } as const satisfies Record<keyof FileDialogs, string>
 
 /** Session files: JSON, gzip-compressed JSON. */

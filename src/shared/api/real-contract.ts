@@ -62,9 +62,15 @@ export interface RealAccess {
   scratchDir: string
 }
 
-/** Where a real run goes: a scratch loop device of the lab's own, or a whole device confirmed by name. */
-export type RealTargetInput =
+/** A device to measure: a scratch loop device of the lab's own, or a whole device confirmed by name. */
+export type RealDeviceTargetInput =
   { kind: 'scratch'; sizeMiB?: number } | { kind: 'device'; name: string; confirm?: string }
+
+/**
+ * Where a real run goes: a device, or a test file of the lab's own in a directory (an absolute
+ * path; the scheduler of the disk under its file system is switched, the file removed afterwards).
+ */
+export type RealTargetInput = RealDeviceTargetInput | { kind: 'dir'; dir: string }
 
 export type RealEngineName = 'fio' | 'dd' | 'bonnie++'
 
@@ -126,7 +132,7 @@ export interface DoctorReport {
 }
 
 export interface FingerprintInput {
-  target: RealTargetInput
+  target: RealDeviceTargetInput
   /** Seconds per sweep point (default 3). */
   seconds?: number
   /** The preset's name (default fingerprint-DEV-DATE). */
@@ -163,7 +169,7 @@ export interface FingerprintOutcome {
  * fitted preset, judged. Writes to the target, like a fingerprint.
  */
 export interface ValidationInput {
-  target: RealTargetInput
+  target: RealDeviceTargetInput
   /** The quick matrix, shorter runs, fewer repetitions (a first look, CI). */
   quick?: boolean
   /** A fingerprinted user preset to reuse (one of fingerprintPresets); default: fingerprint the target first. */

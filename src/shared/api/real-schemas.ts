@@ -11,7 +11,7 @@ const deviceName = z
   .trim()
   .regex(/^(\/dev\/)?[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'expected a device name like sdb or nvme0n1')
 
-const target = z.discriminatedUnion('kind', [
+const deviceTarget = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('scratch'),
     sizeMiB: z
@@ -22,6 +22,18 @@ const target = z.discriminatedUnion('kind', [
       .optional(),
   }),
   z.strictObject({ kind: z.literal('device'), name: deviceName, confirm: z.string().max(80).optional() }),
+])
+
+/**
+ * A real run's target: a device, or a directory for a test file. Only its size is checked here:
+ * the target's own judgement (empty, relative, missing, tmpfs …) is the preview's refusal.
+ */
+const target = z.discriminatedUnion('kind', [
+  ...deviceTarget.options,
+  z.strictObject({
+    kind: z.literal('dir'),
+    dir: z.string().max(4096),
+  }),
 ])
 
 const realRun = z.strictObject({
@@ -56,13 +68,13 @@ export const REAL_INPUTS: Inputs = {
   startRealRun: realRun,
   doctor: none,
   startFingerprint: z.strictObject({
-    target,
+    target: deviceTarget,
     seconds: z.number().positive().max(600).optional(),
     name: presetName.optional(),
   }),
   fingerprintPresets: none,
   startValidation: z.strictObject({
-    target,
+    target: deviceTarget,
     quick: z.boolean().optional(),
     presetName: presetName.optional(),
     seconds: z.number().min(0.5).max(600).optional(),

@@ -48,6 +48,12 @@ export interface RealSystemInfo {
     fileSystem: FileSystemFacts | null
     disk: RealDeviceFacts | null
   } | null
+  /**
+   * A test file in a directory the user picked (a file target): the file, its file system and
+   * mount options, and the file system's own block device (a partition, a device-mapper device …,
+   * where `device` is the disk whose scheduler was switched). Absent for device targets.
+   */
+  file?: { path: string; fileSystem: FileSystemFacts | null; blockDevice: string | null }
 }
 
 const UNKNOWN = 'unknown'
@@ -96,6 +102,9 @@ function deviceRows(prefix: string, d: RealDeviceFacts): [string, string][] {
   return rows
 }
 
+const fileSystemText = (fs: FileSystemFacts): string =>
+  `${fs.type} on ${fs.source}, mounted at ${fs.mountPoint} (${fs.options}${fs.superOptions ? `; ${fs.superOptions}` : ''})`
+
 /** One run's system as (fact, value) rows. */
 export function systemRows(s: RealSystemInfo): [string, string][] {
   const rows: [string, string][] = [
@@ -107,6 +116,16 @@ export function systemRows(s: RealSystemInfo): [string, string][] {
     ],
     ...deviceRows('device', s.device),
   ]
+  if (s.file) {
+    const fs = s.file.fileSystem
+    rows.push(['test file', s.file.path])
+    rows.push(['file system', fs ? fileSystemText(fs) : UNKNOWN])
+    if (s.file.blockDevice && s.file.blockDevice !== s.device.name)
+      rows.push([
+        'file system device',
+        `${s.file.blockDevice} (on ${s.device.name}, whose scheduler is switched)`,
+      ])
+  }
   if (s.backing) {
     const b = s.backing
     rows.push([
@@ -114,12 +133,7 @@ export function systemRows(s: RealSystemInfo): [string, string][] {
       `${text(b.file)}${b.directIo === null ? '' : b.directIo ? ' (direct I/O)' : ' (buffered: its page cache sits under the device)'}`,
     ])
     const fs = b.fileSystem
-    rows.push([
-      'file system',
-      fs
-        ? `${fs.type} on ${fs.source}, mounted at ${fs.mountPoint} (${fs.options}${fs.superOptions ? `; ${fs.superOptions}` : ''})`
-        : UNKNOWN,
-    ])
+    rows.push(['file system', fs ? fileSystemText(fs) : UNKNOWN])
     if (b.disk) rows.push(...deviceRows('disk under it', b.disk))
     else rows.push(['disk under it', 'none (a file system without a block device) or unknown'])
   }

@@ -14,6 +14,7 @@ import { judgeTarget } from '../real/target'
 const MiB = 1 << 20
 
 export function targetRequest(t: RealTargetInput): TargetRequest {
+  if (t.kind === 'dir') return { kind: 'dir', dir: t.dir.trim() }
   return t.kind === 'scratch'
     ? { kind: 'scratch', sizeBytes: t.sizeMiB === undefined ? undefined : t.sizeMiB * MiB }
     : { kind: 'device', name: t.name.replace(/^\/dev\//, ''), confirm: t.confirm?.trim() }
@@ -39,7 +40,7 @@ export async function checkTarget(
 ): Promise<{ ok: true; description: string; warnings: string[] } | { ok: false; reason: string }> {
   const j = await judgeTarget(targetRequest(t), {
     readOnly,
-    neededBytes: bytesNeeded(spec.files),
+    neededBytes: bytesNeeded(spec.files, t.kind === 'dir'),
     stateDir: labStateDir(),
   })
   if (j.refusal !== null || !j.facts) return { ok: false, reason: j.refusal ?? 'no target' }

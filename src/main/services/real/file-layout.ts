@@ -15,13 +15,16 @@ const ALIGN = 2048
  * min(64 MiB, capacity/16), each aligned to 1 MiB, one after the other (or at `at`). On a raw
  * device there is no filesystem: a "file" is its byte range, and fio reads and writes that range.
  * A fragmented file (extent/gap) keeps its simulated start but is one contiguous range here.
+ * In a test file (`inFile`: a file target) the ranges start at its first byte: where the file
+ * system put them on the disk is its own business.
  */
 export function layoutFiles(
   files: readonly ResolvedFile[],
   capacityBytes: number,
+  inFile = false,
 ): { places: Map<string, FilePlace>; notes: string[]; problems: string[] } {
   const capacity = Math.floor(capacityBytes / SECTOR)
-  let cursor = Math.min(ALIGN * 64, Math.floor(capacity / 16))
+  let cursor = inFile ? 0 : Math.min(ALIGN * 64, Math.floor(capacity / 16))
   const places = new Map<string, FilePlace>()
   const notes: string[] = []
   const problems: string[] = []
@@ -34,7 +37,7 @@ export function layoutFiles(
       const gap = Math.ceil((f.gapBytes ?? 0) / SECTOR)
       end = start + nsect + (Math.ceil(nsect / ext) - 1) * gap
       notes.push(
-        `file "${f.name}" is fragmented in the spec (extents of ${f.extentBytes} bytes); on the raw device it is one contiguous range`,
+        `file "${f.name}" is fragmented in the spec (extents of ${f.extentBytes} bytes); on the ${inFile ? 'test file' : 'raw device'} it is one contiguous range`,
       )
     }
     if (start + nsect > capacity)
@@ -47,11 +50,11 @@ export function layoutFiles(
   return { places, notes, problems }
 }
 
-/** Bytes a device needs to hold every file where layoutFiles puts it. */
-export function bytesNeeded(files: readonly ResolvedFile[]): number {
+/** Bytes a device (or a test file: `inFile`) needs to hold every file where layoutFiles puts it. */
+export function bytesNeeded(files: readonly ResolvedFile[], inFile = false): number {
   // the simulator starts files at 64 MiB on any device of at least 1 GiB; smaller devices start at 1/16
   let need = 0
-  let cursor = ALIGN * 64
+  let cursor = inFile ? 0 : ALIGN * 64
   for (const f of files) {
     const nsect = Math.ceil(f.size / SECTOR)
     const start = f.atSector ?? Math.ceil(cursor / ALIGN) * ALIGN

@@ -173,6 +173,10 @@ export async function fingerprintDevice(
   const seconds = o.seconds ?? 3
   const passes = Math.max(1, Math.round(o.passes ?? 3))
   const req: TargetRequest = o.target ?? { kind: 'scratch' }
+  if (req.kind === 'dir')
+    throw new Error(
+      'a fingerprint measures a device, not a file on a file system: use a scratch loop device or a whole device',
+    )
   // the device size decides the region the random points spread over
   const size =
     req.kind === 'scratch'

@@ -33,10 +33,12 @@ export interface FioJobPlan {
 }
 
 export interface FioTarget {
-  /** `/dev/loop0` */
+  /** `/dev/loop0`, or a file target's test file */
   path: string
   sizeBytes: number
   description: string
+  /** `file`: a test file on a file system (its ranges start at byte 0; fio's invalidate is fadvise's). */
+  kind?: 'scratch-loop' | 'device' | 'file'
 }
 
 export interface TranslateOptions {
@@ -82,7 +84,8 @@ function region(c: Ctx, file: string, proc: string): FilePlace {
   return p
 }
 
-const dev = (c: Ctx): [string, string] => ['filename', c.target.path]
+/** fio's filename: a colon separates several files, so one in the name is escaped. */
+const dev = (c: Ctx): [string, string] => ['filename', c.target.path.replace(/:/g, '\\:')]
 
 /**
  * dd, cat and the simulator's random reader never drop the page cache; fio does by default
@@ -209,7 +212,8 @@ const fioJob: Translator = (p, c) => {
       o.push(['fadvise_hint', String(v.fadvise_hint)])
     if (v.fsync_on_close) o.push(['fsync_on_close', '1'])
     if ((v.fsync as number) > 0) o.push(['fsync', String(v.fsync)])
-    if (i === 0 && v.invalidate && !v.direct && file !== '/dev') c.notes.push(invalidateNote(p.name))
+    if (i === 0 && v.invalidate && !v.direct && file !== '/dev' && c.target.kind !== 'file')
+      c.notes.push(invalidateNote(p.name))
     out.push({
       suffix: n > 1 ? `/${i}` : '',
       options: o,
@@ -271,7 +275,7 @@ function sectionName(name: string, taken: Set<string>): string {
  * process — `exitall` on it so the others stop too. Throws a TranslationError for what cannot run.
  */
 export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: TranslateOptions = {}): FioJobPlan {
-  const lay = layoutFiles(spec.files, target.sizeBytes)
+  const lay = layoutFiles(spec.files, target.sizeBytes, target.kind === 'file')
   const c: Ctx = { target, places: lay.places, notes: [...lay.notes], problems: [...lay.problems] }
   const maxSeconds = o.maxSeconds ?? spec.stop.maxSeconds
   const maxMs = Math.round(maxSeconds * 1000)

@@ -124,14 +124,23 @@ export class RealExperimentRunner {
       null,
       req.kind === 'scratch'
         ? 'preparing the scratch device: writing its file in full, attaching it as a loop device'
-        : `checking /dev/${req.name.replace(/^\/dev\//, '')} before switching its scheduler`,
+        : req.kind === 'dir'
+          ? `writing the test file in ${req.dir} in full`
+          : `checking /dev/${req.name.replace(/^\/dev\//, '')} before switching its scheduler`,
     )
     // the same judgement of the target as the preview's (real-plan.ts), then the target itself
-    const target = await acquireTarget(req, {
-      readOnly: workloadReadsOnly(spec, o),
-      neededBytes: bytesNeeded(spec.files),
-      journal,
-    })
+    let target: Target
+    try {
+      target = await acquireTarget(req, {
+        readOnly: workloadReadsOnly(spec, o),
+        neededBytes: bytesNeeded(spec.files, req.kind === 'dir'),
+        journal,
+        cancelled: () => this.cancelState.cancelled,
+      })
+    } catch (e) {
+      if (this.cancelState.cancelled) throw new CancelledError()
+      throw e
+    }
     const workDir = o.workDir ?? mkdtempSync(join(tmpdir(), RUN_PREFIX))
     if (!o.workDir) journal.addTempDir(workDir)
     try {
@@ -171,6 +180,7 @@ export class RealExperimentRunner {
       rotational: c.target.rotational,
       model: c.target.model,
       description: c.target.description,
+      ...(c.target.file ? { file: c.target.file } : {}),
     }
     ev.targetReady?.(info)
     const version = await c.engine.version()

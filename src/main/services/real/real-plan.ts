@@ -43,6 +43,10 @@ export function requestProblems(spec: ResolvedSpec, o: RealExperimentOptions): s
     problems.push(`the sampling interval must be in (0, 1000] ms, got ${sampleMs}`)
   if (mapEntries(spec).mapped.length === 0)
     problems.push('no scheduler entry of the spec can run on this kernel')
+  if (o.target?.kind === 'dir' && o.engine && o.engine.name !== 'fio')
+    problems.push(
+      `a test file in a directory is run with fio only (${o.engine.name} runs on a device: a scratch loop device or a whole one)`,
+    )
   return problems
 }
 
@@ -105,7 +109,11 @@ export async function previewRealRun(
   }
   const judged = await judgeTarget(
     o.target ?? { kind: 'scratch' },
-    { readOnly: out.readOnly, neededBytes: bytesNeeded(spec.files), stateDir: o.stateDir ?? labStateDir() },
+    {
+      readOnly: out.readOnly,
+      neededBytes: bytesNeeded(spec.files, o.target?.kind === 'dir'),
+      stateDir: o.stateDir ?? labStateDir(),
+    },
     lookup,
   )
   out.target = judged.facts

@@ -3,16 +3,19 @@ import type { RunResult } from '../../../shared/experiment/result'
 import type { VmstatSeries } from './disk-sampler'
 import type { FioDiskUtil } from '../../../shared/formats/fio-json'
 import type { RealSystemInfo } from '../../../shared/experiment/real-system'
+import type { FileTargetFacts } from './target'
 
-/** The device a real run used. */
+/** The device a real run used (for a test file: `path` is the file, `name` the switched device). */
 export interface RealTargetInfo {
-  kind: 'scratch-loop' | 'device'
+  kind: 'scratch-loop' | 'device' | 'file'
   name: string
   path: string
   sizeBytes: number
   rotational: boolean
   model: string | null
   description: string
+  /** A test file's directory, file system and block device. */
+  file?: FileTargetFacts
 }
 
 /** What only a real run has: how it was made, and what the kernel said. */

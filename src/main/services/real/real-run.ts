@@ -77,7 +77,14 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   } catch (e) {
     failure = { error: e }
   }
-  if (sampler) (sampler as DiskSampler).stop()
+  // a sampler that never started has nothing to stop (its stop would summarise no samples);
+  // nothing here may keep the device from being put back
+  if (sampler)
+    try {
+      ;(sampler as DiskSampler).stop()
+    } catch {
+      // its figures are not needed after a failure
+    }
   // a tracer that cannot be removed must not keep the device from being put back
   let traceProblem: string | null = null
   if (trace)
@@ -113,7 +120,12 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     // the machine and device as this run has them (the queue's nr_requests follows the scheduler)
     let system: RealSystemInfo | undefined
     try {
-      system = captureSystemInfo(dev)
+      const f = i.target.file
+      system = captureSystemInfo(
+        dev,
+        undefined,
+        f ? { path: i.target.path, blockDevice: f.blockDevice } : undefined,
+      )
     } catch {
       // every read is guarded; should one still throw, the run goes on without the facts
     }
@@ -121,7 +133,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     const observe = (): void => {
       if (observed === null) observed = readSchedulers(dev).active
     }
-    sampler = new DiskSampler(dev, i.sampleMs, 50, observe)
+    const disk = new DiskSampler(dev, i.sampleMs, 50, observe)
     // tracing starts before the sampling, and marks the sampling's start as its t = 0
     trace = await RunTrace.start(dev, {
       trace: i.trace,
@@ -132,7 +144,8 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     })
     if (i.cancel.cancelled) throw new CancelledError()
     i.phase?.(i.plan.engine === 'fio' ? 'starting fio: laying out its jobs' : `starting ${i.plan.engine}`)
-    sampler.start()
+    sampler = disk
+    disk.start()
     trace.markStart()
     const out = await i.plan.execute({
       journal: i.journal,

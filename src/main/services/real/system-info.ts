@@ -13,7 +13,12 @@ import { readSys, sysBlockDir } from './sysfs'
  * queue attributes (those queue-facts.ts reads), and for a loop device its backing file's file
  * system and mount options and the disk under it. What cannot be read is null, never guessed.
  */
-export function captureSystemInfo(device: string, mountinfo = '/proc/self/mountinfo'): RealSystemInfo {
+export function captureSystemInfo(
+  device: string,
+  mountinfo = '/proc/self/mountinfo',
+  /** A file target's test file, and its file system's block device. */
+  file?: { path: string; blockDevice: string | null },
+): RealSystemInfo {
   const list = cpus()
   // one read of the queue: its loop part names the backing file and the disk under it
   const q = readQueueFacts(device)
@@ -32,6 +37,15 @@ export function captureSystemInfo(device: string, mountinfo = '/proc/self/mounti
           disk: loop.disk ? deviceFacts(loop.disk.device) : null,
         }
       : null,
+    ...(file
+      ? {
+          file: {
+            path: file.path,
+            fileSystem: fileSystemOf(file.path, mountinfo),
+            blockDevice: file.blockDevice,
+          },
+        }
+      : {}),
   }
 }
 

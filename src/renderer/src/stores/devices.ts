@@ -7,6 +7,7 @@ import type {
   DoctorReport,
   RealAccess,
   RealDevice,
+  RealDeviceTargetInput,
   RealPreview,
   RealRunInput,
   RealTargetInput,
@@ -17,8 +18,10 @@ import { useUi } from './ui'
 
 /** Options as typed into the form. */
 export interface RealRunForm {
-  /** `scratch`, or a device name. */
+  /** `scratch`, `dir` (a test file in `dir`), or a device name. */
   target: string
+  /** The directory of a test file (target `dir`): an absolute path. */
+  dir: string
   confirm: string
   scratchMiB: number | null
   maxSeconds: number | null
@@ -42,6 +45,7 @@ export const useDevices = defineStore('devices', () => {
   const previewing = ref(false)
   const form = ref<RealRunForm>({
     target: 'scratch',
+    dir: '',
     confirm: '',
     scratchMiB: null,
     maxSeconds: null,
@@ -90,10 +94,16 @@ export const useDevices = defineStore('devices', () => {
 
   const target = computed<RealTargetInput>(() => {
     const f = form.value
+    if (f.target === 'dir') return { kind: 'dir', dir: f.dir.trim() }
     return f.target === 'scratch'
       ? { kind: 'scratch', ...(f.scratchMiB ? { sizeMiB: f.scratchMiB } : {}) }
       : { kind: 'device', name: f.target, confirm: f.confirm }
   })
+
+  /** The target as a device to measure (fingerprint, validation); null for a test file in a directory. */
+  const deviceTarget = computed<RealDeviceTargetInput | null>(() =>
+    target.value.kind === 'dir' ? null : target.value,
+  )
 
   /** The real run's input for a spec document. */
   function input(spec: unknown): RealRunInput {
@@ -140,6 +150,7 @@ export const useDevices = defineStore('devices', () => {
     previewing,
     form,
     target,
+    deviceTarget,
     load,
     loadStartup,
     runDoctor,

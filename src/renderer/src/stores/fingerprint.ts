@@ -2,7 +2,7 @@
 // catalogue then lists, so Setup can simulate on a model of this very device).
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { FingerprintOutcome, RealTargetInput } from '../../../shared/api/real-contract'
+import type { FingerprintOutcome, RealDeviceTargetInput } from '../../../shared/api/real-contract'
 import { useLab } from '../api'
 import { longJob } from './long-job'
 import type { JobStatus } from './long-job'
@@ -36,7 +36,7 @@ export const useFingerprint = defineStore('fingerprint', () => {
   })
   const { status, runId, message, onEvent, cancel } = job
 
-  async function start(target: RealTargetInput): Promise<void> {
+  async function start(target: RealDeviceTargetInput): Promise<void> {
     if (job.busy.value) return
     outcome.value = null
     notices.value = []

@@ -4,7 +4,11 @@
 // runStatus, as a run's is.
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { FingerprintPreset, RealTargetInput, ValidateReport } from '../../../shared/api/real-contract'
+import type {
+  FingerprintPreset,
+  RealDeviceTargetInput,
+  ValidateReport,
+} from '../../../shared/api/real-contract'
 import type { ValidateProgressEvent } from '../../../shared/api/real-events'
 import { VALIDATE_MATRIX } from '../../../shared/validate/matrix'
 import { errorText, useLab } from '../api'
@@ -62,7 +66,7 @@ export const useValidation = defineStore('validation', () => {
     }
   }
 
-  async function start(target: RealTargetInput): Promise<void> {
+  async function start(target: RealDeviceTargetInput): Promise<void> {
     if (busy.value) return
     report.value = null
     progress.value = null
