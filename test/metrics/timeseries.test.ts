@@ -84,6 +84,22 @@ describe('TimeSeries', () => {
     expect(ts.totalRequests(READ)).toBe(81)
   })
 
+  it('keeps levels that first rise after the bins grew and merged', () => {
+    // transfers only (as the collector's per-process series): levels come after growth and merging
+    const ts = new TimeSeries({ intervalNs: 100 * MS, maxBins: 4 })
+    for (let t = 0; t < 0.6 * SECOND; t += 100 * MS) ts.addTransfer(t, READ, 1000)
+    expect(ts.intervalNs).toBe(200 * MS)
+    ts.setLevels(500 * MS, 4, 2)
+    ts.setLevels(700 * MS, 0, 0)
+    const out = ts.finish(800 * MS)
+    expect(out.readIops).toEqual([10, 10, 10, 0])
+    expect(out.queued).toEqual([0, 0, 4 * 0.5, 4 * 0.5])
+    expect(out.inFlight).toEqual([0, 0, 1, 1])
+    const none = new TimeSeries()
+    none.addTransfer(150 * MS, READ, 1000)
+    expect(none.finish(300 * MS).queued).toEqual([0, 0, 0])
+  })
+
   it('stays within maxBins over 10^6 s of simulated time', () => {
     const ts = new TimeSeries()
     const end = 1e6 * SECOND

@@ -1,6 +1,7 @@
 import type { Engine, Handler } from '../sim/engine'
 import { Timer } from '../sim/engine'
 import type { SimTime } from '../sim/time'
+import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
 
 /** What the CPU scheduler needs of a task. */
 export interface CpuTask {
@@ -78,9 +79,8 @@ export class CpuScheduler implements Handler {
   private readonly sliceTimers: Timer[]
   private readonly sliceStart: SimTime[]
   private readonly rrTimer: Timer
-  /** Runnable tasks woken from sleep (served first under `tick`), then preempted ones. */
-  private readonly woken: CpuTask[] = []
-  private readonly preempted: CpuTask[] = []
+  /** Runnable tasks: woken from sleep (served first under `tick`), then preempted ones (run-queue.ts). */
+  private readonly queue: RunQueue
   private minVruntime = 0
   /**
    * The task whose continuation is running (between its burst ending and its next call): a wake-up
@@ -114,10 +114,11 @@ export class CpuScheduler implements Handler {
     this.rrTimer = new Timer(engine, this, EV_RR)
     this.resched = new Array<boolean>(n).fill(false)
     this.wanting = new Array<number>(n).fill(0)
+    this.queue = new RunQueue(p.policy !== 'tick')
   }
 
   get runnable(): number {
-    return this.woken.length + this.preempted.length
+    return this.queue.size
   }
 
   /**
@@ -200,7 +201,7 @@ export class CpuScheduler implements Handler {
       }
     }
     if (this.p.policy === 'tick') {
-      this.woken.push(t)
+      this.queue.push(t, WOKEN)
       if (!this.rrTimer.pending) {
         const q = this.p.quantum
         this.rrTimer.set((Math.floor(now / q) + 1) * q)
@@ -258,12 +259,12 @@ export class CpuScheduler implements Handler {
   private queueOrPreempt(t: CpuTask, victim: number): void {
     if (victim >= 0 && this.current[victim] === this.continuing) {
       this.resched[victim] = true
-      this.woken.push(t)
+      this.queue.push(t, WOKEN)
     } else if (victim >= 0) {
       this.preempt(victim)
       this.dispatchOn(victim, t)
     } else {
-      this.woken.push(t)
+      this.queue.push(t, WOKEN)
       this.armSlices()
     }
   }
@@ -315,7 +316,7 @@ export class CpuScheduler implements Handler {
     this.burstTimers[c].clear()
     this.current[c] = null
     t.onCpu = -1
-    this.preempted.push(t)
+    this.queue.push(t, PREEMPTED)
   }
 
   private pickNext(c: number): void {
@@ -324,29 +325,13 @@ export class CpuScheduler implements Handler {
   }
 
   private nextFifo(): CpuTask | undefined {
-    return this.woken.length ? this.woken.shift() : this.preempted.shift()
+    return this.queue.shift()
   }
 
   /** The runnable task with the least vruntime that may run on CPU `c` (`pack`: not one waiting for another). */
   private nextFair(c: number): CpuTask | undefined {
-    let best: CpuTask | undefined
-    let list = this.woken
-    let idx = -1
-    for (const l of [this.woken, this.preempted]) {
-      for (let i = 0; i < l.length; i++) {
-        const w = l[i].wantCpu
-        if (w >= 0 && w !== c) continue
-        if (best === undefined || l[i].vruntime < best.vruntime) {
-          best = l[i]
-          list = l
-          idx = i
-        }
-      }
-    }
-    if (best) {
-      list.splice(idx, 1)
-      this.minVruntime = Math.max(this.minVruntime, best.vruntime)
-    }
+    const best = this.queue.takeFair(c)
+    if (best) this.minVruntime = Math.max(this.minVruntime, best.vruntime)
     return best
   }
 
@@ -362,7 +347,8 @@ export class CpuScheduler implements Handler {
   // --- preemptive: time slices while tasks compete ---
 
   private armSlices(): void {
-    const nr = this.runnable + this.current.filter((x) => x !== null).length
+    let nr = this.runnable
+    for (let c = 0; c < this.current.length; c++) if (this.current[c] !== null) nr++
     const slice =
       this.p.policy === 'eevdf'
         ? this.p.minGranularity
@@ -382,11 +368,11 @@ export class CpuScheduler implements Handler {
       this.burstTimers[c].clear()
       this.current[c] = null
       cur.onCpu = -1
-      this.preempted.push(cur)
+      this.queue.push(cur, PREEMPTED)
       this.dispatchOn(c, next)
     } else {
       // keep running; put the candidate back (none: every waiting task waits for another CPU)
-      if (next !== undefined) this.woken.unshift(next)
+      if (next !== undefined) this.queue.unshiftWoken(next)
       this.sliceStart[c] = this.engine.now
       this.burstTimers[c].set(this.engine.now + cur.cpuWork)
     }

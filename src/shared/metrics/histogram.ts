@@ -32,7 +32,7 @@ for (let i = 0; i < BUCKET_COUNT; i++) {
 }
 
 /** Bucket of a value in [0, 2^53): `(k − 6)·64 + ⌊v / 2^(k−6)⌋` where 2^k ≤ v < 2^(k+1). */
-function bucketIndex(v: number): number {
+export function bucketIndex(v: number): number {
   if (v < 2 * BUCKETS_PER_POW2) return v | 0
   if (v < TWO_POW_32) {
     const shift = 31 - Math.clz32(v) - SUB_BITS
@@ -58,15 +58,25 @@ export interface CdfPoint {
   fraction: number
 }
 
+/** The window of buckets held grows by whole rows (a power of two's 64 sub-buckets). */
+const ROW = BUCKETS_PER_POW2
+const EMPTY = new Float64Array(0)
+
 /**
- * Streaming histogram of non-negative integer nanosecond values (latencies). One fixed
- * Float64Array of counts (24 KiB), allocated in the constructor; `record` allocates nothing.
+ * Streaming histogram of non-negative integer nanosecond values (latencies). Counts are kept for
+ * a window of buckets, `base` … `base + counts.length − 1` (whole rows of 64), widened when a value
+ * falls outside: a process's latencies span a few powers of two, so a histogram holds 1–3 KiB
+ * instead of all 3072 buckets (24 KiB) — what lets a run of a thousand processes, each with its
+ * own histogram, allocate and summarise them cheaply. Buckets outside the window are zero.
+ * `record` allocates only when it widens the window (a few times in a histogram's life).
  * `count`, `min`, `max`, `mean` are exact; percentiles and the CDF are exact to the bucket.
  * Statistics of an empty histogram are NaN.
  */
 export class LatencyHistogram {
   static readonly bucketsPerPow2 = BUCKETS_PER_POW2
-  private readonly counts = new Float64Array(BUCKET_COUNT)
+  private counts: Float64Array = EMPTY
+  /** Bucket index of counts[0]. */
+  private base = 0
   private n = 0
   private total = 0
   private lo = Infinity
@@ -75,7 +85,10 @@ export class LatencyHistogram {
   /** Record one value. Throws a RangeError for a negative, NaN or unsafe (≥ 2^53) value. */
   record(ns: number): void {
     if (!(ns >= 0 && ns <= MAX_VALUE)) throw new RangeError(`latency out of range: ${ns}`)
-    this.counts[bucketIndex(ns)]++
+    const b = bucketIndex(ns)
+    const i = b - this.base
+    if (i >= 0 && i < this.counts.length) this.counts[i]++
+    else this.countsFor(b, b)[b - this.base]++
     this.n++
     this.total += ns
     if (ns < this.lo) this.lo = ns
@@ -116,10 +129,11 @@ export class LatencyHistogram {
     // The relative epsilon keeps e.g. 99.9 % of 1000 at rank 999 despite 0.999 · 1000 > 999 in floats.
     const rank = Math.max(1, Math.ceil((p / 100) * this.n * (1 - 1e-12)))
     const counts = this.counts
+    const base = this.base
     let cum = 0
-    for (let i = 0; i < BUCKET_COUNT; i++) {
+    for (let i = 0; i < counts.length; i++) {
       cum += counts[i]
-      if (cum >= rank) return this.clamp(HIGHEST[i])
+      if (cum >= rank) return this.clamp(HIGHEST[base + i])
     }
     return this.hi
   }
@@ -133,11 +147,11 @@ export class LatencyHistogram {
   cdf(maxPoints = 200): CdfPoint[] {
     if (this.n === 0 || maxPoints < 1) return []
     const occupied: number[] = []
-    for (let i = 0; i < BUCKET_COUNT; i++) if (this.counts[i] > 0) occupied.push(i)
+    for (let i = 0; i < this.counts.length; i++) if (this.counts[i] > 0) occupied.push(this.base + i)
     const cumulative = new Float64Array(occupied.length)
     let cum = 0
     for (let j = 0; j < occupied.length; j++) {
-      cum += this.counts[occupied[j]]
+      cum += this.counts[occupied[j] - this.base]
       cumulative[j] = cum
     }
     const m = Math.min(Math.floor(maxPoints), occupied.length)
@@ -153,9 +167,12 @@ export class LatencyHistogram {
   /** Add another histogram's values to this one (as if they had been recorded here). */
   merge(other: LatencyHistogram): this {
     if (other.n === 0) return this
-    const a = this.counts
     const b = other.counts
-    for (let i = 0; i < BUCKET_COUNT; i++) a[i] += b[i]
+    if (b.length > 0) {
+      const a = this.countsFor(other.base, other.base + b.length - 1)
+      const at = other.base - this.base
+      for (let i = 0; i < b.length; i++) a[at + i] += b[i]
+    }
     this.n += other.n
     this.total += other.total
     if (other.lo < this.lo) this.lo = other.lo
@@ -168,7 +185,8 @@ export class LatencyHistogram {
    * count, sum and bounds updated once (a hot path that gathers its values first, then records).
    */
   recordEvery(xs: Float64Array, from: number, to: number, stride: number): void {
-    const counts = this.counts
+    let counts = this.counts
+    let base = this.base
     let total = 0
     let lo = this.lo
     let hi = this.hi
@@ -176,7 +194,13 @@ export class LatencyHistogram {
     for (let i = from; i < to; i += stride) {
       const v = xs[i]
       if (!(v >= 0 && v <= MAX_VALUE)) throw new RangeError(`latency out of range: ${v}`)
-      counts[bucketIndex(v)]++
+      const b = bucketIndex(v)
+      if (b - base >= 0 && b - base < counts.length) counts[b - base]++
+      else {
+        counts = this.countsFor(b, b)
+        base = this.base
+        counts[b - base]++
+      }
       total += v
       if (v < lo) lo = v
       if (v > hi) hi = v
@@ -191,7 +215,7 @@ export class LatencyHistogram {
   /** Record the value 0 `n` times (as `n` calls of `record(0)` would). */
   recordZeros(n: number): void {
     if (!(n > 0)) return
-    this.counts[0] += n
+    this.countsFor(0, 0)[-this.base] += n
     this.n += n
     if (this.lo > 0) this.lo = 0
     if (this.hi < 0) this.hi = 0
@@ -208,7 +232,8 @@ export class LatencyHistogram {
   /** Compact, JSON-safe form (an empty histogram has min = max = 0). */
   toJSON(): LatencyHistogramJSON {
     const counts: Array<[number, number]> = []
-    for (let i = 0; i < BUCKET_COUNT; i++) if (this.counts[i] > 0) counts.push([i, this.counts[i]])
+    for (let i = 0; i < this.counts.length; i++)
+      if (this.counts[i] > 0) counts.push([this.base + i, this.counts[i]])
     const empty = this.n === 0
     return {
       bucketsPerPow2: BUCKETS_PER_POW2,
@@ -232,7 +257,7 @@ export class LatencyHistogram {
     for (const [i, c] of json.counts) {
       if (!Number.isInteger(i) || i < 0 || i >= BUCKET_COUNT) throw new Error(`bad histogram bucket ${i}`)
       if (!(c >= 0 && Number.isFinite(c))) throw new Error(`bad histogram count ${c}`)
-      h.counts[i] += c
+      h.countsFor(i, i)[i - h.base] += c
       n += c
     }
     if (n !== json.count) throw new Error(`histogram counts sum to ${n}, expected ${json.count}`)
@@ -243,6 +268,29 @@ export class LatencyHistogram {
       h.hi = json.max
     }
     return h
+  }
+
+  /**
+   * The counts, the window widened first if needed to hold buckets `from` … `to` (whole rows,
+   * the old counts copied to their new places). A row to spare is added on the side it grows
+   * (both sides at first): latencies wander a little, and each widening copies the window.
+   */
+  private countsFor(from: number, to: number): Float64Array {
+    const old = this.counts
+    const held = old.length > 0
+    const oldEnd = this.base + old.length
+    if (held && from >= this.base && to < oldEnd) return old
+    let lo = Math.floor(from / ROW) * ROW
+    if (held && this.base <= lo) lo = this.base
+    else lo = Math.max(0, lo - ROW)
+    let hi = (Math.floor(to / ROW) + 1) * ROW
+    if (held && oldEnd >= hi) hi = oldEnd
+    else hi = Math.min(BUCKET_COUNT, hi + ROW)
+    const counts = new Float64Array(hi - lo)
+    if (held) counts.set(old, this.base - lo)
+    this.counts = counts
+    this.base = lo
+    return counts
   }
 
   private clamp(v: number): number {

@@ -26,6 +26,7 @@ export interface TimeSeriesData {
 }
 
 const INITIAL_BINS = 64
+const NO_LEVELS = new Float64Array(0)
 
 /**
  * Throughput, IOPS and queue levels over simulated time, in fixed bins [i·interval, (i+1)·interval)
@@ -43,9 +44,12 @@ export class TimeSeries {
   /** Bytes and completed requests, two slots per bin: index `2·bin + op`. */
   private bytes: Float64Array
   private ops: Float64Array
-  /** Level × ns, summed per bin. */
-  private queuedArea: Float64Array
-  private inFlightArea: Float64Array
+  /**
+   * Level × ns, summed per bin; empty until a level other than 0 is integrated (a series that
+   * only counts transfers — the collector's one per process — never needs them).
+   */
+  private queuedArea: Float64Array = NO_LEVELS
+  private inFlightArea: Float64Array = NO_LEVELS
   private capacity: number
   private queuedLevel = 0
   private inFlightLevel = 0
@@ -65,8 +69,6 @@ export class TimeSeries {
     this.capacity = Math.min(INITIAL_BINS, maxBins)
     this.bytes = new Float64Array(2 * this.capacity)
     this.ops = new Float64Array(2 * this.capacity)
-    this.queuedArea = new Float64Array(this.capacity)
-    this.inFlightArea = new Float64Array(this.capacity)
   }
 
   /** Current bin width in ns. */
@@ -118,6 +120,7 @@ export class TimeSeries {
       n = Math.ceil(now / this.interval)
     }
     const interval = this.interval
+    const levels = this.queuedArea.length > 0
     // A completion at exactly `now` on a boundary went into bin n: fold it into bin n − 1.
     if (n > 0 && n < this.capacity && n * interval === now) {
       for (let op = READ; op <= WRITE; op++) {
@@ -145,8 +148,8 @@ export class TimeSeries {
       out.writeMBps.push((this.bytes[2 * i + WRITE] * 1e3) / span)
       out.readIops.push((this.ops[2 * i + READ] * 1e9) / span)
       out.writeIops.push((this.ops[2 * i + WRITE] * 1e9) / span)
-      out.queued.push(this.queuedArea[i] / span)
-      out.inFlight.push(this.inFlightArea[i] / span)
+      out.queued.push(levels ? this.queuedArea[i] / span : 0)
+      out.inFlight.push(levels ? this.inFlightArea[i] / span : 0)
     }
     return out
   }
@@ -163,6 +166,10 @@ export class TimeSeries {
     // The last nanosecond covered is now − 1: make room for its bin first (merging may change the interval).
     const lastBin = Math.floor((now - 1) / this.interval)
     if (lastBin >= this.capacity) this.makeRoom(now - 1, lastBin)
+    if (this.queuedArea.length === 0) {
+      this.queuedArea = new Float64Array(this.capacity)
+      this.inFlightArea = new Float64Array(this.capacity)
+    }
     const interval = this.interval
     let bin = Math.floor(t / interval)
     while (t < now) {
@@ -191,8 +198,10 @@ export class TimeSeries {
     const capacity = Math.min(2 * this.capacity, this.maxBins)
     this.bytes = grown(this.bytes, 2 * capacity)
     this.ops = grown(this.ops, 2 * capacity)
-    this.queuedArea = grown(this.queuedArea, capacity)
-    this.inFlightArea = grown(this.inFlightArea, capacity)
+    if (this.queuedArea.length > 0) {
+      this.queuedArea = grown(this.queuedArea, capacity)
+      this.inFlightArea = grown(this.inFlightArea, capacity)
+    }
     this.capacity = capacity
   }
 
@@ -204,6 +213,7 @@ export class TimeSeries {
         this.bytes[2 * i + op] = this.bytes[4 * i + op] + this.bytes[4 * i + 2 + op]
         this.ops[2 * i + op] = this.ops[4 * i + op] + this.ops[4 * i + 2 + op]
       }
+      if (this.queuedArea.length === 0) continue
       this.queuedArea[i] = this.queuedArea[2 * i] + this.queuedArea[2 * i + 1]
       this.inFlightArea[i] = this.inFlightArea[2 * i] + this.inFlightArea[2 * i + 1]
     }

@@ -37,6 +37,11 @@ export class CfqQueue extends SortedQueue {
   onRr = false
   /** Service-tree key: the time it should next be served (-Infinity: preempting, go first). */
   rbKey: SimTime = 0
+  /** Service-tree order beside the key: its class rank and arrival when it was inserted. */
+  rbRank = 1
+  rbSeq = 0
+  /** Its place in the service tree's heap, −1 while off the tree (IndexedHeap). */
+  heapIndex = -1
   /** Slice end; meaningful only once `sliceNew` is false (the slice starts at the first completion). */
   sliceEnd: SimTime = 0
   sliceNew = false

@@ -1,36 +1,41 @@
+import { IndexedHeap } from '../../util/indexed-heap'
 import type { CfqQueue } from './queue'
 
 /**
  * The service tree (v3): busy queues in the order they will be served — RT queues first, IDLE
- * last, then by key (the time each should next run), equal keys in arrival order. The kernel uses
- * an rb-tree with a cached leftmost node; busy queues are few (one per active process plus the
- * async queues), so a sorted array is simpler and as fast.
+ * last, then by key (the time each should next run), equal keys in arrival order. The kernel keeps
+ * an rb-tree keyed by rb_key with the leftmost node cached (cfq_service_tree_add, cfq_rb_first);
+ * CFQ only ever reads that leftmost queue, so an indexed heap ordered by (class, key, arrival) does
+ * as well: insert and remove in O(log n) with a thousand processes' queues busy at once.
  */
 export class ServiceTree {
-  private readonly items: CfqQueue[] = []
+  private readonly heap = new IndexedHeap<CfqQueue>(before)
+  /** Arrival order of insertions: equal keys are served first come, first served. */
+  private seq = 0
 
   get size(): number {
-    return this.items.length
+    return this.heap.size
   }
 
   /** The queue to serve next, or null. */
   get first(): CfqQueue | null {
-    return this.items.length > 0 ? this.items[0] : null
+    return this.heap.first
   }
 
   /** Insert `q` with key `key`, after every queue of its class with a key ≤ `key`. */
   insert(q: CfqQueue, key: number): void {
     q.rbKey = key
-    const a = this.items
-    const rank = q.classRank
-    let i = a.length
-    while (i > 0 && (a[i - 1].classRank > rank || (a[i - 1].classRank === rank && a[i - 1].rbKey > key))) i--
-    a.splice(i, 0, q)
+    q.rbRank = q.classRank
+    q.rbSeq = this.seq++
+    this.heap.push(q)
   }
 
   remove(q: CfqQueue): void {
-    const i = this.items.indexOf(q)
-    if (i < 0) throw new Error('cfq: queue is not on the service tree')
-    this.items.splice(i, 1)
+    if (q.heapIndex < 0) throw new Error('cfq: queue is not on the service tree')
+    this.heap.remove(q)
   }
 }
+
+const before = (a: CfqQueue, b: CfqQueue): boolean =>
+  a.rbRank < b.rbRank ||
+  (a.rbRank === b.rbRank && (a.rbKey < b.rbKey || (a.rbKey === b.rbKey && a.rbSeq < b.rbSeq)))
