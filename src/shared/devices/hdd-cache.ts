@@ -321,7 +321,11 @@ export class WriteCache {
           heads[i] = mech.head
           angles[i] = mech.locatedAngleNs
         }
-        const c = mech.positioningTo(c0, h0, cyls[i], heads[i], angles[i], true, t)
+        // the positioning time is the move plus a rotational wait ≥ 0: a move no shorter than
+        // the best so far cannot beat it (ties go to the older extent)
+        const move = mech.moveTo(c0, h0, cyls[i], heads[i], true)
+        if (move >= bestCost) continue
+        const c = move + mech.waitAngle(angles[i], t + move)
         if (c < bestCost) {
           bestCost = c
           best = i

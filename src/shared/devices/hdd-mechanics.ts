@@ -220,7 +220,7 @@ export class HddMechanics {
   }
 
   /** ns to wait from time t, head on the right track, until the sector at rotational offset `angle` comes. */
-  private waitAngle(angle: number, t: SimTime): number {
+  waitAngle(angle: number, t: SimTime): number {
     const rev = this.revNs
     // both terms lie in [0, rev): their difference needs no further remainder
     let wait = angle - modPos(t, rev)
@@ -266,22 +266,12 @@ export class HddMechanics {
   }
 
   /**
-   * As positioningFrom, to a sector already located (its cylinder, head and `locatedAngleNs`),
-   * for callers that rank the same targets many times. Leaves the mechanism's state as it was.
+   * As moveFrom, to a track already located (its cylinder and head), for callers that rank the
+   * same targets many times. Leaves the mechanism's state as it was.
    */
-  positioningTo(
-    c0: number,
-    h0: number,
-    cyl: number,
-    head: number,
-    angle: number,
-    write: boolean,
-    t: SimTime,
-  ): number {
+  moveTo(c0: number, h0: number, cyl: number, head: number, write: boolean): number {
     const d = Math.abs(cyl - c0)
-    const move =
-      d > 0 ? this.seekNs(d) + (write ? this.writeSettleNs : 0) : head !== h0 ? this.headSwitchNs : 0
-    return move + this.waitAngle(angle, t + move)
+    return d > 0 ? this.seekNs(d) + (write ? this.writeSettleNs : 0) : head !== h0 ? this.headSwitchNs : 0
   }
 
   /** Positioning time (move + rotational wait) from cylinder c0, head h0 to `lba`, starting at t. */

@@ -47,6 +47,7 @@ export class PageFlags {
   any(w: number, flags: number): number {
     const b = this.bits
     const i = w * SLOTS
+    if (flags === PG_ANY) return b[i] | b[i + 1] | b[i + 2] | b[i + 3] | b[i + 4] | b[i + 5] | b[i + 6]
     let m = 0
     if (flags & 1) m |= b[i]
     if (flags & 2) m |= b[i + 1]
@@ -64,7 +65,9 @@ export class PageFlags {
    * has none, so `wantB` = false holds everywhere).
    */
   private where(w: number, a: number, wantA: boolean, b: number, wantB: boolean): number {
-    return (wantA ? this.any(w, a) : ~this.any(w, a)) & (wantB ? this.any(w, b) : ~this.any(w, b))
+    const x = wantA ? this.any(w, a) : ~this.any(w, a)
+    if (b === 0) return wantB ? 0 : x
+    return x & (wantB ? this.any(w, b) : ~this.any(w, b))
   }
 
   /**
@@ -121,9 +124,11 @@ export class PageFlags {
       if (unless !== 0) m &= ~this.any(w, unless)
       if (m === 0) continue
       const i = w * SLOTS
-      for (let k = 0; k < SLOTS; k++) {
-        if ((set >>> k) & 1) b[i + k] |= m
-        else if ((clear >>> k) & 1) b[i + k] &= ~m
+      for (let todo = set | clear; todo !== 0; todo &= todo - 1) {
+        const bit = todo & -todo
+        const k = 31 - Math.clz32(bit)
+        if (set & bit) b[i + k] |= m
+        else b[i + k] &= ~m
       }
     }
   }
