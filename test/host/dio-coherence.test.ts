@@ -150,7 +150,7 @@ describe('folios of a buffered write', () => {
 
   it('never spans a page that is already cached (the kernel retries a smaller folio)', () => {
     const f = file()
-    f.pageStates()[3] = 1
+    f.pageStates().setState(3, 1)
     f.makeFolios(0, 8, 9)
     expect([f.folioStart(1), f.folioEnd(1)]).toEqual([0, 2])
     expect([f.folioStart(2), f.folioEnd(2)]).toEqual([2, 3])

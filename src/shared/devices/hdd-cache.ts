@@ -267,6 +267,13 @@ export class WriteCache {
   used = 0
   private starts: number[] = []
   private ends: number[] = []
+  /**
+   * Where each extent's first sector lies — cylinder, head, rotational offset (NaN: not located
+   * since its start last moved) — so ranking the window locates each start once, not per look.
+   */
+  private cyls: number[] = []
+  private heads: number[] = []
+  private angles: number[] = []
   /** The chunk chosen by `take`. */
   chunkStart = 0
   chunkSectors = 0
@@ -288,6 +295,9 @@ export class WriteCache {
     else {
       this.starts.push(s)
       this.ends.push(e)
+      this.cyls.push(0)
+      this.heads.push(0)
+      this.angles.push(NaN)
     }
   }
 
@@ -303,8 +313,19 @@ export class WriteCache {
       mech.locate(fromLba)
       const c0 = mech.cyl
       const h0 = mech.head
+      const { cyls, heads, angles } = this
       for (let i = 0; i < n; i++) {
-        const c = mech.positioningFrom(c0, h0, this.starts[i], true, t)
+        if (Number.isNaN(angles[i])) {
+          mech.locate(this.starts[i])
+          cyls[i] = mech.cyl
+          heads[i] = mech.head
+          angles[i] = mech.locatedAngleNs
+        }
+        // the positioning time is the move plus a rotational wait ≥ 0: a move no shorter than
+        // the best so far cannot beat it (ties go to the older extent)
+        const move = mech.moveTo(c0, h0, cyls[i], heads[i], true)
+        if (move >= bestCost) continue
+        const c = move + mech.waitAngle(angles[i], t + move)
         if (c < bestCost) {
           bestCost = c
           best = i
@@ -314,9 +335,13 @@ export class WriteCache {
     const s = this.starts[best]
     const len = Math.min(this.ends[best] - s, maxSectors)
     this.starts[best] = s + len
+    this.angles[best] = NaN
     if (this.starts[best] >= this.ends[best]) {
       this.starts.splice(best, 1)
       this.ends.splice(best, 1)
+      this.cyls.splice(best, 1)
+      this.heads.splice(best, 1)
+      this.angles.splice(best, 1)
     }
     this.chunkStart = s
     this.chunkSectors = len

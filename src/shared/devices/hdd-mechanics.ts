@@ -59,6 +59,22 @@ export function modPos(x: number, m: number): number {
   return r < 0 ? r + m : r >= m ? r - m : r
 }
 
+/** Seek tables made so far, by curve and cylinder count: each run of a drive needs the same one. */
+const seekTables = new Map<string, Int32Array>()
+
+/** ns for a move of d cylinders, d = 0 … cylinders (shared between runs: never written to). */
+function seekTable(curve: SeekCurve, cylinders: number): Int32Array {
+  const key = `${cylinders} ${JSON.stringify(curve)}`
+  let table = seekTables.get(key)
+  if (table === undefined) {
+    table = new Int32Array(cylinders + 1)
+    for (let d = 1; d <= cylinders; d++) table[d] = Math.round(seekTimeMs(curve, d, cylinders) * 1e6)
+    if (seekTables.size >= 16) seekTables.clear()
+    seekTables.set(key, table)
+  }
+  return table
+}
+
 export class HddMechanics {
   readonly revNs: SimTime
   readonly heads: number
@@ -151,9 +167,7 @@ export class HddMechanics {
       cyl += z.cylinders
     }
     this.capacitySectors = lba
-    this.seekTable = new Int32Array(this.cylinders + 1)
-    for (let d = 1; d <= this.cylinders; d++)
-      this.seekTable[d] = Math.round(seekTimeMs(cfg.seek, d, this.cylinders) * 1e6)
+    this.seekTable = seekTable(cfg.seek, this.cylinders)
   }
 
   /** Sets zone, cyl, head, sect for `lba`. */
@@ -202,9 +216,14 @@ export class HddMechanics {
 
   /** ns to wait from time t, head on the right track, until sector `sect` comes under the head. */
   private waitFor(z: number, cyl: number, head: number, sect: number, t: SimTime): number {
+    return this.waitAngle(this.angleOf(z, cyl, head, sect), t)
+  }
+
+  /** ns to wait from time t, head on the right track, until the sector at rotational offset `angle` comes. */
+  waitAngle(angle: number, t: SimTime): number {
     const rev = this.revNs
     // both terms lie in [0, rev): their difference needs no further remainder
-    let wait = this.angleOf(z, cyl, head, sect) - modPos(t, rev)
+    let wait = angle - modPos(t, rev)
     if (wait < 0) wait += rev
     return wait > rev - ROT_TOLERANCE_NS ? 0 : wait
   }
@@ -244,6 +263,15 @@ export class HddMechanics {
    */
   get locatedAngleNs(): number {
     return this.angleOf(this.zone, this.cyl, this.head, this.sect)
+  }
+
+  /**
+   * As moveFrom, to a track already located (its cylinder and head), for callers that rank the
+   * same targets many times. Leaves the mechanism's state as it was.
+   */
+  moveTo(c0: number, h0: number, cyl: number, head: number, write: boolean): number {
+    const d = Math.abs(cyl - c0)
+    return d > 0 ? this.seekNs(d) + (write ? this.writeSettleNs : 0) : head !== h0 ? this.headSwitchNs : 0
   }
 
   /** Positioning time (move + rotational wait) from cylinder c0, head h0 to `lba`, starting at t. */

@@ -320,7 +320,7 @@ export class BlockFs implements FileSystem {
     const st = meta.pageStates()
     let any = false
     for (const p of pages) {
-      if ((st[p] & (PG_DIRTY | PG_WRITEBACK)) !== PG_DIRTY) continue
+      if ((st.state(p) & (PG_DIRTY | PG_WRITEBACK)) !== PG_DIRTY) continue
       this.host.cache.writebackPages(meta, 1, true, t, t.bios, p)
       this.stats.syncMetaWrites++
       any = true
@@ -336,7 +336,7 @@ export class BlockFs implements FileSystem {
     const g = Math.floor(slot / ipg)
     const inodePage = this.inodePage(g, slot % ipg)
     if (op === 'stat') {
-      const s = this.meta!.pageStates()[inodePage]
+      const s = this.meta!.pageStates().state(inodePage)
       if (s & PG_UPTODATE || s & PG_DIRTY) return { kind: 'done' }
       return { kind: 'read', file: this.meta!, page: inodePage }
     }

@@ -1,4 +1,5 @@
 import { SECTOR } from '../block/types'
+import { PG_ANY, PageFlags } from './page-flags'
 
 export const PAGE = 4096
 export const SECTORS_PER_PAGE = PAGE / SECTOR
@@ -13,13 +14,13 @@ export interface Extent {
 }
 
 /**
- * A file: extents on the device plus its pages in the page cache (one byte of state per page,
- * allocated when first used buffered). `raw` files are the whole device (dd if=/dev/sda);
+ * A file: extents on the device plus its pages in the page cache (their flags as bitmaps:
+ * page-flags.ts, allocated when first used buffered). `raw` files are the whole device (dd if=/dev/sda);
  * `blockDevice` is the device's own page cache, where buffered I/O on /dev goes.
  */
 export class SimFile {
   /** Page-cache state per page (see pagecache.ts flags), allocated lazily. */
-  pages: Uint8Array | null = null
+  pages: PageFlags | null = null
   /** Pages dirty in the cache. */
   dirty = 0
   /** Pages under writeback. */
@@ -65,12 +66,8 @@ export class SimFile {
    */
   makeFolios(first: number, end: number, maxOrder: number): void {
     const pages = this.pageStates()
-    let i = first
+    let i = pages.seek(first, end, PG_ANY, false)
     while (i < end) {
-      if (pages[i] !== 0) {
-        i++
-        continue
-      }
       let o = Math.min(maxOrder, Math.floor(Math.log2(end - i)))
       while (o > 0 && (i & ((1 << o) - 1)) !== 0) o--
       while (o > 0 && !uncached(pages, i, i + (1 << o))) o--
@@ -78,7 +75,7 @@ export class SimFile {
         this.folio ??= new Uint8Array(this.pageCount)
         this.folio.fill(o, i, i + (1 << o))
       }
-      i += 1 << o
+      i = pages.seek(i + (1 << o), end, PG_ANY, false)
     }
   }
 
@@ -98,12 +95,12 @@ export class SimFile {
   anyPage(first: number, end: number, flags: number): boolean {
     const pages = this.pages
     if (pages === null) return false
-    for (let p = first; p < end; p++) if (pages[p] & flags) return true
-    return false
+    const stop = Math.min(end, pages.count)
+    return pages.seek(first, stop, flags, true) < stop
   }
 
-  pageStates(): Uint8Array {
-    if (this.pages === null) this.pages = new Uint8Array(this.pageCount)
+  pageStates(): PageFlags {
+    if (this.pages === null) this.pages = new PageFlags(this.pageCount)
     return this.pages
   }
 
@@ -279,7 +276,6 @@ export class FileAllocator {
   }
 }
 
-function uncached(pages: Uint8Array, from: number, to: number): boolean {
-  for (let p = from; p < to; p++) if (pages[p] !== 0) return false
-  return true
+function uncached(pages: PageFlags, from: number, to: number): boolean {
+  return pages.seek(from, to, PG_ANY, true) === to
 }

@@ -11,6 +11,7 @@ import { cpuParamsOf } from './cpu-params'
 import type { FilePlacement, SimFile } from './files'
 import { FileAllocator, PAGE } from './files'
 import { PG_WRITEBACK, PageCache } from './pagecache'
+import { PG_ANY } from './page-flags'
 import { PageReporting } from './page-reporting'
 import type { PageIoListener } from './pagecache'
 import type { Program } from './program'
@@ -342,9 +343,9 @@ export class Kernel implements PageIoListener {
 
   /** First page at or after `after` that is not cached, within `limit` pages; -1 if none. */
   nextHole(f: SimFile, after: number, limit: number): number {
-    const pages = f.pageStates()
     const end = Math.min(f.pageCount, after + limit)
-    for (let p = after; p < end; p++) if (pages[p] === 0) return p
+    const p = f.pageStates().seek(after, end, PG_ANY, false)
+    if (p < end) return p
     return end < f.pageCount ? end : -1
   }
 

@@ -7,6 +7,8 @@ import { SECTORS_PER_PAGE } from './files'
 import type { PageReporting } from './page-reporting'
 import type { ScanResult } from './reclaim'
 import type { Watermarks } from './vm-era'
+import { PG_ANY, SCRATCH } from './page-flags'
+import { PageRing } from './page-ring'
 
 /** Page flags, one byte per page. */
 export const PG_UPTODATE = 1
@@ -27,11 +29,17 @@ export interface PageIoListener {
   pagesWritten(file: SimFile, first: number, count: number, now: SimTime): void
 }
 
+/** Flags that keep a page from being freed by reclaimClean (with PG_REFERENCED: a second chance). */
+const KEEP_CLEAN = PG_DIRTY | PG_LOCKED | PG_WRITEBACK | PG_REFERENCED
+
 /**
- * The page cache: per-file page states, global counts of cached, dirty and writeback pages, and
- * reclaim. Reclaim is a CLOCK over a ring of cached pages in insertion order (the kernel's
- * inactive list, approximately): a referenced page gets a second chance, dirty, locked and
- * writeback pages are skipped. Memory stays bounded by the cache size whatever the run length.
+ * The page cache: per-file page states (bitmaps: page-flags.ts), global counts of cached, dirty
+ * and writeback pages, and reclaim. Reclaim is a CLOCK over a ring of cached pages in insertion
+ * order (the kernel's inactive list, approximately; kept as runs of pages: page-ring.ts): a
+ * referenced page gets a second chance, dirty, locked and writeback pages are skipped. Memory
+ * stays bounded by the cache size whatever the run length. Every operation works on runs of pages
+ * in one state, so its cost follows the requests, not their pages; the result is page for page
+ * that of a list of single pages.
  */
 export class PageCache implements BioOwner {
   cached = 0
@@ -45,11 +53,11 @@ export class PageCache implements BioOwner {
   wm: Watermarks = { min: 0, low: 0, high: 0 }
   /** Called when an allocation leaves free memory below the low watermark (wakeup_kswapd). */
   onLow: (() => void) | null = null
-  /** Allocated with the first cached page: a run that never caches a page never pays for it. */
-  private ringFile = new Int32Array(0)
-  private ringPage = new Int32Array(0)
-  private head = 0
-  private count = 0
+  /** The LRU: pages in insertion order, at most `ringCap` of them (a page beyond is not tracked). */
+  private readonly ring = new PageRing()
+  private readonly ringCap: number
+  /** Whether a page ever went on the LRU (before that, no page goes back on its tail). */
+  private ringUsed = false
   private readonly byId: SimFile[] = []
   listener: PageIoListener | null = null
   /** Free page reporting to a hypervisor (host `freshPageUs` > 0): page-reporting.ts. */
@@ -59,7 +67,9 @@ export class PageCache implements BioOwner {
     /** Pages available to the cache (memory less what the kernel and processes hold). */
     readonly capacity: number,
     private readonly queue: BlockQueue,
-  ) {}
+  ) {
+    this.ringCap = capacity + 1
+  }
 
   register(f: SimFile): void {
     this.byId[f.id] = f
@@ -85,27 +95,36 @@ export class PageCache implements BioOwner {
 
   /** Evict up to `n` clean, unreferenced, unlocked pages (CLOCK); returns how many went. */
   reclaimClean(n: number): number {
+    const ring = this.ring
     let freed = 0
     let scanned = 0
-    const limit = 2 * this.count
-    while (freed < n && this.count > 0 && scanned < limit) {
-      const i = this.head
-      const f = this.byId[this.ringFile[i]]
-      const p = this.ringPage[i]
-      this.head = (i + 1) % this.ringFile.length
-      this.count--
-      scanned++
-      const pages = f.pages!
-      const s = pages[p]
-      if (s === 0) continue // dropped since (invalidated): a stale entry
-      if (s & (PG_DIRTY | PG_LOCKED | PG_WRITEBACK) || s & PG_REFERENCED) {
-        pages[p] = s & ~PG_REFERENCED
-        this.push(f.id, p)
-        continue
+    const limit = 2 * ring.count
+    while (freed < n && ring.count > 0 && scanned < limit) {
+      // the oldest run's first pages that are all in one case, as far as the counts allow
+      const f = this.byId[ring.headFile]
+      const p = ring.headStart
+      const pf = f.pages!
+      const s = pf.state(p)
+      const end = p + Math.min(ring.headLen, limit - scanned)
+      if (s === 0) {
+        // dropped since (invalidated): stale entries
+        const k = pf.runEnd(p, end, PG_ANY, false) - p
+        ring.popFront(k)
+        scanned += k
+      } else if (s & KEEP_CLEAN) {
+        const k = pf.runEnd(p, end, KEEP_CLEAN, true) - p
+        ring.popFront(k)
+        scanned += k
+        pf.update(p, p + k, 0, PG_REFERENCED)
+        this.push(f.id, p, k)
+      } else {
+        const k = pf.runEnd(p, Math.min(end, p + n - freed), PG_ANY, true, KEEP_CLEAN, false) - p
+        ring.popFront(k)
+        scanned += k
+        pf.update(p, p + k, 0, PG_ANY)
+        this.cached -= k
+        freed += k
       }
-      pages[p] = 0
-      this.cached--
-      freed++
     }
     this.reporting?.freed(freed)
     return freed
@@ -118,62 +137,89 @@ export class PageCache implements BioOwner {
    * until their write completes.
    */
   scanTail(n: number, write: boolean, ctx: IoContext, out: Bio[], r: ScanResult): void {
+    const ring = this.ring
+    // passed over (and their referenced bit cleared): locked, under writeback, referenced, and
+    // dirty when not writing
+    const keep = PG_LOCKED | PG_WRITEBACK | PG_REFERENCED | (write ? 0 : PG_DIRTY)
     let scanned = 0
-    while (scanned < n && this.count > 0) {
-      const i = this.head
-      const f = this.byId[this.ringFile[i]]
-      const p = this.ringPage[i]
-      this.head = (i + 1) % this.ringFile.length
-      this.count--
-      scanned++
-      const pages = f.pages!
-      const s = pages[p]
-      if (s & (PG_LOCKED | PG_WRITEBACK | PG_REFERENCED) || (s & PG_DIRTY && !write)) {
-        pages[p] = s & ~PG_REFERENCED
-        this.push(f.id, p)
-        continue
-      }
-      if (s & PG_DIRTY) {
-        pages[p] = (s & ~PG_DIRTY) | PG_WRITEBACK | PG_RECLAIM
-        this.dirty--
-        this.writeback++
-        f.dirty--
-        f.writeback++
+    while (scanned < n && ring.count > 0) {
+      const f = this.byId[ring.headFile]
+      const p = ring.headStart
+      const pf = f.pages!
+      const s = pf.state(p)
+      const end = p + Math.min(ring.headLen, n - scanned)
+      if (s & keep) {
+        const k = pf.runEnd(p, end, keep, true) - p
+        ring.popFront(k)
+        scanned += k
+        pf.update(p, p + k, 0, PG_REFERENCED)
+        this.push(f.id, p, k)
+      } else if (s & PG_DIRTY) {
+        const k = pf.runEnd(p, end, keep, false, PG_DIRTY, true) - p
+        ring.popFront(k)
+        scanned += k
+        pf.update(p, p + k, PG_WRITEBACK | PG_RECLAIM, PG_DIRTY)
+        this.dirty -= k
+        this.writeback += k
+        f.dirty -= k
+        f.writeback += k
         if (f.dirty === 0) f.dirtiedWhen = -1
-        this.buildBios(f, p, 1, WRITE, false, ctx, out)
-        r.writes++
-        continue
+        for (let q = p; q < p + k; q++) this.buildBios(f, q, 1, WRITE, false, ctx, out)
+        r.writes += k
+      } else {
+        // clean, or a stale entry (counted as freed, as the scan always has)
+        const k = pf.runEnd(p, end, keep | PG_DIRTY, false) - p
+        ring.popFront(k)
+        scanned += k
+        pf.update(p, p + k, 0, PG_ANY)
+        this.cached -= k
+        r.freed += k
+        this.reporting?.freed(k)
       }
-      pages[p] = 0
-      this.cached--
-      r.freed++
-      this.reporting?.freed(1)
     }
     r.scanned += scanned
   }
 
   /** rotate_reclaimable_page: back on the LRU at its tail, the next page reclaim looks at. */
   private pushTail(fileId: number, page: number): void {
-    const len = this.ringFile.length
-    if (this.count >= len) return
-    this.head = (this.head - 1 + len) % len
-    this.ringFile[this.head] = fileId
-    this.ringPage[this.head] = page
-    this.count++
+    if (!this.ringUsed || this.ring.count >= this.ringCap) return
+    this.ring.pushFront(fileId, page)
   }
 
-  private push(fileId: number, page: number): void {
-    if (this.ringFile.length === 0) {
-      this.ringFile = new Int32Array(this.capacity + 1)
-      this.ringPage = new Int32Array(this.capacity + 1)
+  /**
+   * Pages [page, page + n) of a file, whose states are set, go on the LRU in that order. A page
+   * that finds the LRU full first has it compacted, and is not tracked if it is still full.
+   */
+  private push(fileId: number, page: number, n: number): void {
+    this.ringUsed = true
+    if (this.ring.count + n <= this.ringCap) {
+      this.ring.pushBack(fileId, page, n)
+      return
     }
-    if (this.count >= this.ringFile.length) this.compact()
-    const len = this.ringFile.length
-    if (this.count >= len) return // overcommitted beyond the ring: the page is simply not tracked
-    const j = (this.head + this.count) % len
-    this.ringFile[j] = fileId
-    this.ringPage[j] = page
-    this.count++
+    for (let p = page; p < page + n; p++) {
+      if (this.ring.count >= this.ringCap) this.compact()
+      if (this.ring.count >= this.ringCap) continue // overcommitted beyond the ring: not tracked
+      this.ring.pushBack(fileId, p, 1)
+    }
+  }
+
+  /**
+   * Pages [first, end) of `f`, not cached, are added with `state` and go on the LRU in page order.
+   * Page by page when the LRU may fill on the way: its compaction sees the pages not added yet
+   * as not cached.
+   */
+  private add(f: SimFile, first: number, end: number, state: number): void {
+    const pf = f.pages!
+    this.cached += end - first
+    if (this.ring.count + end - first <= this.ringCap) {
+      pf.update(first, end, state, 0)
+      this.push(f.id, first, end - first)
+      return
+    }
+    for (let p = first; p < end; p++) {
+      pf.setState(p, state)
+      this.push(f.id, p, 1)
+    }
   }
 
   /**
@@ -181,26 +227,34 @@ export class PageCache implements BioOwner {
    * of a page added again — keeping the others in order. Only needed once invalidations filled it.
    */
   private compact(): void {
-    const len = this.ringFile.length
-    const seenFlag = 128 // a page-state bit no flag uses, set only during this pass
-    let kept = 0
-    for (let k = 0; k < this.count; k++) {
-      const i = (this.head + this.count - 1 - k) % len // newest first: the newest entry of a page wins
-      const f = this.byId[this.ringFile[i]]
-      const p = this.ringPage[i]
-      const pages = f.pages!
-      if (pages[p] === 0 || pages[p] & seenFlag) continue
-      pages[p] |= seenFlag
-      const j = (this.head + this.count - 1 - kept) % len
-      this.ringFile[j] = this.ringFile[i]
-      this.ringPage[j] = p
-      kept++
+    const ring = this.ring
+    // the pages kept, newest first, as runs (a run's pages are met from its last to its first)
+    const files: number[] = []
+    const starts: number[] = []
+    const lens: number[] = []
+    for (let i = ring.runs - 1; i >= 0; i--) {
+      const id = ring.fileAt(i)
+      const pf = this.byId[id].pages!
+      const first = ring.startAt(i)
+      for (let p = first + ring.lenAt(i) - 1; p >= first; p--) {
+        const s = pf.state(p)
+        if (s === 0 || pf.any(p >>> 5, SCRATCH) & (1 << (p & 31))) continue // the newest entry of a page wins
+        pf.update(p, p + 1, SCRATCH, 0)
+        const last = files.length - 1
+        if (last >= 0 && files[last] === id && starts[last] === p + 1) {
+          starts[last] = p
+          lens[last]++
+        } else {
+          files.push(id)
+          starts.push(p)
+          lens.push(1)
+        }
+      }
     }
-    this.head = (this.head + this.count - kept) % len
-    this.count = kept
-    for (let k = 0; k < kept; k++) {
-      const i = (this.head + k) % len
-      this.byId[this.ringFile[i]].pages![this.ringPage[i]] &= ~seenFlag
+    ring.clear()
+    for (let i = files.length - 1; i >= 0; i--) {
+      ring.pushBack(files[i], starts[i], lens[i])
+      this.byId[files[i]].pages!.update(starts[i], starts[i] + lens[i], 0, SCRATCH)
     }
   }
 
@@ -209,40 +263,55 @@ export class PageCache implements BioOwner {
    * unlocked and not under writeback (posix_fadvise DONTNEED, BLKFLSBUF). Returns how many went.
    */
   dropClean(f: SimFile, first: number, end: number): number {
-    const pages = f.pages
-    if (pages === null) return 0
+    const pf = f.pages
+    if (pf === null) return 0
+    const busy = PG_DIRTY | PG_LOCKED | PG_WRITEBACK
+    const stop = Math.min(end, pf.count)
     let dropped = 0
-    for (let p = first; p < end; p++) {
-      const s = pages[p]
-      if (s === 0 || s & (PG_DIRTY | PG_LOCKED | PG_WRITEBACK)) continue
-      pages[p] = 0
-      dropped++
+    for (let p = pf.seek(first, stop, PG_ANY, true, busy, false); p < stop;) {
+      const q = pf.runEnd(p, stop, PG_ANY, true, busy, false)
+      pf.update(p, q, 0, PG_ANY)
+      dropped += q - p
+      p = pf.seek(q, stop, PG_ANY, true, busy, false)
     }
     this.cached -= dropped
     this.reporting?.freed(dropped)
     return dropped
   }
 
+  /** Mark the runs of dirty pages not under writeback in [first, end) under writeback, up to `max` pages, a bio run each. */
+  private takeDirty(
+    f: SimFile,
+    first: number,
+    end: number,
+    max: number,
+    sync: boolean,
+    ctx: IoContext,
+    out: Bio[],
+  ): number {
+    const pf = f.pages!
+    let taken = 0
+    for (let p = pf.seek(first, end, PG_DIRTY, true, PG_WRITEBACK, false); p < end && taken < max;) {
+      const q = pf.runEnd(p, Math.min(end, p + max - taken), PG_DIRTY, true, PG_WRITEBACK, false)
+      pf.update(p, q, PG_WRITEBACK, PG_DIRTY)
+      taken += q - p
+      this.buildBios(f, p, q - p, WRITE, sync, ctx, out)
+      this.lastTaken = q
+      p = pf.seek(q, end, PG_DIRTY, true, PG_WRITEBACK, false)
+    }
+    return taken
+  }
+  /** The page after the last one `takeDirty` took. */
+  private lastTaken = 0
+
   /**
    * Start writeback of the dirty pages in [first, end) of `f` (filemap_fdatawrite_range), building
    * write bios into `out`; returns the pages taken. Unlike writebackPages it stays in the range.
    */
   writebackRange(f: SimFile, first: number, end: number, sync: boolean, ctx: IoContext, out: Bio[]): number {
-    const pages = f.pages
-    if (pages === null || f.dirty === 0) return 0
-    let taken = 0
-    let run = -1
-    for (let p = first; p <= end; p++) {
-      const s = p < end ? pages[p] : 0
-      if (p < end && s & PG_DIRTY && !(s & PG_WRITEBACK)) {
-        pages[p] = (s & ~PG_DIRTY) | PG_WRITEBACK
-        taken++
-        if (run < 0) run = p
-      } else if (run >= 0) {
-        this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
-        run = -1
-      }
-    }
+    const pf = f.pages
+    if (pf === null || f.dirty === 0) return 0
+    const taken = this.takeDirty(f, first, Math.min(end, pf.count), Infinity, sync, ctx, out)
     this.dirty -= taken
     this.writeback += taken
     f.dirty -= taken
@@ -251,15 +320,14 @@ export class PageCache implements BioOwner {
     return taken
   }
 
-  private addPage(f: SimFile, p: number, state: number): void {
-    f.pages![p] = state
-    this.cached++
-    this.push(f.id, p)
-  }
-
   /** Mark a page accessed (mark_page_accessed). */
   touch(f: SimFile, p: number): void {
-    f.pages![p] |= PG_REFERENCED
+    f.pages!.update(p, p + 1, PG_REFERENCED, 0)
+  }
+
+  /** Mark pages [first, end) accessed. */
+  touchRange(f: SimFile, first: number, end: number): void {
+    f.pages!.update(first, end, PG_REFERENCED, 0)
   }
 
   /**
@@ -268,48 +336,41 @@ export class PageCache implements BioOwner {
    * `marker` (if ≥ 0) as the read-ahead trigger. Returns how many of the new pages were fresh.
    */
   readPages(f: SimFile, first: number, n: number, marker: number, ctx: IoContext, out: Bio[]): number {
-    const pages = f.pageStates()
+    const pf = f.pageStates()
     const end = Math.min(first + n, f.pageCount)
-    let missing = 0
-    for (let p = first; p < end; p++) if (pages[p] === 0) missing++
+    const missing = pf.countWhere(first, end, PG_ANY, false)
     const fresh = missing > 0 ? this.reserve(missing) : 0
-    let run = -1
-    for (let p = first; p <= end; p++) {
-      if (p < end && pages[p] === 0) {
-        if (f.folio !== null) f.folio[p] = 0
-        this.addPage(f, p, PG_LOCKED)
-        if (run < 0) run = p
-      } else if (run >= 0) {
-        this.buildBios(f, run, p - run, READ, true, ctx, out)
-        run = -1
-      }
+    // the pages not cached now (reclaim may have freed some of the range meanwhile) are read
+    for (let p = pf.seek(first, end, PG_ANY, false); p < end;) {
+      const q = pf.runEnd(p, end, PG_ANY, false)
+      if (f.folio !== null) f.folio.fill(0, p, q)
+      this.add(f, p, q, PG_LOCKED)
+      this.buildBios(f, p, q - p, READ, true, ctx, out)
+      p = pf.seek(q, end, PG_ANY, false)
     }
-    if (marker >= first && marker < end && pages[marker] & (PG_LOCKED | PG_UPTODATE))
-      pages[marker] |= PG_READAHEAD
+    if (marker >= first && marker < end && pf.state(marker) & (PG_LOCKED | PG_UPTODATE))
+      pf.update(marker, marker + 1, PG_READAHEAD, 0)
     return fresh
   }
 
   /** Dirty pages [first, first+n) after a buffered write (allocating any missing); returns the fresh ones. */
   dirtyPages(f: SimFile, first: number, n: number, now: SimTime): number {
-    const pages = f.pageStates()
+    const pf = f.pageStates()
     const end = Math.min(first + n, f.pageCount)
-    let missing = 0
-    for (let p = first; p < end; p++) if (pages[p] === 0) missing++
+    const missing = pf.countWhere(first, end, PG_ANY, false)
     const fresh = missing > 0 ? this.reserve(missing) : 0
-    for (let p = first; p < end; p++) {
-      const s = pages[p]
-      if (s === 0) {
-        this.addPage(f, p, PG_UPTODATE | PG_DIRTY | PG_REFERENCED)
-        this.dirty++
-        f.dirty++
-      } else if (!(s & PG_DIRTY)) {
-        pages[p] = s | PG_UPTODATE | PG_DIRTY | PG_REFERENCED
-        this.dirty++
-        f.dirty++
-      } else {
-        pages[p] = s | PG_REFERENCED
-      }
+    // every page of the range ends dirty and referenced, and up to date if it was not dirty; the
+    // pages not cached now are added, in page order
+    const dirtied = pf.countWhere(first, end, PG_DIRTY, false)
+    for (let p = pf.seek(first, end, PG_ANY, false); p < end;) {
+      const q = pf.runEnd(p, end, PG_ANY, false)
+      this.add(f, p, q, PG_UPTODATE | PG_DIRTY | PG_REFERENCED)
+      p = pf.seek(q, end, PG_ANY, false)
     }
+    pf.update(first, end, PG_UPTODATE, 0, PG_DIRTY)
+    pf.update(first, end, PG_DIRTY | PG_REFERENCED, 0)
+    this.dirty += dirtied
+    f.dirty += dirtied
     if (f.dirtiedWhen < 0 && f.dirty > 0) f.dirtiedWhen = now
     return fresh
   }
@@ -327,37 +388,25 @@ export class PageCache implements BioOwner {
     out: Bio[],
     from = f.writebackIndex,
   ): number {
-    const pages = f.pages
-    if (pages === null || f.dirty === 0) return 0
+    const pf = f.pages
+    if (pf === null || f.dirty === 0) return 0
     const total = f.pageCount
+    const start = from >= total ? 0 : from
     let taken = 0
-    let run = -1
-    let p = from
-    let scanned = 0
-    while (scanned <= total && taken < max) {
-      if (p >= total) {
-        if (run >= 0) this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
-        run = -1
-        p = 0
-      }
-      const s = pages[p]
-      if (s & PG_DIRTY && !(s & PG_WRITEBACK)) {
-        pages[p] = (s & ~PG_DIRTY) | PG_WRITEBACK
-        taken++
-        if (run < 0) run = p
-      } else if (run >= 0) {
-        this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
-        run = -1
-      }
-      p++
-      scanned++
+    // from the start to the file's end, then from its beginning back to the start (a bio never
+    // spans the wrap); when `max` is reached the index is past the last page taken, else the
+    // whole file was looked at and it is one past the start
+    let index = max > 0 ? (start + 1 >= total ? 0 : start + 1) : start
+    if (max > 0) {
+      taken = this.takeDirty(f, start, total, max, sync, ctx, out)
+      if (taken < max) taken += this.takeDirty(f, 0, start, max - taken, sync, ctx, out)
+      if (taken === max) index = this.lastTaken >= total ? 0 : this.lastTaken
     }
-    if (run >= 0) this.buildBios(f, run, p - run, WRITE, sync, ctx, out)
     this.dirty -= taken
     this.writeback += taken
     f.dirty -= taken
     f.writeback += taken
-    f.writebackIndex = p >= total ? 0 : p
+    f.writebackIndex = index
     if (f.dirty === 0) f.dirtiedWhen = -1
     return taken
   }
@@ -385,19 +434,22 @@ export class PageCache implements BioOwner {
 
   bioDone(bio: Bio, now: SimTime): void {
     const f = bio.ref as SimFile
-    const pages = f.pages!
+    const pf = f.pages!
     const first = Math.floor(bio.tag / SECTORS_PER_PAGE)
     const last = Math.floor((bio.tag + bio.nsect - 1) / SECTORS_PER_PAGE)
     const n = last - first + 1
     if (bio.op === READ) {
-      for (let p = first; p <= last; p++) pages[p] = (pages[p] & ~PG_LOCKED) | PG_UPTODATE
+      pf.update(first, last + 1, PG_UPTODATE, PG_LOCKED)
       this.listener?.pagesRead(f, first, n, now)
     } else {
-      for (let p = first; p <= last; p++) {
-        const st = pages[p]
-        pages[p] = st & ~(PG_WRITEBACK | PG_RECLAIM)
-        if (st & PG_RECLAIM) this.pushTail(f.id, p)
-      }
+      // pages reclaim wrote go back on the LRU's tail, to be freed next
+      for (
+        let p = pf.seek(first, last + 1, PG_RECLAIM, true);
+        p <= last;
+        p = pf.seek(p + 1, last + 1, PG_RECLAIM, true)
+      )
+        this.pushTail(f.id, p)
+      pf.update(first, last + 1, 0, PG_WRITEBACK | PG_RECLAIM)
       this.writeback -= n
       f.writeback -= n
       this.listener?.pagesWritten(f, first, n, now)

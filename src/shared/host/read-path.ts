@@ -16,16 +16,16 @@ export function readLoop(t: Task): void {
   const max = raMax(raState(t, f), k.raPages)
   while (t.pg < t.endPg) {
     const p = t.pg
-    const s = pages[p]
+    const s = pages.state(p)
     if (s === 0) {
       const w = ondemand(raState(t, f), max, p, t.endPg - p, false, (a, l) => k.nextHole(f, a, l))
       if (w !== null) readPages(t, f, w.start, w.size, w.marker)
-      if (pages[p] === 0) readPages(t, f, p, t.endPg - p, -1)
+      if (pages.state(p) === 0) readPages(t, f, p, t.endPg - p, -1)
       if (!t.submitAll(K_READ)) return
       continue
     }
     if (s & PG_READAHEAD) {
-      pages[p] = s & ~PG_READAHEAD
+      pages.update(p, p + 1, 0, PG_READAHEAD)
       const w = ondemand(raState(t, f), max, p, t.endPg - p, true, (a, l) => k.nextHole(f, a, l))
       if (w !== null) {
         readPages(t, f, w.start, w.size, w.marker)
@@ -39,8 +39,10 @@ export function readLoop(t: Task): void {
       k.waitPage(t, f, p)
       return
     }
-    k.cache.touch(f, p)
-    t.pg++
+    // the run of pages from here that are up to date, not locked and not marked: accessed at once
+    const q = pages.runEnd(p, t.endPg, PG_UPTODATE, true, PG_LOCKED | PG_READAHEAD, false)
+    k.cache.touchRange(f, p, q)
+    t.pg = q
   }
   raState(t, f).prevPage = t.endPg - 1
   if (k.fs !== null) k.fs.accessed(t, f)
