@@ -77,6 +77,10 @@ export class FlashVariability {
   private readonly retryThreshold: number
   private readonly retryMax: number
   private readonly jitterMeanNs: number
+  /** types + 2^32 mod types: what a negative int32 hash adds back to be taken as unsigned (typeOf). */
+  private readonly wrapMod: number
+  private lastPage = -1
+  private lastReadNs = 0
 
   constructor(
     cfg: FlashVariabilityConfig,
@@ -85,6 +89,7 @@ export class FlashVariability {
     const senses = READ_SENSING[cfg.readSensing] ?? READ_SENSING.uniform
     const mean = senses.reduce((a, b) => a + b, 0) / senses.length
     this.types = senses.length
+    this.wrapMod = this.types + (0x1_0000_0000 % this.types)
     this.readNsByType = new Float64Array(this.types)
     for (let i = 0; i < this.types; i++)
       this.readNsByType[i] = Math.max(0, (cfg.readUs + cfg.senseUs * (senses[i] - mean)) * 1000)
@@ -108,15 +113,21 @@ export class FlashVariability {
   /** The page type of logical page `page` (0 … types−1): where it was programmed, fixed by the seed. */
   typeOf(page: number): number {
     let h = Math.imul((page >>> 0) ^ this.salt, 0x9e3779b1)
-    h ^= Math.floor(page / 0x1_0000_0000)
+    if (page >= 0x1_0000_0000) h ^= Math.floor(page / 0x1_0000_0000)
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
     h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-    return ((h ^ (h >>> 16)) >>> 0) % this.types
+    // the hash as an unsigned 32-bit number, modulo the types: `(x >>> 0) % types`, in int32
+    // arithmetic (that would be a float modulo, a library call, on every page read)
+    const x = h ^ (h >>> 16)
+    const n = this.types
+    return x >= 0 ? x % n : ((x % n) + this.wrapMod) % n
   }
 
-  /** tR of logical page `page`, ns. */
+  /** tR of logical page `page`, ns (the last page's kept: a read asks for its first page twice). */
   readNs(page: number): number {
-    return this.readNsByType[this.typeOf(page)]
+    if (page === this.lastPage) return this.lastReadNs
+    this.lastPage = page
+    return (this.lastReadNs = this.readNsByType[this.typeOf(page)])
   }
 
   /** Read-retry steps for one page read: 0 most of the time. */
