@@ -77,8 +77,6 @@ export class FlashVariability {
   private readonly retryThreshold: number
   private readonly retryMax: number
   private readonly jitterMeanNs: number
-  /** types + 2^32 mod types: what a negative int32 hash adds back to be taken as unsigned (typeOf). */
-  private readonly wrapMod: number
   private lastPage = -1
   private lastReadNs = 0
 
@@ -89,7 +87,6 @@ export class FlashVariability {
     const senses = READ_SENSING[cfg.readSensing] ?? READ_SENSING.uniform
     const mean = senses.reduce((a, b) => a + b, 0) / senses.length
     this.types = senses.length
-    this.wrapMod = this.types + (0x1_0000_0000 % this.types)
     this.readNsByType = new Float64Array(this.types)
     for (let i = 0; i < this.types; i++)
       this.readNsByType[i] = Math.max(0, (cfg.readUs + cfg.senseUs * (senses[i] - mean)) * 1000)
@@ -116,11 +113,12 @@ export class FlashVariability {
     if (page >= 0x1_0000_0000) h ^= Math.floor(page / 0x1_0000_0000)
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
     h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-    // the hash as an unsigned 32-bit number, modulo the types: `(x >>> 0) % types`, in int32
-    // arithmetic (that would be a float modulo, a library call, on every page read)
-    const x = h ^ (h >>> 16)
+    // the hash as an unsigned 32-bit number modulo the types: `u % types` compiles to a float
+    // remainder, a library call, on every page read. Exact: u / n never rounds up to the next
+    // integer below 2^32 (it stays at least 1/n away).
+    const u = (h ^ (h >>> 16)) >>> 0
     const n = this.types
-    return x >= 0 ? x % n : ((x % n) + this.wrapMod) % n
+    return u - Math.floor(u / n) * n
   }
 
   /** tR of logical page `page`, ns (the last page's kept: a read asks for its first page twice). */
