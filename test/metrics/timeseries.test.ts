@@ -6,6 +6,20 @@ import { MS, SECOND } from '../../src/shared/sim/time'
 const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0)
 
 describe('TimeSeries', () => {
+  it('integrates a level that first appears inside the bin a transfer already found', () => {
+    // the bin a transfer found is remembered (no division for the next time in it), and the level
+    // arrays exist only once a level is integrated: the first level inside that bin must count
+    const ts = new TimeSeries()
+    ts.addTransfer(10 * MS, READ, 4096)
+    ts.setLevels(20 * MS, 2, 1)
+    ts.setLevels(30 * MS, 0, 0)
+    ts.addTransfer(40 * MS, READ, 4096)
+    const out = ts.finish(100 * MS)
+    // 2 queued and 1 in flight for 10 of the bin's 100 ms
+    expect(out.queued[0]).toBeCloseTo(0.2, 9)
+    expect(out.inFlight[0]).toBeCloseTo(0.1, 9)
+  })
+
   it('bins a known transfer pattern', () => {
     const ts = new TimeSeries()
     // 1 s of 4 KiB reads every ms, and one 1 MB write every 250 ms.

@@ -128,13 +128,47 @@ export class FlashPath {
    * else after the link's earlier transfers (free at `linkFrom`) and its first page (`t + tr0`).
    */
   readDone(rq: Request, t: SimTime, tr0: number, linkFrom: number, viaDie: boolean, done: SimTime): void {
-    markPart(rq, P_OVERHEAD, t)
-    if (viaDie) this.marks(rq, done)
-    else {
-      markPart(rq, P_ARRAY, Math.min(t + tr0, done))
-      markPart(rq, P_LINK_WAIT, Math.min(linkFrom, done))
+    // markPart's arithmetic (device-parts.ts) on locals: every command of a run that keeps parts
+    // comes here, and the request's fields are read and written once, not at each mark
+    const parts = rq.devParts
+    if (parts === null) return
+    let at = rq.devAt
+    let mask = rq.devMask
+    let r = Math.round(t)
+    if (r > at) mask = addPart(parts, mask, P_OVERHEAD, r - at)
+    at = Math.max(at, r)
+    if (viaDie && this.kind === 1) {
+      // the die's read (marks() for a read), none past `done`
+      r = Math.round(Math.min(this.s, done))
+      if (r > at) mask = addPart(parts, mask, P_DIE_WAIT, r - at)
+      at = Math.max(at, r)
+      r = Math.round(Math.min(this.s + this.first, done))
+      if (r > at) mask = addPart(parts, mask, P_ARRAY, r - at)
+      at = Math.max(at, r)
+      r = Math.round(Math.min(this.xs, done))
+      if (r > at) mask = addPart(parts, mask, P_CHAN_WAIT, r - at)
+      at = Math.max(at, r)
+      r = Math.round(Math.min(this.xs + this.kX, done))
+      if (r > at) mask = addPart(parts, mask, P_CHAN, r - at)
+      at = Math.max(at, r)
+      r = Math.round(Math.min(this.sensed, done))
+      if (r > at) mask = addPart(parts, mask, P_ARRAY, r - at)
+      at = Math.max(at, r)
+      r = Math.round(Math.min(this.end, done))
+      if (r > at) mask = addPart(parts, mask, P_RETRY, r - at)
+      at = Math.max(at, r)
+    } else if (!viaDie) {
+      r = Math.round(Math.min(t + tr0, done))
+      if (r > at) mask = addPart(parts, mask, P_ARRAY, r - at)
+      at = Math.max(at, r)
+      r = Math.round(Math.min(linkFrom, done))
+      if (r > at) mask = addPart(parts, mask, P_LINK_WAIT, r - at)
+      at = Math.max(at, r)
     }
-    markPart(rq, P_HOST, done)
+    r = Math.round(done)
+    if (r > at) mask = addPart(parts, mask, P_HOST, r - at)
+    rq.devAt = Math.max(at, r)
+    rq.devMask = mask
   }
 
   /**
@@ -186,4 +220,15 @@ export class FlashPath {
     markPart(rq, P_GC, Math.min((t += prog * gcShare), done))
     markPart(rq, P_ERASE, Math.min(t + this.erase, done))
   }
+}
+
+/** Add `ns` to part `part` of a request's parts whose set parts are `mask`; returns the new mask. */
+function addPart(parts: Float64Array, mask: number, part: number, ns: number): number {
+  const bit = 1 << part
+  if ((mask & bit) === 0) {
+    parts[part] = ns
+    return mask | bit
+  }
+  parts[part] += ns
+  return mask
 }

@@ -26,6 +26,9 @@ export class RunCollector implements BlockObserver {
   private readonly perPid = new Map<number, TimeSeries>()
   /** The name each pid's requests carry (the kernel's own: "flush" for writeback). */
   private readonly pidNames = new Map<number, string>()
+  /** The last pid's series: a process's requests complete in runs. */
+  private lastPid = -1
+  private lastSeries: TimeSeries | null = null
   private readonly bytes = [0, 0]
   private readonly reqs = [0, 0]
   private inFlight = 0
@@ -141,10 +144,16 @@ export class RunCollector implements BlockObserver {
     this.bytes[rq.op] += b
     this.reqs[rq.op]++
     this.series.addTransfer(now, rq.op, b)
-    let own = this.perPid.get(rq.ctx.pid)
-    if (!own) {
-      this.perPid.set(rq.ctx.pid, (own = new TimeSeries()))
-      this.pidNames.set(rq.ctx.pid, rq.ctx.name)
+    const pid = rq.ctx.pid
+    let own = this.lastSeries
+    if (pid !== this.lastPid || own === null) {
+      own = this.perPid.get(pid) ?? null
+      if (own === null) {
+        this.perPid.set(pid, (own = new TimeSeries()))
+        this.pidNames.set(pid, rq.ctx.name)
+      }
+      this.lastPid = pid
+      this.lastSeries = own
     }
     own.addTransfer(now, rq.op, b)
     this.requestLatency.record(now - rq.insertedAt)

@@ -96,12 +96,21 @@ export class CpuScheduler implements Handler {
   private readonly wanting: number[]
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0
+  /** The policy as flags, read on every burst (a string compared there costs a call each time). */
+  private readonly tick: boolean
+  private readonly eevdf: boolean
+  private readonly preemptive: boolean
+  private readonly pack: boolean
 
   constructor(
     private readonly engine: Engine,
     private readonly p: CpuParams,
   ) {
     const n = p.cpus
+    this.tick = p.policy === 'tick'
+    this.eevdf = p.policy === 'eevdf'
+    this.preemptive = p.policy === 'preemptive'
+    this.pack = (p.pack ?? false) && !this.tick
     this.current = new Array<CpuTask | null>(n).fill(null)
     this.burstStart = new Array<number>(n).fill(0)
     this.sliceStart = new Array<number>(n).fill(0)
@@ -192,7 +201,7 @@ export class CpuScheduler implements Handler {
 
   private wake(t: CpuTask): void {
     const now = this.engine.now
-    if (this.p.pack && this.p.policy !== 'tick' && this.packed(t)) return
+    if (this.pack && this.packed(t)) return
     for (let c = 0; c < this.current.length; c++) {
       if (this.current[c] === null) {
         this.place(t)
@@ -200,7 +209,7 @@ export class CpuScheduler implements Handler {
         return
       }
     }
-    if (this.p.policy === 'tick') {
+    if (this.tick) {
       this.queue.push(t, WOKEN)
       if (!this.rrTimer.pending) {
         const q = this.p.quantum
@@ -250,8 +259,7 @@ export class CpuScheduler implements Handler {
     if (cur === null) return -Infinity
     const now = this.engine.now
     const v = cur.vruntime + ((now - this.burstStart[c]) * 1024) / cur.weight
-    if (this.p.policy === 'eevdf')
-      return now - this.sliceStart[c] >= this.p.minGranularity && v > t.vruntime ? v : -Infinity
+    if (this.eevdf) return now - this.sliceStart[c] >= this.p.minGranularity && v > t.vruntime ? v : -Infinity
     return v - t.vruntime > this.p.wakeupGranularity ? v : -Infinity
   }
 
@@ -274,8 +282,8 @@ export class CpuScheduler implements Handler {
    * gives none (it keeps the lag it had when it slept, which the model takes as none).
    */
   private place(t: CpuTask): void {
-    if (this.p.policy === 'tick') return
-    const floor = this.minVruntime - (this.p.policy === 'preemptive' ? this.p.latency / 2 : 0)
+    if (this.tick) return
+    const floor = this.minVruntime - (this.preemptive ? this.p.latency / 2 : 0)
     if (t.vruntime < floor) t.vruntime = floor
   }
 
@@ -289,7 +297,7 @@ export class CpuScheduler implements Handler {
     }
     this.sliceStart[c] = this.engine.now
     this.startBurst(c, t)
-    if (this.p.policy !== 'tick' && this.runnable > 0) this.armSlices()
+    if (!this.tick && this.runnable > 0) this.armSlices()
   }
 
   private startBurst(c: number, t: CpuTask): void {
@@ -320,7 +328,7 @@ export class CpuScheduler implements Handler {
   }
 
   private pickNext(c: number): void {
-    const t = this.p.policy === 'tick' ? this.nextFifo() : this.nextFair(c)
+    const t = this.tick ? this.nextFifo() : this.nextFair(c)
     if (t) this.dispatchOn(c, t)
   }
 
@@ -349,10 +357,9 @@ export class CpuScheduler implements Handler {
   private armSlices(): void {
     let nr = this.runnable
     for (let c = 0; c < this.current.length; c++) if (this.current[c] !== null) nr++
-    const slice =
-      this.p.policy === 'eevdf'
-        ? this.p.minGranularity
-        : Math.max(this.p.minGranularity, Math.floor(this.p.latency / Math.max(1, nr)))
+    const slice = this.eevdf
+      ? this.p.minGranularity
+      : Math.max(this.p.minGranularity, Math.floor(this.p.latency / Math.max(1, nr)))
     for (let c = 0; c < this.current.length; c++) {
       if (this.current[c] !== null && !this.sliceTimers[c].pending)
         this.sliceTimers[c].set(Math.max(this.engine.now, this.sliceStart[c] + slice))

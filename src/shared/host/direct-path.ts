@@ -111,7 +111,8 @@ export function aioCollect(t: Task): void {
       else t.bytesWritten += slot.bytes
       t.aioPool.push(slot)
     }
-    if (n === ready.length) ready.length = 0
+    // not `length = 0`: a runtime call on every reap
+    if (n === ready.length) while (ready.length > 0) ready.pop()
     else ready.splice(0, n)
     t.reaped = n
     t.aioInFlight -= n

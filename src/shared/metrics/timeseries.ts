@@ -55,6 +55,14 @@ export class TimeSeries {
   private inFlightLevel = 0
   /** Time up to which the levels have been integrated. */
   private levelTime: SimTime = 0
+  /**
+   * The bin last found by a division, [binStart, binEnd) (empty: none yet, or the interval changed
+   * since): a time inside it is in that bin without dividing again — events come microseconds
+   * apart and bins are 100 ms or more. Exact: below 2^53 the quotient never rounds across a bin edge.
+   */
+  private bin = 0
+  private binStart = Infinity
+  private binEnd = -Infinity
 
   constructor(options: TimeSeriesOptions = {}) {
     const intervalNs = options.intervalNs ?? 100 * MS
@@ -78,8 +86,12 @@ export class TimeSeries {
 
   /** Count a completed transfer of `bytes` in direction `op` at time `now`. */
   addTransfer(now: SimTime, op: Op, bytes: number): void {
-    let bin = Math.floor(now / this.interval)
-    if (bin >= this.capacity) bin = this.makeRoom(now, bin)
+    let bin = this.bin
+    if (now < this.binStart || now >= this.binEnd) {
+      bin = Math.floor(now / this.interval)
+      if (bin >= this.capacity) bin = this.makeRoom(now, bin)
+      this.holdBin(bin)
+    }
     const slot = 2 * bin + op
     this.bytes[slot] += bytes
     this.ops[slot]++
@@ -163,6 +175,13 @@ export class TimeSeries {
     const f = this.inFlightLevel
     this.levelTime = now
     if (q === 0 && f === 0) return
+    if (t >= this.binStart && now <= this.binEnd && this.queuedArea.length > 0) {
+      // within one bin (the loop below, once), once the level arrays exist
+      const dt = now - t
+      this.queuedArea[this.bin] += q * dt
+      this.inFlightArea[this.bin] += f * dt
+      return
+    }
     // The last nanosecond covered is now − 1: make room for its bin first (merging may change the interval).
     const lastBin = Math.floor((now - 1) / this.interval)
     if (lastBin >= this.capacity) this.makeRoom(now - 1, lastBin)
@@ -181,6 +200,14 @@ export class TimeSeries {
       t = end
       bin++
     }
+    this.holdBin(bin - 1)
+  }
+
+  /** Remember bin `bin` (held: below `capacity`) as the one to try first. */
+  private holdBin(bin: number): void {
+    this.bin = bin
+    this.binStart = bin * this.interval
+    this.binEnd = (bin + 1) * this.interval
   }
 
   /** Grow, or merge pairs of bins, until `bin` (the bin of time `t`) is held; returns its new index. */
@@ -222,6 +249,8 @@ export class TimeSeries {
     this.queuedArea.fill(0, half)
     this.inFlightArea.fill(0, half)
     this.interval *= 2
+    this.binStart = Infinity
+    this.binEnd = -Infinity
   }
 }
 

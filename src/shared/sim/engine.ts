@@ -13,7 +13,10 @@ import type { SimTime } from './time'
  * instead of following a pointer per comparison. Events for the current time (a queue kick, a
  * resumed waiter) skip the heap: they go to a FIFO that runs after the heap's events at that time.
  * That is the (time, seq) order exactly: an event in the heap at the current time was scheduled
- * before the time was reached, so before anything in the FIFO.
+ * before the time was reached, so before anything in the FIFO. An event that is the earliest of
+ * all when it is scheduled (a CPU burst of a few microseconds among device completions hundreds
+ * of microseconds ahead) waits in a slot in front of the heap instead of sifting to its root and
+ * back: the slot holds an event earlier than everything in the heap, or nothing.
  */
 export interface Handler {
   onEvent(kind: number, data: unknown): void
@@ -39,6 +42,11 @@ export class Engine {
   private evs: SimEvent[] = []
   private times = new Float64Array(64)
   private seqs = new Float64Array(64)
+  /** The front slot: an event before every event in the heap (`hasFront`), with its time and seq. */
+  private front: SimEvent = VACANT
+  private hasFront = false
+  private frontTime = 0
+  private frontSeq = 0
   /** Events at `now`, in scheduling order: a ring of `nowCount` from `nowHead` (capacity 2^k). */
   private nowRing: SimEvent[] = new Array<SimEvent>(16).fill(VACANT)
   private nowHead = 0
@@ -72,12 +80,17 @@ export class Engine {
   }
 
   get pending(): number {
-    return this.size + this.nowCount
+    return this.size + this.nowCount + (this.hasFront ? 1 : 0)
   }
 
   /** The time of the next event, or Infinity. Cancelled events count until popped. */
   peekTime(): SimTime {
-    return this.nowCount > 0 ? this.now : this.size > 0 ? this.times[0] : Infinity
+    return this.nowCount > 0 ? this.now : this.nextTimed()
+  }
+
+  /** The time of the earliest event in the front slot or the heap, or Infinity. */
+  private nextTimed(): SimTime {
+    return this.hasFront ? this.frontTime : this.size > 0 ? this.times[0] : Infinity
   }
 
   stop(): void {
@@ -93,10 +106,18 @@ export class Engine {
     let budget = maxEvents
     while (!this.stopped && budget-- > 0) {
       let ev: SimEvent
-      if (this.size > 0 && (this.nowCount === 0 || this.times[0] <= this.now)) {
-        if (this.times[0] > until) break
-        ev = this.evs[0]
-        this.pop()
+      const timed = this.hasFront || this.size > 0
+      const next = this.hasFront ? this.frontTime : this.times[0]
+      if (timed && (this.nowCount === 0 || next <= this.now)) {
+        if (next > until) break
+        if (this.hasFront) {
+          ev = this.front
+          this.front = VACANT
+          this.hasFront = false
+        } else {
+          ev = this.evs[0]
+          this.pop()
+        }
         this.now = ev.time
       } else if (this.nowCount > 0) {
         if (this.now > until) break
@@ -119,7 +140,7 @@ export class Engine {
       until !== Infinity &&
       until > this.now &&
       this.nowCount === 0 &&
-      (this.size === 0 || this.times[0] > until)
+      (!(this.hasFront || this.size > 0) || this.nextTimed() > until)
     )
       this.now = until
   }
@@ -143,7 +164,25 @@ export class Engine {
     return ev
   }
 
+  /** An event for a later time: into the front slot if it comes before everything else timed. */
   private push(ev: SimEvent): void {
+    const time = ev.time
+    const seq = ev.seq
+    if (this.hasFront) {
+      const ft = this.frontTime
+      if (time > ft || (time === ft && seq > this.frontSeq)) return this.heapPush(ev)
+      this.heapPush(this.front) // the new event is the earliest: the old front goes behind it
+    } else if (this.size > 0) {
+      const ht = this.times[0]
+      if (time > ht || (time === ht && seq > this.seqs[0])) return this.heapPush(ev)
+    }
+    this.front = ev
+    this.frontTime = time
+    this.frontSeq = seq
+    this.hasFront = true
+  }
+
+  private heapPush(ev: SimEvent): void {
     if (this.size === this.times.length) this.grow()
     const { evs, times, seqs } = this
     const time = ev.time
