@@ -11,6 +11,7 @@ import {
   refineSchedulerPaths,
 } from '../../src/main/services/real/fit-scheduler-cost'
 import type { ParamValues } from '../../src/shared/util/params'
+import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import { schedulerSweepSpec } from '../../src/main/services/real/fingerprint'
 
 const DEVICE = { readServiceUs: '0:40, 50:60, 99:300, 100:900', readParallel: 24, pathUs: 15 }
@@ -168,7 +169,7 @@ describe("fitting the schedulers' CPU and the serial path", () => {
       name: 'qd32-randread',
       iops,
       MBps: (iops * 4096) / 1e6,
-      latency: { bucketsPerPow2: 64, counts: [] },
+      latency: new LatencyHistogram().toJSON(),
       fioCpuUs: null,
       busyCpus: null,
     })
