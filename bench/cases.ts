@@ -16,56 +16,35 @@ export interface Case {
   measure?: 'rate' | 'cpuSeconds'
 }
 
-/** `numjobs` fio jobs reading 4 KiB at random with psync (QD1 each), `requests` in all. */
-function parallelJobs(jobs: number, scheduler: string, requests: number): unknown {
+/** One fio job of 4 KiB random reads (direct) on `device` under `scheduler`, named `name`. */
+function fioRandomRead(name: string, device: string, scheduler: string, params: object): unknown {
   return {
-    name: `jobs-${jobs}-nvme-tlc`,
-    device: { preset: 'nvme-tlc' },
+    name,
+    device: { preset: device },
     workload: {
-      processes: [
-        {
-          name: 'fio',
-          type: 'fio',
-          params: {
-            rw: 'randread',
-            bs: '4k',
-            ioengine: 'psync',
-            direct: true,
-            numjobs: jobs,
-            size: `${(requests / jobs) * 4}k`,
-          },
-        },
-      ],
+      processes: [{ name: 'fio', type: 'fio', params: { rw: 'randread', bs: '4k', ...params } }],
       stop: { maxSeconds: 1e6 },
     },
     schedulers: [scheduler],
   }
 }
 
-function randomRead(device: string, scheduler: string, requests: number): unknown {
-  return {
-    name: `randread-qd32-${device}`,
-    device: { preset: device },
-    workload: {
-      processes: [
-        {
-          name: 'fio',
-          type: 'fio',
-          params: {
-            rw: 'randread',
-            bs: '4k',
-            iodepth: 32,
-            ioengine: 'libaio',
-            direct: true,
-            size: `${requests * 4}k`,
-          },
-        },
-      ],
-      stop: { maxSeconds: 1e6 },
-    },
-    schedulers: [scheduler],
-  }
-}
+/** `numjobs` fio jobs reading 4 KiB at random with psync (QD1 each), `requests` in all. */
+const parallelJobs = (jobs: number, scheduler: string, requests: number): unknown =>
+  fioRandomRead(`jobs-${jobs}-nvme-tlc`, 'nvme-tlc', scheduler, {
+    ioengine: 'psync',
+    direct: true,
+    numjobs: jobs,
+    size: `${(requests / jobs) * 4}k`,
+  })
+
+const randomRead = (device: string, scheduler: string, requests: number): unknown =>
+  fioRandomRead(`randread-qd32-${device}`, device, scheduler, {
+    iodepth: 32,
+    ioengine: 'libaio',
+    direct: true,
+    size: `${requests * 4}k`,
+  })
 
 export function benchCases(quick: boolean): Case[] {
   const flagship = JSON.parse(
