@@ -115,6 +115,10 @@ describe.runIf(chromiumAvailable())('why, in Chromium: the Why panel and the gal
 
     // a bar per scheduler, stacked by the parts of the reader's time, each part in its colour
     const rows = timeRows(runs, LABELS, 'reader')
+    // (the chart redraws as each run's result arrives, after the run's end shows: wait for both)
+    await expect
+      .poll(async () => (await drawn(card('why-time'))).scales.y?.ticks, { timeout: 10_000 })
+      .toEqual(LABELS)
     const time = await drawn(card('why-time'))
     expect(time.scales.y.ticks).toEqual(LABELS)
     expect(time.scales.x.type).toBe('linear')
