@@ -6,7 +6,7 @@ import type { CancelState, EnginePlan } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import type { Journal } from './journal'
 import type { TunableWrite } from './kernel-schedulers'
-import { dropPageCache } from './page-cache'
+import { dropPageCache, settleFreePageReporting } from './page-cache'
 import type { RealRunResult, RealTargetInfo } from './real-result'
 import {
   readSchedulers,
@@ -34,6 +34,8 @@ export interface RunOnceInput {
   /** The run's time limit, s (the spec's, or the override). */
   maxSeconds: number
   dropCaches: boolean
+  /** Whether the machine reports free memory to a hypervisor (host-capture.ts; read when not given). */
+  pageReporting?: { on: boolean; from: string }
   /**
    * Trace the run with blktrace (when installed) for its request stages, dispatches and
    * per-process throughput, into a directory under `workDir`; false: switched off.
@@ -54,9 +56,15 @@ export interface RunOnceInput {
 export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   const dev = i.target.name
   const entry = i.spec.schedulers[i.schedIndex]
+  let settled: string | null = null
   if (i.dropCaches) {
     i.phase?.('dropping the page cache (sync, drop_caches)')
     await dropPageCache()
+    settled = await settleFreePageReporting({
+      cancelled: () => i.cancel.cancelled,
+      phase: i.phase,
+      reporting: i.pageReporting,
+    })
   }
   if (i.cancel.cancelled) throw new CancelledError()
   const original = snapshotScheduler(dev)
@@ -201,7 +209,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
         tunablesWritten: written,
         command: i.plan.command,
         jobFile: i.plan.jobFile,
-        notes: [...i.mappingNotes, ...i.plan.notes],
+        notes: [...i.mappingNotes, ...i.plan.notes, ...(settled ? [settled] : [])],
         maxSeconds: i.maxSeconds,
         vmstat: samples.vmstat,
         ioStartMs,
