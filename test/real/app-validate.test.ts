@@ -144,7 +144,7 @@ describeReal('validating the simulation through the LabApi (root, fio, a loop de
     const status = await lab.runStatus({ runId: r.runId })
     expect(status.state).toBe('done')
     expect(status.events.at(-1)?.type).toBe('validate:done')
-  }, 120_000)
+  }, 300_000)
 
   it('fingerprints first when no preset is named, and keeps that fingerprint as a user preset', async () => {
     const rec = recorder(lab)

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { REPORTING_SETTLE_MS, settleFreePageReporting } from '../../src/main/services/real/page-cache'
+import {
+  allocatesAsItRuns,
+  REPORTING_SETTLE_MS,
+  settleFreePageReporting,
+} from '../../src/main/services/real/page-cache'
+import { resolveSpec } from '../../src/shared/experiment/validate'
 
 // Before each real run the lab waits for free page reporting to hand the memory it just freed to
 // the hypervisor, so that no run starts with the previous run's pages still warm.
@@ -47,5 +52,21 @@ describe('settling free page reporting before a real run', () => {
       },
     })
     expect(slept.length).toBe(3)
+  })
+})
+
+describe('which runs wait for it', () => {
+  const spec = (processes: object[]) =>
+    resolveSpec({
+      device: { preset: 'ssd-sata-mlc' },
+      workload: { processes, stop: { maxSeconds: 1 } },
+      schedulers: ['none'],
+    })
+  it('those that allocate as they run: buffered I/O, or memory of their own', () => {
+    const direct = { name: 'r', type: 'fio', params: { rw: 'randread', direct: true } }
+    const buffered = { name: 'w', type: 'fio', params: { rw: 'write', direct: false } }
+    expect(allocatesAsItRuns(spec([direct]))).toBe(false)
+    expect(allocatesAsItRuns(spec([direct, buffered]))).toBe(true)
+    expect(allocatesAsItRuns(spec([{ name: 'c', type: 'cat', params: {} }]))).toBe(true)
   })
 })

@@ -1,6 +1,7 @@
 import { runCommand } from './exec'
 import { writeSys } from './sysfs'
 import { pageReportingFacts } from './host-capture'
+import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 
 /** `sync; echo 3 > /proc/sys/vm/drop_caches`: write dirty data back, then drop clean page cache, dentries and inodes. */
 export async function dropPageCache(): Promise<void> {
@@ -17,6 +18,15 @@ export async function dropPageCache(): Promise<void> {
  * 2.3 ms — so 2.5 s (the delay, and half a second for the report itself) leaves nothing warm.
  */
 export const REPORTING_SETTLE_MS = 2500
+
+/**
+ * Whether a run of the spec allocates memory as it goes: the page cache of buffered I/O (every
+ * workload but a direct fio job: dd, cat, bonnie++, kbuild … go through the cache) or anonymous
+ * memory of its own. A direct fio job allocates its buffers once, at its start.
+ */
+export function allocatesAsItRuns(spec: ResolvedSpec): boolean {
+  return spec.processes.some((p) => p.memory !== undefined || p.type !== 'fio' || p.params.direct !== true)
+}
 
 /**
  * On a VM that reports its free memory (virtio-balloon with VIRTIO_BALLOON_F_REPORTING), wait

@@ -6,7 +6,7 @@ import type { CancelState, EnginePlan } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import type { Journal } from './journal'
 import type { TunableWrite } from './kernel-schedulers'
-import { dropPageCache, settleFreePageReporting } from './page-cache'
+import { allocatesAsItRuns, dropPageCache, settleFreePageReporting } from './page-cache'
 import type { RealRunResult, RealTargetInfo } from './real-result'
 import {
   readSchedulers,
@@ -60,11 +60,13 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
   if (i.dropCaches) {
     i.phase?.('dropping the page cache (sync, drop_caches)')
     await dropPageCache()
-    settled = await settleFreePageReporting({
-      cancelled: () => i.cancel.cancelled,
-      phase: i.phase,
-      reporting: i.pageReporting,
-    })
+    // (only where the run allocates memory as it goes: what touching fresh memory costs matters there)
+    if (allocatesAsItRuns(i.spec))
+      settled = await settleFreePageReporting({
+        cancelled: () => i.cancel.cancelled,
+        phase: i.phase,
+        reporting: i.pageReporting,
+      })
   }
   if (i.cancel.cancelled) throw new CancelledError()
   const original = snapshotScheduler(dev)
