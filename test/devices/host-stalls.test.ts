@@ -6,6 +6,7 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ParamValues } from '../../src/shared/util/params'
+import { LOOP_LANES } from '../helpers/loop-lanes'
 
 function run(depth: number, overrides: ParamValues, seconds = 2) {
   const p = simulate(
@@ -13,6 +14,7 @@ function run(depth: number, overrides: ParamValues, seconds = 2) {
       device: {
         preset: 'loop-dio-virtio',
         overrides: {
+          ...LOOP_LANES,
           readServiceUs: '0:40, 100:60',
           readContentionUs: 15,
           writeContentionUs: 12,

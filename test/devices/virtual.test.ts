@@ -9,6 +9,7 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import type { ParamIssue } from '../../src/shared/util/params'
 import { presetDriver, random, sequential } from './driver'
+import { LOOP_LANES } from '../helpers/loop-lanes'
 
 /**
  * The loop device alone: no backing disk below it (devices/backing-stack.ts has its own tests) and
@@ -47,7 +48,7 @@ describe('quantile tables', () => {
   it('a bad table in a spec is a located error', () => {
     expect(() =>
       resolveSpec({
-        device: { preset: 'loop-dio-virtio', overrides: { writeServiceUs: '0:5' } },
+        device: { preset: 'loop-dio-virtio', overrides: { ...LOOP_LANES, writeServiceUs: '0:5' } },
         workload: {
           processes: [{ name: 'r', type: 'fio', params: { rw: 'randread', filename: '/dev', size: '1M' } }],
         },
@@ -60,10 +61,7 @@ describe('quantile tables', () => {
 describe('the virtual device', () => {
   it('has the measured tail: a QD1 read p99 above its p50, the same for the same seed', () => {
     const run = () => {
-      const d = presetDriver('loop-dio-virtio', {
-        ...OPAQUE,
-        pathUs: 0,
-      })
+      const d = presetDriver('loop-dio-virtio', { ...LOOP_LANES, ...OPAQUE, pathUs: 0 })
       return d.run(random(READ, 4, d.device.info.capacitySectors), 4000, 1).latenciesMs
     }
     const a = run()
@@ -77,11 +75,11 @@ describe('the virtual device', () => {
     expect([...laneSpeeds(3)]).toEqual([1, 1, 1])
     expect([...laneSpeeds(2.5)]).toEqual([1, 1, 0.5])
     const qd = (p: number) =>
-      presetDriver('loop-dio-virtio', {
-        ...OPAQUE,
-        readServiceUs: FLAT,
-        readParallel: p,
-      }).run(sequential(READ, 4), 3000, 16)
+      presetDriver('loop-dio-virtio', { ...LOOP_LANES, ...OPAQUE, readServiceUs: FLAT, readParallel: p }).run(
+        sequential(READ, 4),
+        3000,
+        16,
+      )
     // 100 µs each: p lanes → p × 10 000 IOPS
     expect(qd(1).iops).toBeCloseTo(10_000, -2)
     expect(qd(4).iops).toBeCloseTo(40_000, -2)
@@ -90,6 +88,7 @@ describe('the virtual device', () => {
 
   it('a small fractional lane does its share of the work, not a request at a twentieth of the speed', () => {
     const r = presetDriver('loop-dio-virtio', {
+      ...LOOP_LANES,
       ...OPAQUE,
       readServiceUs: FLAT,
       readParallel: 2.05,
@@ -105,6 +104,7 @@ describe('the virtual device', () => {
   it('a read waits behind the writes before it in one line; with separate lines it does not', () => {
     const lat = (sharedLanes: boolean) => {
       const d = presetDriver('loop-dio-virtio', {
+        ...LOOP_LANES,
         ...OPAQUE,
         readServiceUs: FLAT,
         writeServiceUs: '0:1000, 100:1000',
@@ -129,6 +129,7 @@ describe('the virtual device', () => {
   it('a small read is answered only after the data of the large writes before it has crossed the link', () => {
     const lat = (sharedLanes: boolean) => {
       const d = presetDriver('loop-dio-virtio', {
+        ...LOOP_LANES,
         ...OPAQUE,
         readServiceUs: FLAT,
         writeServiceUs: FLAT,
@@ -153,6 +154,7 @@ describe('the virtual device', () => {
 
   it('large requests share the bandwidth of the one link', () => {
     const r = presetDriver('loop-dio-virtio', {
+      ...LOOP_LANES,
       ...OPAQUE,
       readServiceUs: FLAT,
       readParallel: 8,
@@ -167,7 +169,13 @@ describe('the virtual device', () => {
       resolveSpec({
         device: {
           preset: 'loop-dio-virtio',
-          overrides: { ...OPAQUE, readServiceUs: '0:20, 100:20', readParallel: 64, pathUs },
+          overrides: {
+            ...LOOP_LANES,
+            ...OPAQUE,
+            readServiceUs: '0:20, 100:20',
+            readParallel: 64,
+            pathUs,
+          },
         },
         host: { preset: 'linux-modern', overrides: { cpus: 2 } },
         workload: {
@@ -205,7 +213,14 @@ describe('the virtual device', () => {
       const spec = resolveSpec({
         device: {
           preset: 'loop-dio-virtio',
-          overrides: { ...OPAQUE, readServiceUs: '0:20, 100:20', readParallel: 64, pathUs: 10, pathThreads },
+          overrides: {
+            ...LOOP_LANES,
+            ...OPAQUE,
+            readServiceUs: '0:20, 100:20',
+            readParallel: 64,
+            pathUs: 10,
+            pathThreads,
+          },
         },
         // a scale that makes bfq's cost (1.78 µs) 10 µs a request: the path's time doubles
         host: { preset: 'linux-modern', overrides: { cpus: 4, schedCpuScale: 10 / 1.78 } },
@@ -245,7 +260,7 @@ describe('the virtual device', () => {
   it('carries at most `maxSegments` pages a request: 1 MiB direct writes reach it as 512 KiB (128 segments)', () => {
     const spec = (overrides: Record<string, number>) =>
       resolveSpec({
-        device: { preset: 'loop-dio-virtio', overrides: { ...OPAQUE, ...overrides } },
+        device: { preset: 'loop-dio-virtio', overrides: { ...LOOP_LANES, ...OPAQUE, ...overrides } },
         host: { preset: 'linux-modern', overrides: { cpus: 2 } },
         workload: {
           processes: [
@@ -277,12 +292,9 @@ describe('the virtual device', () => {
   })
 
   it('reports the rotational flag it was given (the kernel says 1 for a loop device)', () => {
-    expect(presetDriver('loop-dio-virtio', OPAQUE).device.info.rotational).toBe(true)
+    expect(presetDriver('loop-dio-virtio', { ...LOOP_LANES, ...OPAQUE }).device.info.rotational).toBe(true)
     expect(
-      presetDriver('loop-dio-virtio', {
-        ...OPAQUE,
-        rotational: false,
-      }).device.info.rotational,
+      presetDriver('loop-dio-virtio', { ...LOOP_LANES, ...OPAQUE, rotational: false }).device.info.rotational,
     ).toBe(false)
   })
 })
@@ -294,6 +306,7 @@ describe('the virtual device under the depth law (contention per request in flig
         device: {
           preset: 'loop-dio-virtio',
           overrides: {
+            ...LOOP_LANES,
             readServiceUs: '0:50, 100:50',
             writeServiceUs: '0:80, 100:80',
             readContentionUs: 14,

@@ -5,6 +5,7 @@ import { simulate } from '../../src/shared/experiment/runner'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ProcessStages } from '../../src/shared/metrics/why'
+import { LOOP_LANES } from '../helpers/loop-lanes'
 
 // Issue 14: each request's device time (D2C) split into the device model's physical parts.
 
@@ -130,7 +131,7 @@ describe('device parts of D2C', () => {
 
   it('virtual (loop over virtio): the host path, the backing queue, the lanes and the link', () => {
     const r = simulate(
-      spec('loop-dio-virtio', {}, [
+      spec('loop-dio-virtio', LOOP_LANES, [
         fio('rr', 'randread', '4k', { size: '8m' }),
         fio('sw', 'write', '1m', { iodepth: 32, size: '256m' }),
       ]),
@@ -146,12 +147,15 @@ describe('device parts of D2C', () => {
 
   it('virtual in contention mode, with and without signals per pass', () => {
     const contention = { readContentionUs: 14, writeContentionUs: 20, stallEveryMs: 1 }
-    const plain = simulate(spec('loop-dio-virtio', { ...contention, signalPerPass: false }, MIXED), 0)
+    const plain = simulate(
+      spec('loop-dio-virtio', { ...LOOP_LANES, ...contention, signalPerPass: false }, MIXED),
+      0,
+    )
     expectPartsAddUp(plain)
     const rr = proc(plain, 'rr')
     for (const part of ['service', 'contention', 'host stall'])
       expect(mean(rr, part), part).toBeGreaterThan(0)
-    const passes = simulate(spec('loop-dio-virtio', contention, MIXED), 0)
+    const passes = simulate(spec('loop-dio-virtio', { ...LOOP_LANES, ...contention }, MIXED), 0)
     expectPartsAddUp(passes)
     const pr = proc(passes, 'rr')
     for (const part of ['signalling', 'host thread', 'waiting for the pass'])
@@ -172,8 +176,8 @@ describe('device parts cost nothing without the why', () => {
   it.each([
     ['hdd-7200-sata', {}],
     ['ssd-sata-mlc', {}],
-    ['loop-dio-virtio', {}],
-    ['loop-dio-virtio', { readContentionUs: 14, writeContentionUs: 20 }],
+    ['loop-dio-virtio', LOOP_LANES],
+    ['loop-dio-virtio', { ...LOOP_LANES, readContentionUs: 14, writeContentionUs: 20 }],
     ['nullblk', {}],
   ])('%s %j: the rest of the result is the same with and without; the why is deterministic', (preset, o) => {
     const s = spec(preset, o, MIXED, 2)

@@ -4,6 +4,7 @@ import { PAGE } from '../../src/shared/host/files'
 import { hostRig } from '../helpers/host-rig'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
+import { LOOP_LANES } from '../helpers/loop-lanes'
 
 // A sync writeback (fsync here; BLKFLSBUF the same way) sets pages under writeback a request's
 // worth at a time while it has request slots, as write_cache_pages does: the pages it has not
@@ -27,7 +28,13 @@ function rig() {
     device: {
       preset: 'loop-dio-virtio',
       // the loop device alone, one page a segment (no backing disk's scheduler between)
-      overrides: { capacityGiB: 0.5, sharedLanes: false, backingScheduler: '', segmentKiB: '0:4, 100:4' },
+      overrides: {
+        ...LOOP_LANES,
+        capacityGiB: 0.5,
+        sharedLanes: false,
+        backingScheduler: '',
+        segmentKiB: '0:4, 100:4',
+      },
     },
     host: { overrides: { cpus: 2 }, filesystem: { type: 'none' } },
     workload: {

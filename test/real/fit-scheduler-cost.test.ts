@@ -13,6 +13,7 @@ import {
 import type { ParamValues } from '../../src/shared/util/params'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import { schedulerSweepSpec } from '../../src/main/services/real/fingerprint'
+import { LOOP_LANES } from '../helpers/loop-lanes'
 
 const DEVICE = { readServiceUs: '0:40, 50:60, 99:300, 100:900', readParallel: 24, pathUs: 15 }
 
@@ -22,7 +23,7 @@ function pointsOn(device: ParamValues, host: ParamValues, schedulers: readonly s
     schedulerSweepSpec(
       1,
       256 * 2 ** 20,
-      { preset: 'loop-dio-virtio', overrides: device },
+      { preset: 'loop-dio-virtio', overrides: { ...LOOP_LANES, ...device } },
       { preset: 'linux-modern', overrides: host },
       schedulers,
     ),
@@ -73,7 +74,7 @@ describe("fitting the schedulers' CPU and the serial path", () => {
         schedulerSweepSpec(
           1,
           256 * 2 ** 20,
-          { preset: 'loop-dio-virtio', overrides: { ...DEVICE, ...extra } },
+          { preset: 'loop-dio-virtio', overrides: { ...LOOP_LANES, ...DEVICE, ...extra } },
           { preset: 'linux-modern', overrides: { cpus: 2, schedCpuScale: 4 } },
           ['none', 'bfq'],
         ),

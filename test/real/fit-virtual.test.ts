@@ -19,6 +19,7 @@ import {
 import { sweepSpec } from '../../src/main/services/real/fingerprint'
 import type { QueueFacts } from '../../src/main/services/real/queue-facts'
 import { loopFacts } from '../helpers/queue-facts'
+import { LOOP_LANES } from '../helpers/loop-lanes'
 
 const SECONDS = 1
 const REGION = 256 * 2 ** 20
@@ -31,7 +32,7 @@ function sweep(device: ParamValues, host: ParamValues = HOST): FitPoint[] {
     sweepSpec(
       SECONDS,
       REGION,
-      { preset: 'loop-dio-virtio', overrides: device },
+      { preset: 'loop-dio-virtio', overrides: { ...LOOP_LANES, ...device } },
       { preset: 'linux-modern', overrides: host },
     ),
   )

@@ -300,10 +300,10 @@ export async function fingerprintDevice(
     basePreset = VIRTUAL_BASE
     values = refined.values
     sources = first.sources
-    if (costFit.schedulerPathUs !== null) {
-      values = { ...values, schedulerPathUs: costFit.schedulerPathUs }
+    // none measured: the base preset's (another machine's) must not stand in for this one's
+    values = { ...values, schedulerPathUs: costFit.schedulerPathUs ?? '' }
+    if (costFit.schedulerPathUs !== null)
       sources = { ...sources, schedulerPathUs: costFit.sources.schedulerPathUs }
-    }
     simulated = refined.simulated
     for (const [k, v] of Object.entries(refined.host))
       if (host.overrides[k] !== v) {

@@ -149,7 +149,13 @@ export function initialVirtual(
     writeServiceUs: tableOf(write).toString(),
     ...(contention
       ? { readContentionUs: r3(readContention), writeContentionUs: r3(writeContention) }
-      : { readParallel: r3(readParallel), writeParallel: r3(writeParallel) }),
+      : // the base preset's depth law must not turn the lanes back into it
+        {
+          readParallel: r3(readParallel),
+          writeParallel: r3(writeParallel),
+          readContentionUs: 0,
+          writeContentionUs: 0,
+        }),
     ...stalls.values,
     ...backing.values,
     readMBps: r3(Math.max(1, sr.MBps)),
