@@ -4,7 +4,7 @@ import type { TraceStagesResult } from '../../../shared/experiment/trace-stages'
 import type { RunWhy } from '../../../shared/metrics/why'
 import { BlktraceCapture, TRACE_START_MARK, blktraceUnavailable } from './blktrace-capture'
 import type { CancelState, EnginePlan } from './engine-plan'
-import { FtraceCapture } from './ftrace-capture'
+import { FtraceCapture, stagesLossProblem } from './ftrace-capture'
 import type { Journal } from './journal'
 
 /** What a real run's trace gave: the stages and the rest, or why there are none. */
@@ -89,6 +89,13 @@ export class RunTrace {
     } else if (this.ft) notes = [...this.untraced, ...(await this.ft.finish())]
     const traced = this.stages.finish(notes)
     const early = this.blk?.stoppedEarly ?? false
+    const lossy = this.ft ? stagesLossProblem(this.ft.lost, this.ft.read) : null
+    if (lossy)
+      return {
+        why: { source: traced.why.source, processes: [], missing: [...(traced.why.missing ?? []), lossy] },
+        traced,
+        complete: false,
+      }
     return { why: traced.why, traced, complete: !traced.cut && !early }
   }
 
