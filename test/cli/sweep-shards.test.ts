@@ -103,6 +103,30 @@ describe('a sharded sweep', () => {
   })
 })
 
+describe('a sweep’s report', () => {
+  it('labels each point’s runs with its value, in text and CSV', async () => {
+    const text = await cli('report', at('whole.json'), '--text')
+    expect(text.err).toBe('')
+    expect(text.out).toContain('tiny sweep — sweep of schedulers[1].tunables.fifo_batch')
+    for (const v of [1, 4, 16]) expect(text.out).toMatch(new RegExp(`deadline fifo_batch=${v}\\s`))
+    const csv = await cli('report', at('whole.json'), '--csv')
+    // one row per run and process: 3 values × 3 schedulers × 2 repetitions
+    expect(
+      csv.out
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('fifo_batch=')).length,
+    ).toBe(18)
+  })
+  it('says what is wrong with a sweep file it cannot read', async () => {
+    const doc = JSON.parse(readFileSync(at('whole.json'), 'utf8'))
+    writeFileSync(at('broken-sweep.json'), JSON.stringify({ ...doc, points: 'none' }))
+    const r = await cli('report', at('broken-sweep.json'))
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/broken-sweep\.json: not a valid sweep result \(expected "sweep" and "points"\)/)
+  })
+})
+
 describe('merge refuses', () => {
   beforeAll(async () => {
     for (let k = 1; k <= 3; k++) expect((await shard(k, 3)).code).toBe(0)

@@ -5,6 +5,10 @@ import { htmlReport } from '../../shared/report/html'
 import { reportInput, ReportInputError } from '../../shared/report/input'
 import { reportJson } from '../../shared/report/json'
 import { mailingListText } from '../../shared/report/text'
+import { readSessionDocument } from '../../shared/session/document'
+import { isSweepDocument } from '../../shared/session/from-sweep'
+import { SessionFormatError } from '../../shared/session/migrate'
+import { sessionReportInput } from '../../shared/session/report-input'
 import type { CliCommand } from '../command'
 import { InputError, readJsonFile } from '../spec-file'
 
@@ -13,7 +17,7 @@ export const reportCommand: CliCommand = {
   name: 'report',
   usage: [
     'report RESULT.json [--html|--csv|--text|--json] [-o FILE]',
-    '                                    export the output of run --json (or a session, or import --json): a',
+    '                                    export the output of run --json (or a session, a sweep, or import --json): a',
     '                                    plain-text table for a mailing list (default), a self-contained HTML',
     '                                    report with charts, one CSV row per run and process, or JSON',
   ],
@@ -37,9 +41,11 @@ export const reportCommand: CliCommand = {
     const doc = readJsonFile(path)
     let input
     try {
-      input = reportInput(doc)
+      // a sweep (`sweep`, `merge`) as the app opens it: each point's runs labelled with its value
+      input = isSweepDocument(doc) ? sessionReportInput(readSessionDocument(doc)) : reportInput(doc)
     } catch (e) {
-      if (e instanceof ReportInputError) throw new InputError([`${path}: ${e.message}`])
+      if (e instanceof ReportInputError || e instanceof SessionFormatError)
+        throw new InputError([`${path}: ${e.message}`])
       throw e
     }
     const format = chosen[0] ?? 'text'
