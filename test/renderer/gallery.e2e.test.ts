@@ -163,6 +163,10 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
       await expect(row.locator('[data-col="ratio"]').textContent()).resolves.toBe(`${num(f.ratio, 2)}×`)
       await expect(row.textContent()).resolves.toContain(f.unit)
     }
+    // the figure in words, not by the entry's JSON key: the textbook's are the arm's seekCylinders
+    await expect(
+      page.locator('[data-testid="figures"] tbody td:nth-child(3)').allTextContents(),
+    ).resolves.toEqual(expected.figures.map(() => 'head movement'))
     const claims = page.locator('[aria-label="Claims"] li')
     await expect(claims.count()).resolves.toBe(expected.claims.length)
     for (const [i, c] of expected.claims.entries()) {
