@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listGallery, loadGalleryEntry, reproduce } from '../../src/main/services/gallery-entries'
 import { reportOf } from '../../src/main/services/gallery-reproductions'
 import type { LabEvent } from '../../src/shared/api/lab-events'
+import { schedulerColour } from '../../src/shared/report/palette'
 import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
+import { rgb, swatchColours } from './swatches'
 import type { LabHost } from './lab-host'
 
 /** The entry that simulates quickest (`time iosched-lab reproduce NAME`: 4.1 s here, the others 5–12 s). */
@@ -167,6 +169,10 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await expect(
       page.locator('[data-testid="figures"] tbody td:nth-child(3)').allTextContents(),
     ).resolves.toEqual(expected.figures.map(() => 'head movement'))
+    // each scheduler in its palette colour, as in the results' table and charts
+    const swatches = await swatchColours(page.locator('[data-testid="figures"] tbody [data-col="scheduler"]'))
+    expect(swatches.map(([l]) => l)).toEqual(expected.figures.map((f) => f.ref.label))
+    for (const [label, colour] of swatches) expect(colour, label).toBe(rgb(schedulerColour(label)))
     const claims = page.locator('[aria-label="Claims"] li')
     await expect(claims.count()).resolves.toBe(expected.claims.length)
     for (const [i, c] of expected.claims.entries()) {

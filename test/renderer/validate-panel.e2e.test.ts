@@ -12,17 +12,12 @@ import { schedulerColour } from '../../src/shared/report/palette'
 import type { ValidateReport } from '../../src/shared/validate/report'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
+import { rgb, swatchColours } from './swatches'
 import type { LabHost } from './lab-host'
 
 const report = JSON.parse(
   readFileSync(join(import.meta.dirname, 'fixtures/validate-quick-loop.json'), 'utf8'),
 ) as ValidateReport
-
-/** `#rrggbb` as the page's computed style says it. */
-const rgb = (hex: string): string => {
-  const n = parseInt(hex.slice(1), 16)
-  return `rgb(${n >> 16}, ${(n >> 8) & 255}, ${n & 255})`
-}
 
 type Doc = { documentElement: { scrollWidth: number } }
 
@@ -55,20 +50,7 @@ describe.runIf(chromiumAvailable())('a validation report in the Devices view, in
   afterAll(() => closeLabPage(host, browser))
 
   it('draws each scheduler in its palette colour, in the cells and in the pairs', async () => {
-    const rows = page.locator('[data-testid="validate-report"] tbody tr[data-cell]')
-    const seen = await rows.evaluateAll((els) =>
-      els.map((e) => {
-        const el = e as unknown as {
-          getAttribute(n: string): string
-          querySelector(s: string): unknown
-        }
-        const swatch = el.querySelector('th .swatch')
-        const style = (
-          globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
-        ).getComputedStyle(swatch)
-        return [el.getAttribute('data-cell').split('/')[0], style.backgroundColor]
-      }),
-    )
+    const seen = await swatchColours(page.locator('[data-testid="validate-report"] tbody tr[data-cell] th'))
     expect(seen.length).toBeGreaterThan(0)
     for (const [scheduler, colour] of seen) expect(colour, scheduler).toBe(rgb(schedulerColour(scheduler)))
     const pairs = page.locator('[data-pair] .swatch')
