@@ -86,6 +86,13 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await expect(
       page.getByRole('button', { name: `Open “gallery/${ROW}/lmdd-parallel”` }).count(),
     ).resolves.toBe(1)
+    // the gallery's heading centred on the button beside it, which does not touch the first card
+    const box = async (l: ReturnType<Page['locator']>) => (await l.boundingBox())!
+    const h = await box(page.locator('#gallery-title'))
+    const blank = await box(page.getByRole('button', { name: 'New blank experiment' }))
+    const first = await box(page.getByTestId('gallery-entry').first())
+    expect(Math.abs(h.y + h.height / 2 - (blank.y + blank.height / 2))).toBeLessThanOrEqual(1)
+    expect(first.y - (blank.y + blank.height)).toBeGreaterThanOrEqual(6)
     await shots('start')
   })
 
