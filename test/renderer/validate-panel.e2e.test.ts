@@ -15,9 +15,35 @@ import { closeLabPage, openLabPage } from './lab-page'
 import { rgb, swatchColours } from './swatches'
 import type { LabHost } from './lab-host'
 
-const report = JSON.parse(
+const recorded = JSON.parse(
   readFileSync(join(import.meta.dirname, 'fixtures/validate-quick-loop.json'), 'utf8'),
 ) as ValidateReport
+/** With the fingerprint's sweep measured again afterwards (two points of a full validation's). */
+const report: ValidateReport = {
+  ...recorded,
+  drift: {
+    seconds: 3,
+    worst: 0.3215,
+    points: [
+      {
+        name: 'qd1-randread',
+        fingerprint: { iops: 14635.7, p50Ms: 0.059391 },
+        now: { iops: 15197.3, p50Ms: 0.057343 },
+        change: { iops: 0.038377, p50: -0.034483 },
+        noise: 0.4736,
+        beyondNoise: false,
+      },
+      {
+        name: 'qd32-randwrite',
+        fingerprint: { iops: 104807, p50Ms: 0.299 },
+        now: { iops: 82490, p50Ms: 0.36 },
+        change: { iops: -0.21293, p50: 0.20548 },
+        noise: 0.05,
+        beyondNoise: true,
+      },
+    ],
+  },
+}
 
 type Doc = { documentElement: { scrollWidth: number } }
 
@@ -64,6 +90,14 @@ describe.runIf(chromiumAvailable())('a validation report in the Devices view, in
     await expect(ranking.textContent()).resolves.toContain(
       'a different order, but the kernel’s is within the noise: it separated none of these schedulers',
     )
+  })
+
+  it('signs the machine’s changes since the fingerprint as the library signs differences', async () => {
+    const cells = (name: string) => page.locator(`[data-drift="${name}"] td`).allTextContents()
+    const [, , iops, , , p50] = await cells('qd1-randread')
+    expect([iops, p50]).toEqual(['+3.84 %', '−3.45 %'])
+    const [, , down, , , up] = await cells('qd32-randwrite')
+    expect([down, up]).toEqual(['−21.3 %', '+20.5 %'])
   })
 
   it('fits 1024 × 700 without scrolling sideways, light and dark', async () => {
