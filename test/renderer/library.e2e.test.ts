@@ -219,7 +219,7 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await page.getByLabel('Theme').selectOption('light')
   })
 
-  it('shows the columns chosen for Results’ table, and keeps the run set’s name in view when it scrolls', async () => {
+  it('shows the columns chosen for Results’ table, keeps the run set’s name in view when it scrolls, and fits each session’s buttons on one line at 1024', async () => {
     const table = page.getByRole('table', { name: 'Comparison of run sets' })
     const heads = () => table.locator('thead tr:nth-child(2) th').allTextContents()
     // Results' defaults: p99 shown, p50, p95 and p99.9 not
@@ -252,6 +252,14 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     const at = await left()
     expect(at.scrolls).toBe(true)
     expect(at.name).toBe(at.edge)
+    // and each session's buttons on one line: "Open" is not left alone on the next
+    await page.getByRole('tab', { name: /Sessions/ }).click()
+    for (const hit of await page.locator('article.hit').all()) {
+      const notes = (await hit.getByRole('button', { name: /Edit notes and tags/ }).boundingBox())!
+      const open = (await hit.getByRole('button', { name: 'Open', exact: true }).boundingBox())!
+      expect(Math.round(open.y)).toBe(Math.round(notes.y))
+    }
+    await page.getByRole('tab', { name: /Compare/ }).click()
     await page.setViewportSize({ width: 1360, height: 900 })
   })
 
