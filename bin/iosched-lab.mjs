@@ -62,6 +62,18 @@ async function loadMain() {
   return (await import('../src/cli/main.ts')).main
 }
 
+// `iosched-lab list | head -3`: when the reader of the output goes away, stop quietly, as a
+// command killed by SIGPIPE does (Node ignores SIGPIPE and makes the failed write an 'error'
+// event, which unhandled is a crash with a stack trace). Status 0: the reader chose to stop.
+// A closed stderr is ignored likewise (there is nowhere left to say anything).
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e
+  process.exit(0)
+})
+process.stderr.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e
+})
+
 try {
   const main = await loadMain()
   process.exitCode = await main(process.argv.slice(2))

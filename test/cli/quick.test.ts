@@ -37,7 +37,7 @@ describe('iosched-lab quick', () => {
     expect(r.code).toBe(0)
     const lines = r.out.split('\n')
     expect(lines[0]).toBe(
-      'Quick tests — simulated on nullblk, host linux-modern; 0.05 s per test, 8.00 MiB test file. MB = 10^6 bytes.',
+      'Quick tests — simulated on nullblk, host linux-modern; 0.05 s per test, 3 test files of 2.00 MiB. MB = 10^6 bytes.',
     )
     const header = lines.find((l) => l.startsWith('test'))!
     expect(header.split(/\s{2,}/)).toEqual([

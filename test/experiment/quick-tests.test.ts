@@ -15,6 +15,8 @@ import { quickSummary } from '../../src/shared/experiment/quick-summary'
 import { simulate } from '../../src/shared/experiment/runner'
 import { formatIssues, validateSpec } from '../../src/shared/experiment/validate'
 import type { ResolvedSpec } from '../../src/shared/experiment/resolved'
+import { testFileSize } from '../../src/main/services/real/dir-target'
+import { bytesNeeded } from '../../src/main/services/real/file-layout'
 
 const resolve = (doc: unknown): ResolvedSpec => {
   const v = validateSpec(doc)
@@ -84,6 +86,20 @@ describe('quick tests: the catalogue', () => {
     expect(spec.files).toEqual([{ name: 'diskmark.test', size: 2 ** 30 }])
   })
 
+  it('writes one KDiskMark-sized test file (1 GiB, its size=1024m) in a directory, whatever the sets', () => {
+    const fileIn = (ids: readonly string[], o = {}) =>
+      testFileSize(bytesNeeded(resolve(quickTestSpec(findQuickSets(ids), o)).files, true))
+    // the default sets: the disk-mark tests' file and the database's data and log share it (3 GiB before)
+    expect(fileIn(DEFAULT_QUICK_SETS)).toBeLessThanOrEqual(2 ** 30)
+    expect(fileIn(DEFAULT_QUICK_SETS)).toBe(3 * 341 * 2 ** 20)
+    expect(fileIn(QUICK_TEST_SETS.map((s) => s.id))).toBeLessThanOrEqual(2 ** 30)
+    // KDiskMark's own sets alone: its one 1 GiB file, whole
+    expect(fileIn(['seq1m-q8t1', 'rnd4k-q1t1'])).toBe(2 ** 30)
+    // and --size changes it
+    expect(fileIn(DEFAULT_QUICK_SETS, { sizeBytes: 3 * 2 ** 30 })).toBe(3 * 2 ** 30)
+    expect(fileIn(['profile-database'], { sizeBytes: 64 * 2 ** 20 })).toBe(64 * 2 ** 20)
+  })
+
   it('runs the sets one after another, as KDiskMark’s "All" does', () => {
     const spec = resolve(
       quickTestSpec(findQuickSets(['seq1m-q8t1', 'profile-database', 'rnd4k-q1t1']), {
@@ -129,7 +145,7 @@ describe('quick tests: the catalogue', () => {
       rwmixread: 70,
       bs: 4096,
       numjobs: 4,
-      size: 64 * 2 ** 20,
+      size: 32 * 2 ** 20, // the 64 MiB shared by the data and the log
     })
     const log = spec.processes.find((p) => p.name === 'DB log')!
     expect(log.params).toMatchObject({ rw: 'write', fsync: 1, ioengine: 'psync' })

@@ -57,6 +57,15 @@ describe('claims', () => {
     expect(c({ kind: 'close', a: ref('c', 'MBps'), b: ref('b', 'MBps'), tolerance: 0.1 }).pass).toBe(false)
   })
 
+  it('groups the thousands of large numbers in the detail', () => {
+    const big: GalleryRuns = { v: [{ runs: [run('a', 2299386, 1), run('b', 7515591, 1)] }] }
+    const [v] = judge(
+      [{ id: 'x', text: 't', kind: 'ratio', a: ref('a', 'seconds'), b: ref('b', 'seconds'), max: 0.67 }],
+      big,
+    )
+    expect(v.detail).toBe('2,299,386 / 7,515,591 = 0.306, expected ≤ 0.67')
+  })
+
   it('fails a claim whose numbers are missing, saying which', () => {
     expect(c({ kind: 'range', x: ref('zz', 'seconds'), min: 1 })).toMatchObject({
       pass: false,

@@ -285,6 +285,14 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByLabel('iodepth axis scale').selectOption('auto')
     await expect.poll(async () => (await scales('sweep')).x).toBe('logarithmic')
     await shots('sweep', '[data-chart="sweep"]')
+    // the range beside the listed values is not used, and says so; typing in it sweeps it instead
+    const range = page.getByTestId('sweep-range')
+    await expect(range.getAttribute('data-unused')).resolves.toBe('true')
+    await expect(range.textContent()).resolves.toContain('not used: the values below are')
+    await page.getByLabel('To', { exact: true }).fill('8')
+    await expect(page.getByLabel('Values').inputValue()).resolves.toBe('')
+    await expect(range.getAttribute('data-unused')).resolves.toBe('false')
+    await expect(page.getByRole('button', { name: /Run sweep \(\d+ × 2/ }).count()).resolves.toBe(1)
   }, 400_000)
 
   it('gives a 2 s run beside two 60 s ones a time axis of its own', async () => {

@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listGallery, loadGalleryEntry, reproduce } from '../../src/main/services/gallery-entries'
 import { reportOf } from '../../src/main/services/gallery-reproductions'
 import type { LabEvent } from '../../src/shared/api/lab-events'
+import { schedulerColour } from '../../src/shared/report/palette'
 import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
+import { rgb, swatchColours } from './swatches'
 import type { LabHost } from './lab-host'
 
 /** The entry that simulates quickest (`time iosched-lab reproduce NAME`: 4.1 s here, the others 5–12 s). */
@@ -84,6 +86,13 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await expect(
       page.getByRole('button', { name: `Open “gallery/${ROW}/lmdd-parallel”` }).count(),
     ).resolves.toBe(1)
+    // the gallery's heading centred on the button beside it, which does not touch the first card
+    const box = async (l: ReturnType<Page['locator']>) => (await l.boundingBox())!
+    const h = await box(page.locator('#gallery-title'))
+    const blank = await box(page.getByRole('button', { name: 'New blank experiment' }))
+    const first = await box(page.getByTestId('gallery-entry').first())
+    expect(Math.abs(h.y + h.height / 2 - (blank.y + blank.height / 2))).toBeLessThanOrEqual(1)
+    expect(first.y - (blank.y + blank.height)).toBeGreaterThanOrEqual(6)
     await shots('start')
   })
 
@@ -163,6 +172,14 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
       await expect(row.locator('[data-col="ratio"]').textContent()).resolves.toBe(`${num(f.ratio, 2)}×`)
       await expect(row.textContent()).resolves.toContain(f.unit)
     }
+    // the figure in words, not by the entry's JSON key: the textbook's are the arm's seekCylinders
+    await expect(
+      page.locator('[data-testid="figures"] tbody td:nth-child(3)').allTextContents(),
+    ).resolves.toEqual(expected.figures.map(() => 'head movement'))
+    // each scheduler in its palette colour, as in the results' table and charts
+    const swatches = await swatchColours(page.locator('[data-testid="figures"] tbody [data-col="scheduler"]'))
+    expect(swatches.map(([l]) => l)).toEqual(expected.figures.map((f) => f.ref.label))
+    for (const [label, colour] of swatches) expect(colour, label).toBe(rgb(schedulerColour(label)))
     const claims = page.locator('[aria-label="Claims"] li')
     await expect(claims.count()).resolves.toBe(expected.claims.length)
     for (const [i, c] of expected.claims.entries()) {

@@ -219,6 +219,50 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await page.getByLabel('Theme').selectOption('light')
   })
 
+  it('shows the columns chosen for Results’ table, keeps the run set’s name in view when it scrolls, and fits each session’s buttons on one line at 1024', async () => {
+    const table = page.getByRole('table', { name: 'Comparison of run sets' })
+    const heads = () => table.locator('thead tr:nth-child(2) th').allTextContents()
+    // Results' defaults: p99 shown, p50, p95 and p99.9 not
+    const rr = (await heads()).filter((h) => /latency/.test(h)).map((h) => h.replace(/ms$/, ''))
+    expect(rr).toEqual(['p99 latency'])
+    await page.getByText('Columns', { exact: true }).click()
+    await page.getByRole('group', { name: 'Columns shown' }).locator('[data-column="p95"]').check()
+    await expect.poll(async () => (await heads()).filter((h) => h.startsWith('p95')).length).toBe(1)
+    // the picker offers only what a comparison has (no fio slat, no device busy)
+    await expect(page.locator('[data-column="slat"], [data-column="dev:util"]').count()).resolves.toBe(0)
+    await page.getByRole('button', { name: 'defaults' }).click()
+    await expect.poll(async () => (await heads()).filter((h) => h.startsWith('p95')).length).toBe(0)
+    // narrow, the table scrolls inside its card; each row's name stays at its left edge
+    await page.setViewportSize({ width: 1024, height: 700 })
+    const left = () =>
+      table.evaluate((t) => {
+        type Box = { getBoundingClientRect(): { left: number } }
+        const box = t as unknown as Box & {
+          parentElement: Box & { scrollLeft: number; scrollWidth: number; clientWidth: number }
+          querySelector(s: string): Box
+        }
+        const scroller = box.parentElement
+        scroller.scrollLeft = scroller.scrollWidth
+        return {
+          scrolls: scroller.scrollWidth > scroller.clientWidth,
+          name: Math.round(box.querySelector('tbody th.set').getBoundingClientRect().left),
+          edge: Math.round(scroller.getBoundingClientRect().left),
+        }
+      })
+    const at = await left()
+    expect(at.scrolls).toBe(true)
+    expect(at.name).toBe(at.edge)
+    // and each session's buttons on one line: "Open" is not left alone on the next
+    await page.getByRole('tab', { name: /Sessions/ }).click()
+    for (const hit of await page.locator('article.hit').all()) {
+      const notes = (await hit.getByRole('button', { name: /Edit notes and tags/ }).boundingBox())!
+      const open = (await hit.getByRole('button', { name: 'Open', exact: true }).boundingBox())!
+      expect(Math.round(open.y)).toBe(Math.round(notes.y))
+    }
+    await page.getByRole('tab', { name: /Compare/ }).click()
+    await page.setViewportSize({ width: 1360, height: 900 })
+  })
+
   it('has the same run sets and baseline picked after a reload', async () => {
     await page.reload()
     const tab = page.getByRole('tab', { name: /Compare/ })

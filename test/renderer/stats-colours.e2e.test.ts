@@ -14,6 +14,7 @@ import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/pale
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
+import { rgb } from './swatches'
 import type { LabHost } from './lab-host'
 
 const VARIANT = 'deadline (fifo_batch=1)'
@@ -43,12 +44,6 @@ const random = {
 
 /** The page's getComputedStyle (the tests' types have no DOM). */
 type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } }
-
-/** `#rrggbb` as the browser's computed style writes it. */
-const rgb = (hex: string): string => {
-  const n = parseInt(hex.slice(1), 16)
-  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`
-}
 
 describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics in Chromium', () => {
   let host: LabHost

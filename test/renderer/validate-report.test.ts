@@ -11,6 +11,7 @@ import { setLab } from '../../src/renderer/src/api'
 import {
   cellRows,
   figure,
+  rankingNote,
   sameRanking,
   separablePairs,
   verdicts,
@@ -117,6 +118,22 @@ describe('a validation report, as shown', () => {
       ranking: { ...r.workloads[0].ranking, simulated: r.workloads[0].ranking.real },
     }
     expect(sameRanking(same)).toBe(true)
+    // a different order says whether the kernel's own was more than noise
+    expect(rankingNote(same)).toBe('the same order')
+    const w = r.workloads[0]
+    expect(w.pairs.some((p) => p.separable)).toBe(false)
+    expect(rankingNote(w)).toBe(
+      'a different order, but the kernel’s is within the noise: it separated none of these schedulers',
+    )
+    // a separable pair of another metric or process is not the ranking's
+    const other = r.workloads[1]
+    expect(other.pairs.some((p) => p.separable && p.process !== other.ranking.process)).toBe(true)
+    const separated = {
+      ...w,
+      pairs: w.pairs.map((p, i) => (i === 0 ? { ...p, metric: 'MBps' as const, separable: true } : p)),
+    }
+    expect(separated.pairs[0].process).toBe(w.ranking.process)
+    expect(rankingNote(separated)).toBe('a different order')
   })
 })
 

@@ -37,7 +37,8 @@ export const quickCommand: CliCommand = {
     'quick [SET…] [--json] [--tables]   the standard quick tests (KDiskMark’s SEQ1M Q8T1 … and fio profiles) in one experiment',
     `      [--preset DEVICE_PRESET]      simulated on this device preset (default ${QUICK_DEFAULTS.preset}); --list: the sets`,
     '      [--schedulers a,b,…]          to compare (default: none, mq-deadline, kyber, bfq)',
-    '      [--measure S] [--interval S] [--size SIZE] [--repetitions N]   per test (default 5 s, 5 s, 1G, 1)',
+    '      [--measure S] [--interval S] [--repetitions N]   per test (default 5 s, 5 s, 1)',
+    '      [--size SIZE]                 the test files together, shared by the sets (default 1G, KDiskMark’s)',
     '      [--real [run --real’s options]]   for real with fio (a scratch loop device, --dir DIR: a test file there,',
     '                                    or --device DEV --confirm DEV)',
   ],
@@ -212,12 +213,18 @@ async function simulate(
 
 function title(spec: ResolvedSpec, o: QuickTestOptions, real: boolean, dir?: string): string {
   const m = o.measureSeconds ?? QUICK_DEFAULTS.measureSeconds
-  const size = o.sizeBytes ?? QUICK_DEFAULTS.sizeBytes
+  // the sets' files share the size (quick-tests.ts): one test file, or several of one size
+  const files = spec.files
+  const mib = (b: number): string => `${num(b / 2 ** 20)} MiB`
+  const size =
+    files.length === 1
+      ? `${mib(files[0].size)} test file`
+      : `${files.length} test files of ${mib(files[0].size)}`
   const reps = spec.repetitions > 1 ? `, mean of ${spec.repetitions} runs` : ''
   const where = real
     ? `for real with fio${dir !== undefined ? ` on a test file in ${resolve(dir)}` : ''}`
     : `simulated on ${spec.device.preset}, host ${spec.host.preset}`
-  return `Quick tests — ${where}; ${m} s per test, ${num(size / 2 ** 20)} MiB test file${reps}. MB = 10^6 bytes.`
+  return `Quick tests — ${where}; ${m} s per test, ${size}${reps}. MB = 10^6 bytes.`
 }
 
 /** The disk-mark-like table: a row per test; per scheduler, read MB/s, write MB/s and IOPS (read/write). */

@@ -145,7 +145,12 @@ export interface QuickTestOptions {
   measureSeconds?: number
   /** Idle seconds between a set's read and its write (KDiskMark: 5). */
   intervalSeconds?: number
-  /** The test file's size (KDiskMark: 1 GiB) and each profile job's region. */
+  /**
+   * The test file's size (KDiskMark: 1 GiB, its `--size=1024m`), shared in equal parts by the
+   * files of the chosen sets (disk-mark tests one, a profile one per job): KDiskMark's own sets
+   * alone have it whole; with the database profile's data and log beside them, a third each. A run
+   * on a file in a directory makes one test file holding them all, of about this size.
+   */
   sizeBytes?: number
   /** Runs per scheduler (KDiskMark: 5; a quick test: 1). */
   repetitions?: number
@@ -184,6 +189,9 @@ export function findQuickSets(ids: readonly string[]): QuickTestSet[] {
   return out
 }
 
+/** KDiskMark's one test file, which every disk-mark test reads and writes. */
+const DISKMARK_FILE = 'diskmark.test'
+
 const DISKMARK_FIXED = {
   ioengine: 'libaio',
   direct: true,
@@ -210,7 +218,8 @@ export function quickTestSpec(sets: readonly QuickTestSet[], o: QuickTestOptions
   if (sets.length === 0) throw new QuickTestError('no quick test set chosen')
   const measure = o.measureSeconds ?? QUICK_DEFAULTS.measureSeconds
   const interval = o.intervalSeconds ?? QUICK_DEFAULTS.intervalSeconds
-  const size = o.sizeBytes ?? QUICK_DEFAULTS.sizeBytes
+  const total = o.sizeBytes ?? QUICK_DEFAULTS.sizeBytes
+  const size = fileShare(total, filesOf(sets).length)
   const processes: NonNullable<ExperimentSpec['workload']['processes']> = []
   let at = 0
   const ms = (s: number): number => Math.round(s * 1000)
@@ -224,7 +233,7 @@ export function quickTestSpec(sets: readonly QuickTestSet[], o: QuickTestOptions
         iodepth: t.q,
         numjobs: t.t,
         size,
-        filename: 'diskmark.test',
+        filename: DISKMARK_FILE,
         runtime: measure,
       })
       processes.push(
@@ -247,7 +256,7 @@ export function quickTestSpec(sets: readonly QuickTestSet[], o: QuickTestOptions
     at += slotSeconds(set, measure, interval)
   }
   for (const p of processes) if (p.startMs === 0) delete p.startMs
-  const total = at - interval
+  const end = at - interval
   const titles = sets.map((s) => s.title).join(', ')
   const diskmarks = sets.some((s) => s.kind === 'diskmark')
   return {
@@ -257,6 +266,7 @@ export function quickTestSpec(sets: readonly QuickTestSet[], o: QuickTestOptions
       (diskmarks
         ? ` The disk-mark tests as KDiskMark and CrystalDiskMark run them: fio libaio, direct=1, end_fsync=1, one ${sizeText(size)} test file, read then write.`
         : '') +
+      (size < total ? ` The ${sizeText(total)} of test files shared by ${filesOf(sets).join(', ')}.` : '') +
       sets
         .filter((s) => s.kind === 'profile')
         .map((s) => ` ${s.title} (${s.short}): ${s.jobs.map((j) => `${j.name}, ${j.role}`).join('; ')}.`)
@@ -265,12 +275,31 @@ export function quickTestSpec(sets: readonly QuickTestSet[], o: QuickTestOptions
     workload: {
       processes,
       // the last test's end, with room for fio's end_fsync and a slow device's last writes
-      stop: { maxSeconds: Math.ceil(total + Math.max(30, total / 2)) },
+      stop: { maxSeconds: Math.ceil(end + Math.max(30, end / 2)) },
     },
     schedulers: [...(o.schedulers ?? DEFAULT_QUICK_SCHEDULERS)],
     repetitions: o.repetitions ?? QUICK_DEFAULTS.repetitions,
     seed: o.seed ?? QUICK_DEFAULTS.seed,
   }
+}
+
+/** The files the sets use, in order: the disk-mark tests' one, then each profile job's. */
+function filesOf(sets: readonly QuickTestSet[]): string[] {
+  const names = sets.flatMap((s) =>
+    s.kind === 'diskmark' ? [DISKMARK_FILE] : s.jobs.map((j) => String(j.params.filename)),
+  )
+  return [...new Set(names)]
+}
+
+/**
+ * One file's part of `total` bytes shared by `n`: whole MiB (a file in a directory lays the files
+ * out at MiB boundaries, so the parts add up to no more than the total), or 4 KiB blocks when a
+ * part is under a MiB.
+ */
+function fileShare(total: number, n: number): number {
+  const part = total / Math.max(1, n)
+  const unit = part >= MiB ? MiB : 4 * KiB
+  return Math.max(4 * KiB, Math.floor(part / unit) * unit)
 }
 
 function sizeText(b: number): string {

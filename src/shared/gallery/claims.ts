@@ -83,8 +83,13 @@ function one(run: RunResult, r: MetricRef): number {
   }
 }
 
+/** A claim's number: whole from 100 up, thousands grouped (2,299,386 cylinders, not 2299386). */
 const fmt = (x: number): string =>
-  Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toPrecision(3)
+  Math.abs(x) >= 100
+    ? Math.round(x).toLocaleString('en-US')
+    : Math.abs(x) >= 1
+      ? x.toFixed(2)
+      : x.toPrecision(3)
 
 /** Judge every claim against the runs. A claim whose numbers are missing fails with the reason. */
 export function judge(claims: readonly Claim[], all: GalleryRuns): ClaimVerdict[] {

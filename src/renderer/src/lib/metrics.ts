@@ -50,6 +50,15 @@ export const COLUMNS: readonly Column[] = [
   { key: 'run:seconds', title: 'run length, s', shown: true },
 ]
 
+/**
+ * The column kind of a library comparison's metric (shared/library/compare.ts's ids): `run:seconds`
+ * and `dev:…` as they are, a process's `proc:<name>:<kind>` by its kind (`p95`, `MBps` …).
+ */
+export function compareColumn(id: string): string {
+  if (!id.startsWith('proc:')) return id
+  return id.slice(id.lastIndexOf(':') + 1)
+}
+
 /** The columns shown at first. */
 export const DEFAULT_COLUMNS: readonly string[] = COLUMNS.filter((c) => c.shown).map((c) => c.key)
 

@@ -115,3 +115,16 @@ export const separablePairs = (r: ValidateReport): SeparablePair[] =>
 export const sameRanking = (w: Workload): boolean =>
   w.ranking.real.length === w.ranking.simulated.length &&
   w.ranking.real.every((s, i) => w.ranking.simulated[i] === s)
+
+/**
+ * What the rankings' comparison means: the same order; a different one where the kernel separated
+ * some of these schedulers (the process's MB/s beyond the noise); or a different one that says
+ * nothing, the kernel's own order being noise.
+ */
+export function rankingNote(w: Workload): string {
+  if (sameRanking(w)) return 'the same order'
+  const separated = w.pairs.some((p) => p.separable && p.metric === 'MBps' && p.process === w.ranking.process)
+  return separated
+    ? 'a different order'
+    : 'a different order, but the kernel’s is within the noise: it separated none of these schedulers'
+}
