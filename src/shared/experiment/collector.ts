@@ -4,6 +4,7 @@ import { SECTOR } from '../block/types'
 import { DispatchSample } from '../metrics/dispatch-sample'
 import { LatencyHistogram } from '../metrics/histogram'
 import { TimeSeries } from '../metrics/timeseries'
+import { ProcessTransfers } from '../metrics/process-transfers'
 import type { SimTime } from '../sim/time'
 import { SECOND } from '../sim/time'
 import type { DeviceTotals, ProcessSeries } from './result'
@@ -22,13 +23,11 @@ export class RunCollector implements BlockObserver {
   readonly requestLatency = new LatencyHistogram()
   /** Device service time, dispatch to completion (blktrace's D→C). */
   readonly serviceLatency = new LatencyHistogram()
-  /** Bytes per process (by the requests' pid), in the same bins as `series`. */
-  private readonly perPid = new Map<number, TimeSeries>()
-  /** The name each pid's requests carry (the kernel's own: "flush" for writeback). */
-  private readonly pidNames = new Map<number, string>()
-  /** The last pid's series: a process's requests complete in runs. */
-  private lastPid = -1
-  private lastSeries: TimeSeries | null = null
+  /**
+   * Bytes per process (by the requests' pid), in the same bins as `series`, with the name its
+   * requests carry (the kernel's own: "flush" for writeback).
+   */
+  private readonly perPid = new ProcessTransfers()
   private readonly bytes = [0, 0]
   private readonly reqs = [0, 0]
   private inFlight = 0
@@ -144,18 +143,7 @@ export class RunCollector implements BlockObserver {
     this.bytes[rq.op] += b
     this.reqs[rq.op]++
     this.series.addTransfer(now, rq.op, b)
-    const pid = rq.ctx.pid
-    let own = this.lastSeries
-    if (pid !== this.lastPid || own === null) {
-      own = this.perPid.get(pid) ?? null
-      if (own === null) {
-        this.perPid.set(pid, (own = new TimeSeries()))
-        this.pidNames.set(pid, rq.ctx.name)
-      }
-      this.lastPid = pid
-      this.lastSeries = own
-    }
-    own.addTransfer(now, rq.op, b)
+    this.perPid.add(rq.ctx, now, rq.op, b)
     this.requestLatency.record(now - rq.insertedAt)
     this.serviceLatency.record(now - rq.dispatchedAt)
     const st = this.stages
@@ -179,13 +167,10 @@ export class RunCollector implements BlockObserver {
    * named by `names` (pid → name) or else by the name their requests carry, in pid order.
    */
   processSeries(now: SimTime, names: ReadonlyMap<number, string>): ProcessSeries[] {
-    return [...this.perPid.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([pid, s]) => {
-        const d = s.finish(now)
-        const name = names.get(pid) ?? this.pidNames.get(pid) ?? `pid ${pid}`
-        return { name, pid, readMBps: d.readMBps, writeMBps: d.writeMBps }
-      })
+    return this.perPid.finish(now).map(({ pid, name: own, series: d }) => {
+      const name = names.get(pid) ?? own ?? `pid ${pid}`
+      return { name, pid, readMBps: d.readMBps, writeMBps: d.writeMBps }
+    })
   }
 
   totals(now: SimTime): DeviceTotals {

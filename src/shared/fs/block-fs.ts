@@ -89,6 +89,13 @@ export class BlockFs implements FileSystem {
   private dirBase = 0
   private journalStart = 0
   private readonly gran: SimTime
+  /**
+   * By file id: the time before which an access changes nothing — its atime is in the clock's
+   * current granule, or (relatime) newer than its mtime and less than a day old. `accessed` answers
+   * from this dense array without reaching the inode: with a thousand processes each reading its
+   * own file directly, an inode per read was a cache miss per request. 0: ask the inode.
+   */
+  private atimeQuiet = new Float64Array(64)
 
   constructor(
     readonly cfg: BlockFsConfig,
@@ -258,6 +265,7 @@ export class BlockFs implements FileSystem {
     if (Math.floor(now / this.gran) !== Math.floor(ino.mtime / this.gran) && !inodeChanged)
       this.change([ino.metaPage], ino, false)
     ino.mtime = now
+    this.atimeQuiet[f.id] = 0 // (a new mtime may let relatime update the atime again)
     const j = this.journal
     if (j !== null && !direct) {
       if (this.cfg.dataJournal) j.handle().journaledPages += end - first
@@ -268,14 +276,35 @@ export class BlockFs implements FileSystem {
   accessed(t: FsTask, f: SimFile): void {
     const mode = this.cfg.atime
     if (mode === 'noatime') return
+    const now = t.now
+    if (f.id < this.atimeQuiet.length && now < this.atimeQuiet[f.id]) return
     const ino = this.inodes.get(f.id)
     if (ino === undefined) return
-    const now = t.now
-    if (Math.floor(now / this.gran) === Math.floor(ino.atime / this.gran)) return
     // relatime_need_update: only if the last access is not later than the last change, or a day old.
-    if (mode === 'relatime' && ino.atime > ino.mtime && now - ino.atime < DAY) return
-    ino.atime = now
-    this.change([ino.metaPage], ino, false)
+    const unchanged =
+      Math.floor(now / this.gran) === Math.floor(ino.atime / this.gran) ||
+      (mode === 'relatime' && ino.atime > ino.mtime && now - ino.atime < DAY)
+    if (!unchanged) {
+      ino.atime = now
+      this.change([ino.metaPage], ino, false)
+    }
+    this.setAtimeQuiet(f.id, ino, mode)
+  }
+
+  /**
+   * Until when `accessed` returns at once for `ino`'s file (while its mtime stays): to the end of
+   * its atime's granule (⌊t/g⌋ = ⌊atime/g⌋ exactly while t < (⌊atime/g⌋ + 1)·g, times below 2^53),
+   * or with relatime and an atime newer than the mtime, to a day after the atime if later.
+   */
+  private setAtimeQuiet(id: number, ino: FsInode, mode: AtimeMode): void {
+    const granuleEnd = (Math.floor(ino.atime / this.gran) + 1) * this.gran
+    const relatime = mode === 'relatime' && ino.atime > ino.mtime ? ino.atime + DAY : -Infinity
+    if (id >= this.atimeQuiet.length) {
+      const grown = new Float64Array(Math.max(2 * this.atimeQuiet.length, id + 1))
+      grown.set(this.atimeQuiet)
+      this.atimeQuiet = grown
+    }
+    this.atimeQuiet[id] = Math.max(granuleEnd, relatime)
   }
 
   truncate(t: FsTask, f: SimFile): void {
@@ -287,6 +316,7 @@ export class BlockFs implements FileSystem {
     ino.size = 0
     ino.delallocEnd = -1
     ino.mtime = t.now
+    this.atimeQuiet[f.id] = 0
     this.change(pages, ino, true)
   }
 

@@ -96,6 +96,28 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   /** The call in progress counts as an operation of the process (its latency recorded). */
   opCounted = true
   opStart: SimTime = 0
+  // Fields a request of a direct transfer touches come first, near one another (a thousand
+  // processes' tasks do not stay in the CPU's caches between their requests).
+  /** Where the direct transfer in progress stands with the cached data it overlaps (dio-coherence.ts). */
+  dioState = DIO_UNCHECKED
+  /** Bios built, waiting to be submitted from `subIdx`. */
+  readonly bios: Bio[] = []
+  private subIdx = 0
+  /** Direct I/O: next sector to issue and the end. */
+  dirNext = 0
+  dirEnd = 0
+  /** Direct I/O bios not yet completed. */
+  outstanding = 0
+
+  // Results.
+  readonly latency = new LatencyHistogram()
+  /** Where its time went (why.ts ProcessTime), and the account frozen when its clock stopped. */
+  readonly time = new TimeAccount()
+  stoppedTime: ProcessTime | null = null
+  bytesRead = 0
+  bytesWritten = 0
+  ops = 0
+
   /** Buffered read: next page to look at, end page. Direct: next byte to issue (physio). */
   pg = 0
   endPg = 0
@@ -111,14 +133,6 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   written = 0
   /** Pages a buffered read allocated fresh (page-reporting.ts), charged with its copy. */
   freshPages = 0
-  /** Bios built, waiting to be submitted from `subIdx`. */
-  readonly bios: Bio[] = []
-  private subIdx = 0
-  /** Direct I/O: next sector to issue and the end. */
-  dirNext = 0
-  dirEnd = 0
-  /** Direct I/O bios not yet completed. */
-  outstanding = 0
   aioDone = 0
   aioMin = 0
   /** The most events the pending io_getevents reaps. */
@@ -133,8 +147,6 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   anon: AnonSpace | null = null
   /** Scan priority of its direct reclaim (Reclaim.allocate). */
   reclaimPriority: number
-  /** Where the direct transfer in progress stands with the cached data it overlaps (dio-coherence.ts). */
-  dioState = DIO_UNCHECKED
   touchNext = 0
   touchEnd = 0
   touchWrite = false
@@ -150,14 +162,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   /** CPU time of exited children (and theirs). */
   childCpuTime = 0
 
-  // Results.
-  readonly latency = new LatencyHistogram()
-  /** Where its time went (why.ts ProcessTime), and the account frozen when its clock stopped. */
-  readonly time = new TimeAccount()
-  stoppedTime: ProcessTime | null = null
-  bytesRead = 0
-  bytesWritten = 0
-  ops = 0
+  // Results, continued.
   startedAt: SimTime = -1
   finishedAt: SimTime = -1
   /** When the process's figures stopped (Sys.stopClock), or -1: at its exit. */

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { READ, WRITE } from '../../src/shared/block/types'
+import { TimeSeries } from '../../src/shared/metrics/timeseries'
+import { ProcessTransfers } from '../../src/shared/metrics/process-transfers'
+import { MS, SECOND } from '../../src/shared/sim/time'
+import { Rng } from '../../src/shared/sim/rng'
+
+describe('ProcessTransfers', () => {
+  it('gives each process the series of adding its completions at once, whatever the batching', () => {
+    // 300 processes completing in a random interleaving (runs of one process too), 50 000
+    // completions — several logged batches — over 900 s, past the 4096 bins of 100 ms, so the
+    // series double their interval (twice) while completions of theirs wait in the log
+    const rng = new Rng(7)
+    const pt = new ProcessTransfers()
+    const direct = new Map<number, TimeSeries>()
+    let t = 0
+    let pid = 1000
+    for (let i = 0; i < 50_000; i++) {
+      if (rng.next() < 0.8) pid = 1000 + Math.floor(rng.next() * 300)
+      t += Math.floor(rng.next() * 36 * MS)
+      const op = rng.next() < 0.3 ? WRITE : READ
+      const bytes = 512 * (1 + Math.floor(rng.next() * 256))
+      pt.add({ pid, name: `p${pid}` }, t, op, bytes)
+      if (!direct.has(pid)) direct.set(pid, new TimeSeries())
+      direct.get(pid)!.addTransfer(t, op, bytes)
+    }
+    expect(t).toBeGreaterThan(410 * SECOND)
+    const end = t + 5 * MS
+    const out = pt.finish(end)
+    expect(out.map((p) => p.pid)).toEqual([...direct.keys()].sort((a, b) => a - b))
+    for (const p of out) {
+      expect(p.name).toBe(`p${p.pid}`)
+      expect(p.series).toEqual(direct.get(p.pid)!.finish(end))
+    }
+    expect(out[0].series.intervalMs).toBe(400) // doubled twice
+  })
+})
