@@ -41,6 +41,11 @@ const P_RETRY = 8
 const P_ERASE = 9
 const P_GC = 10
 const P_BUFFER_ROOM = 11
+/** The parts readDone sets on a read that the die's work decided, the link's, or neither. */
+const READ_BARE = (1 << P_OVERHEAD) | (1 << P_HOST)
+const READ_VIA_LINK = READ_BARE | (1 << P_ARRAY) | (1 << P_LINK_WAIT)
+const READ_VIA_DIE =
+  READ_BARE | (1 << P_DIE_WAIT) | (1 << P_ARRAY) | (1 << P_CHAN_WAIT) | (1 << P_CHAN) | (1 << P_RETRY)
 
 /**
  * The path through one command: flash.ts offers it each die's work as it places it, and keeps the
@@ -128,17 +133,58 @@ export class FlashPath {
    * else after the link's earlier transfers (free at `linkFrom`) and its first page (`t + tr0`).
    */
   readDone(rq: Request, t: SimTime, tr0: number, linkFrom: number, viaDie: boolean, done: SimTime): void {
-    // markPart's arithmetic (device-parts.ts) on locals: every command of a run that keeps parts
-    // comes here, and the request's fields are read and written once, not at each mark
     const parts = rq.devParts
     if (parts === null) return
+    if (rq.devMask !== 0) return this.readDoneMarked(rq, parts, t, tr0, linkFrom, viaDie, done)
+    // A command's parts are all marked here, in one go (flash.ts computes its completion at its
+    // start): its parts are still unset, so each is set once, a part no mark reached set to 0 — the
+    // sums the run takes (StageAccount.takeParts) are markPart's, without a test and branch per
+    // mark. `c…`: the cursor after each mark (markPart's `devAt`), none past `done`.
+    const c0 = rq.devAt
+    const c1 = Math.max(c0, Math.round(t))
+    let cn = c1
+    if (viaDie && this.kind === 1) {
+      const c2 = Math.max(c1, Math.round(Math.min(this.s, done)))
+      const c3 = Math.max(c2, Math.round(Math.min(this.s + this.first, done)))
+      const c4 = Math.max(c3, Math.round(Math.min(this.xs, done)))
+      const c5 = Math.max(c4, Math.round(Math.min(this.xs + this.kX, done)))
+      const c6 = Math.max(c5, Math.round(Math.min(this.sensed, done)))
+      cn = Math.max(c6, Math.round(Math.min(this.end, done)))
+      parts[P_DIE_WAIT] = c2 - c1
+      parts[P_ARRAY] = c3 - c2 + (c6 - c5)
+      parts[P_CHAN_WAIT] = c4 - c3
+      parts[P_CHAN] = c5 - c4
+      parts[P_RETRY] = cn - c6
+      rq.devMask = READ_VIA_DIE
+    } else if (!viaDie) {
+      const c2 = Math.max(c1, Math.round(Math.min(t + tr0, done)))
+      cn = Math.max(c2, Math.round(Math.min(linkFrom, done)))
+      parts[P_ARRAY] = c2 - c1
+      parts[P_LINK_WAIT] = cn - c2
+      rq.devMask = READ_VIA_LINK
+    } else rq.devMask = READ_BARE
+    const r = Math.max(cn, Math.round(done))
+    parts[P_OVERHEAD] = c1 - c0
+    parts[P_HOST] = r - cn
+    rq.devAt = r
+  }
+
+  /** readDone for a request that has parts marked already: mark by mark (markPart's arithmetic on locals). */
+  private readDoneMarked(
+    rq: Request,
+    parts: Float64Array,
+    t: SimTime,
+    tr0: number,
+    linkFrom: number,
+    viaDie: boolean,
+    done: SimTime,
+  ): void {
     let at = rq.devAt
     let mask = rq.devMask
     let r = Math.round(t)
     if (r > at) mask = addPart(parts, mask, P_OVERHEAD, r - at)
     at = Math.max(at, r)
     if (viaDie && this.kind === 1) {
-      // the die's read (marks() for a read), none past `done`
       r = Math.round(Math.min(this.s, done))
       if (r > at) mask = addPart(parts, mask, P_DIE_WAIT, r - at)
       at = Math.max(at, r)
