@@ -149,7 +149,8 @@ export class FlashPath {
       const c4 = Math.max(c3, Math.round(Math.min(this.xs, done)))
       const c5 = Math.max(c4, Math.round(Math.min(this.xs + this.kX, done)))
       const c6 = Math.max(c5, Math.round(Math.min(this.sensed, done)))
-      cn = Math.max(c6, Math.round(Math.min(this.end, done)))
+      // read retries end it after its last page (without them `end` is `sensed`: no time)
+      cn = this.end === this.sensed ? c6 : Math.max(c6, Math.round(Math.min(this.end, done)))
       parts[P_DIE_WAIT] = c2 - c1
       parts[P_ARRAY] = c3 - c2 + (c6 - c5)
       parts[P_CHAN_WAIT] = c4 - c3
