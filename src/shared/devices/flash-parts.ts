@@ -135,38 +135,36 @@ export class FlashPath {
   readDone(rq: Request, t: SimTime, tr0: number, linkFrom: number, viaDie: boolean, done: SimTime): void {
     const parts = rq.devParts
     if (parts === null) return
-    if (rq.devMask !== 0) return this.readDoneMarked(rq, parts, t, tr0, linkFrom, viaDie, done)
     // A command's parts are all marked here, in one go (flash.ts computes its completion at its
-    // start): its parts are still unset, so each is set once, a part no mark reached set to 0 — the
-    // sums the run takes (StageAccount.takeParts) are markPart's, without a test and branch per
-    // mark. `c…`: the cursor after each mark (markPart's `devAt`), none past `done`.
+    // start): unless some were marked before, each is set once, a part no mark reached set to 0 —
+    // the sums the run takes (StageAccount.takeParts) are markPart's, without a test and branch
+    // per mark. Small functions, each its own path, so that the compiler inlines them.
+    if (rq.devMask !== 0) this.readDoneMarked(rq, parts, t, tr0, linkFrom, viaDie, done)
+    else if (!viaDie) readViaLink(rq, parts, t, t + tr0, linkFrom, done)
+    else if (this.kind === 1) this.readViaDie(rq, parts, t, done)
+    else readBare(rq, parts, t, done)
+  }
+
+  /** readDone of a read the die's work decided. `c…`: the cursor after each mark (markPart's `devAt`), none past `done`. */
+  private readViaDie(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
     const c0 = rq.devAt
     const c1 = Math.max(c0, Math.round(t))
-    let cn = c1
-    if (viaDie && this.kind === 1) {
-      const c2 = Math.max(c1, Math.round(Math.min(this.s, done)))
-      const c3 = Math.max(c2, Math.round(Math.min(this.s + this.first, done)))
-      const c4 = Math.max(c3, Math.round(Math.min(this.xs, done)))
-      const c5 = Math.max(c4, Math.round(Math.min(this.xs + this.kX, done)))
-      const c6 = Math.max(c5, Math.round(Math.min(this.sensed, done)))
-      // read retries end it after its last page (without them `end` is `sensed`: no time)
-      cn = this.end === this.sensed ? c6 : Math.max(c6, Math.round(Math.min(this.end, done)))
-      parts[P_DIE_WAIT] = c2 - c1
-      parts[P_ARRAY] = c3 - c2 + (c6 - c5)
-      parts[P_CHAN_WAIT] = c4 - c3
-      parts[P_CHAN] = c5 - c4
-      parts[P_RETRY] = cn - c6
-      rq.devMask = READ_VIA_DIE
-    } else if (!viaDie) {
-      const c2 = Math.max(c1, Math.round(Math.min(t + tr0, done)))
-      cn = Math.max(c2, Math.round(Math.min(linkFrom, done)))
-      parts[P_ARRAY] = c2 - c1
-      parts[P_LINK_WAIT] = cn - c2
-      rq.devMask = READ_VIA_LINK
-    } else rq.devMask = READ_BARE
-    const r = Math.max(cn, Math.round(done))
+    const c2 = cursor(c1, this.s, done)
+    const c3 = cursor(c2, this.s + this.first, done)
+    const c4 = cursor(c3, this.xs, done)
+    const c5 = cursor(c4, this.xs + this.kX, done)
+    const c6 = cursor(c5, this.sensed, done)
+    // read retries end it after its last page (without them `end` is `sensed`: no time)
+    const c7 = this.end === this.sensed ? c6 : cursor(c6, this.end, done)
+    const r = Math.max(c7, Math.round(done))
     parts[P_OVERHEAD] = c1 - c0
-    parts[P_HOST] = r - cn
+    parts[P_DIE_WAIT] = c2 - c1
+    parts[P_ARRAY] = c3 - c2 + (c6 - c5)
+    parts[P_CHAN_WAIT] = c4 - c3
+    parts[P_CHAN] = c5 - c4
+    parts[P_RETRY] = c7 - c6
+    parts[P_HOST] = r - c7
+    rq.devMask = READ_VIA_DIE
     rq.devAt = r
   }
 
@@ -267,6 +265,44 @@ export class FlashPath {
     markPart(rq, P_GC, Math.min((t += prog * gcShare), done))
     markPart(rq, P_ERASE, Math.min(t + this.erase, done))
   }
+}
+
+/** The cursor after a mark at `t` (markPart's `devAt`, rounded), none past `done`: never behind `c`. */
+function cursor(c: number, t: number, done: SimTime): number {
+  return Math.max(c, Math.round(Math.min(t, done)))
+}
+
+/** readDone of a read the link decided: its first page sensed at `sensed`, the link free at `linkFrom`. */
+function readViaLink(
+  rq: Request,
+  parts: Float64Array,
+  t: SimTime,
+  sensed: number,
+  linkFrom: number,
+  done: SimTime,
+): void {
+  const c0 = rq.devAt
+  const c1 = Math.max(c0, Math.round(t))
+  const c2 = cursor(c1, sensed, done)
+  const c3 = cursor(c2, linkFrom, done)
+  const r = Math.max(c3, Math.round(done))
+  parts[P_OVERHEAD] = c1 - c0
+  parts[P_ARRAY] = c2 - c1
+  parts[P_LINK_WAIT] = c3 - c2
+  parts[P_HOST] = r - c3
+  rq.devMask = READ_VIA_LINK
+  rq.devAt = r
+}
+
+/** readDone of a read neither the die nor the link decided (no die's work offered). */
+function readBare(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
+  const c0 = rq.devAt
+  const c1 = Math.max(c0, Math.round(t))
+  const r = Math.max(c1, Math.round(done))
+  parts[P_OVERHEAD] = c1 - c0
+  parts[P_HOST] = r - c1
+  rq.devMask = READ_BARE
+  rq.devAt = r
 }
 
 /** Add `ns` to part `part` of a request's parts whose set parts are `mask`; returns the new mask. */
