@@ -147,8 +147,7 @@ export class FlashPath {
 
   /** readDone of a read the die's work decided. `c…`: the cursor after each mark (markPart's `devAt`), none past `done`. */
   private readViaDie(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
-    const c0 = rq.devAt
-    const c1 = Math.max(c0, Math.round(t))
+    const c1 = Math.max(rq.devAt, Math.round(t))
     const c2 = cursor(c1, this.s, done)
     const c3 = cursor(c2, this.s + this.first, done)
     const c4 = cursor(c3, this.xs, done)
@@ -156,16 +155,12 @@ export class FlashPath {
     const c6 = cursor(c5, this.sensed, done)
     // read retries end it after its last page (without them `end` is `sensed`: no time)
     const c7 = this.end === this.sensed ? c6 : cursor(c6, this.end, done)
-    const r = Math.max(c7, Math.round(done))
-    parts[P_OVERHEAD] = c1 - c0
     parts[P_DIE_WAIT] = c2 - c1
     parts[P_ARRAY] = c3 - c2 + (c6 - c5)
     parts[P_CHAN_WAIT] = c4 - c3
     parts[P_CHAN] = c5 - c4
     parts[P_RETRY] = c7 - c6
-    parts[P_HOST] = r - c7
-    rq.devMask = READ_VIA_DIE
-    rq.devAt = r
+    readEnd(rq, parts, c1, c7, done, READ_VIA_DIE)
   }
 
   /** readDone for a request that has parts marked already: mark by mark (markPart's arithmetic on locals). */
@@ -281,27 +276,36 @@ function readViaLink(
   linkFrom: number,
   done: SimTime,
 ): void {
-  const c0 = rq.devAt
-  const c1 = Math.max(c0, Math.round(t))
+  const c1 = Math.max(rq.devAt, Math.round(t))
   const c2 = cursor(c1, sensed, done)
   const c3 = cursor(c2, linkFrom, done)
-  const r = Math.max(c3, Math.round(done))
-  parts[P_OVERHEAD] = c1 - c0
   parts[P_ARRAY] = c2 - c1
   parts[P_LINK_WAIT] = c3 - c2
-  parts[P_HOST] = r - c3
-  rq.devMask = READ_VIA_LINK
-  rq.devAt = r
+  readEnd(rq, parts, c1, c3, done, READ_VIA_LINK)
 }
 
 /** readDone of a read neither the die nor the link decided (no die's work offered). */
 function readBare(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
-  const c0 = rq.devAt
-  const c1 = Math.max(c0, Math.round(t))
-  const r = Math.max(c1, Math.round(done))
-  parts[P_OVERHEAD] = c1 - c0
-  parts[P_HOST] = r - c1
-  rq.devMask = READ_BARE
+  const c1 = Math.max(rq.devAt, Math.round(t))
+  readEnd(rq, parts, c1, c1, done, READ_BARE)
+}
+
+/**
+ * The ends of a read's parts set in one go: the command overhead up to its first mark's cursor
+ * `c1`, the host transfer from its last one `cn` to `done`; `mask`: the parts set.
+ */
+function readEnd(
+  rq: Request,
+  parts: Float64Array,
+  c1: number,
+  cn: number,
+  done: SimTime,
+  mask: number,
+): void {
+  const r = Math.max(cn, Math.round(done))
+  parts[P_OVERHEAD] = c1 - rq.devAt
+  parts[P_HOST] = r - cn
+  rq.devMask = mask
   rq.devAt = r
 }
 
