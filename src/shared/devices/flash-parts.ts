@@ -41,6 +41,11 @@ const P_RETRY = 8
 const P_ERASE = 9
 const P_GC = 10
 const P_BUFFER_ROOM = 11
+/** The parts readDone sets on a read that the die's work decided, the link's, or neither. */
+const READ_BARE = (1 << P_OVERHEAD) | (1 << P_HOST)
+const READ_VIA_LINK = READ_BARE | (1 << P_ARRAY) | (1 << P_LINK_WAIT)
+const READ_VIA_DIE =
+  READ_BARE | (1 << P_DIE_WAIT) | (1 << P_ARRAY) | (1 << P_CHAN_WAIT) | (1 << P_CHAN) | (1 << P_RETRY)
 
 /**
  * The path through one command: flash.ts offers it each die's work as it places it, and keeps the
@@ -128,17 +133,52 @@ export class FlashPath {
    * else after the link's earlier transfers (free at `linkFrom`) and its first page (`t + tr0`).
    */
   readDone(rq: Request, t: SimTime, tr0: number, linkFrom: number, viaDie: boolean, done: SimTime): void {
-    // markPart's arithmetic (device-parts.ts) on locals: every command of a run that keeps parts
-    // comes here, and the request's fields are read and written once, not at each mark
     const parts = rq.devParts
     if (parts === null) return
+    // A command's parts are all marked here, in one go (flash.ts computes its completion at its
+    // start): unless some were marked before, each is set once, a part no mark reached set to 0 —
+    // the sums the run takes (StageAccount.takeParts) are markPart's, without a test and branch
+    // per mark. Small functions, each its own path, so that the compiler inlines them.
+    if (rq.devMask !== 0) this.readDoneMarked(rq, parts, t, tr0, linkFrom, viaDie, done)
+    else if (!viaDie) readViaLink(rq, parts, t, t + tr0, linkFrom, done)
+    else if (this.kind === 1) this.readViaDie(rq, parts, t, done)
+    else readBare(rq, parts, t, done)
+  }
+
+  /** readDone of a read the die's work decided. `c…`: the cursor after each mark (markPart's `devAt`), none past `done`. */
+  private readViaDie(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
+    const c1 = Math.max(rq.devAt, Math.round(t))
+    const c2 = cursor(c1, this.s, done)
+    const c3 = cursor(c2, this.s + this.first, done)
+    const c4 = cursor(c3, this.xs, done)
+    const c5 = cursor(c4, this.xs + this.kX, done)
+    const c6 = cursor(c5, this.sensed, done)
+    // read retries end it after its last page (without them `end` is `sensed`: no time)
+    const c7 = this.end === this.sensed ? c6 : cursor(c6, this.end, done)
+    parts[P_DIE_WAIT] = c2 - c1
+    parts[P_ARRAY] = c3 - c2 + (c6 - c5)
+    parts[P_CHAN_WAIT] = c4 - c3
+    parts[P_CHAN] = c5 - c4
+    parts[P_RETRY] = c7 - c6
+    readEnd(rq, parts, c1, c7, done, READ_VIA_DIE)
+  }
+
+  /** readDone for a request that has parts marked already: mark by mark (markPart's arithmetic on locals). */
+  private readDoneMarked(
+    rq: Request,
+    parts: Float64Array,
+    t: SimTime,
+    tr0: number,
+    linkFrom: number,
+    viaDie: boolean,
+    done: SimTime,
+  ): void {
     let at = rq.devAt
     let mask = rq.devMask
     let r = Math.round(t)
     if (r > at) mask = addPart(parts, mask, P_OVERHEAD, r - at)
     at = Math.max(at, r)
     if (viaDie && this.kind === 1) {
-      // the die's read (marks() for a read), none past `done`
       r = Math.round(Math.min(this.s, done))
       if (r > at) mask = addPart(parts, mask, P_DIE_WAIT, r - at)
       at = Math.max(at, r)
@@ -220,6 +260,53 @@ export class FlashPath {
     markPart(rq, P_GC, Math.min((t += prog * gcShare), done))
     markPart(rq, P_ERASE, Math.min(t + this.erase, done))
   }
+}
+
+/** The cursor after a mark at `t` (markPart's `devAt`, rounded), none past `done`: never behind `c`. */
+function cursor(c: number, t: number, done: SimTime): number {
+  return Math.max(c, Math.round(Math.min(t, done)))
+}
+
+/** readDone of a read the link decided: its first page sensed at `sensed`, the link free at `linkFrom`. */
+function readViaLink(
+  rq: Request,
+  parts: Float64Array,
+  t: SimTime,
+  sensed: number,
+  linkFrom: number,
+  done: SimTime,
+): void {
+  const c1 = Math.max(rq.devAt, Math.round(t))
+  const c2 = cursor(c1, sensed, done)
+  const c3 = cursor(c2, linkFrom, done)
+  parts[P_ARRAY] = c2 - c1
+  parts[P_LINK_WAIT] = c3 - c2
+  readEnd(rq, parts, c1, c3, done, READ_VIA_LINK)
+}
+
+/** readDone of a read neither the die nor the link decided (no die's work offered). */
+function readBare(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
+  const c1 = Math.max(rq.devAt, Math.round(t))
+  readEnd(rq, parts, c1, c1, done, READ_BARE)
+}
+
+/**
+ * The ends of a read's parts set in one go: the command overhead up to its first mark's cursor
+ * `c1`, the host transfer from its last one `cn` to `done`; `mask`: the parts set.
+ */
+function readEnd(
+  rq: Request,
+  parts: Float64Array,
+  c1: number,
+  cn: number,
+  done: SimTime,
+  mask: number,
+): void {
+  const r = Math.max(cn, Math.round(done))
+  parts[P_OVERHEAD] = c1 - rq.devAt
+  parts[P_HOST] = r - cn
+  rq.devMask = mask
+  rq.devAt = r
 }
 
 /** Add `ns` to part `part` of a request's parts whose set parts are `mask`; returns the new mask. */

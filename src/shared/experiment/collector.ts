@@ -3,6 +3,7 @@ import type { Bio, Request } from '../block/types'
 import { SECTOR } from '../block/types'
 import { DispatchSample } from '../metrics/dispatch-sample'
 import { LatencyHistogram } from '../metrics/histogram'
+import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { TimeSeries } from '../metrics/timeseries'
 import { ProcessTransfers } from '../metrics/process-transfers'
 import type { SimTime } from '../sim/time'
@@ -20,9 +21,10 @@ import type { RunWhy } from '../metrics/why'
 export class RunCollector implements BlockObserver {
   readonly series = new TimeSeries()
   readonly sample = new DispatchSample()
-  readonly requestLatency = new LatencyHistogram()
-  /** Device service time, dispatch to completion (blktrace's D→C). */
-  readonly serviceLatency = new LatencyHistogram()
+  /** Inserted to completed (I→C); with the why, part of it is in the stages (`latencies`). */
+  private readonly requestLatency = new LatencyHistogram()
+  /** Device service time, dispatch to completion (blktrace's D→C); with the why, in the stages. */
+  private readonly serviceLatency = new LatencyHistogram()
   /**
    * Bytes per process (by the requests' pid), in the same bins as `series`, with the name its
    * requests carry (the kernel's own: "flush" for writeback).
@@ -44,6 +46,8 @@ export class RunCollector implements BlockObserver {
   private idleSince = -1
   private idleFor: StageAccount | null = null
   private othersSince = -1
+  /** The stages' latencies are in `requestLatency` and `serviceLatency` (latencies()). */
+  private latenciesIn = false
 
   constructor(why = true) {
     this.stages = why ? new StageRecorder() : null
@@ -144,15 +148,26 @@ export class RunCollector implements BlockObserver {
     this.reqs[rq.op]++
     this.series.addTransfer(now, rq.op, b)
     this.perPid.add(rq.ctx, now, rq.op, b)
-    this.requestLatency.record(now - rq.insertedAt)
-    this.serviceLatency.record(now - rq.dispatchedAt)
     const st = this.stages
-    // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay
-    if (st !== null) {
-      const a = this.accountOf(rq)
-      st.requestInserted(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
-      if (rq.devParts !== null) a.takeParts(rq.devParts, rq.devMask)
+    if (st === null) {
+      this.requestLatency.record(now - rq.insertedAt)
+      this.serviceLatency.record(now - rq.dispatchedAt)
+      return
     }
+    // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay.
+    // Its D2C, and its Q2C when Q = I, are its service and request latencies (latencies())
+    const a = this.accountOf(rq)
+    st.requestInserted(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
+    if (rq.queuedAt !== rq.insertedAt) this.requestLatency.record(now - rq.insertedAt)
+    if (rq.devParts !== null) a.takeParts(rq.devParts, rq.devMask)
+  }
+
+  /** The run's request (I→C) and service (D→C) latencies, once: with the why, from its stages. */
+  latencies(): { requestLatency: LatencyHistogramJSON; serviceLatency: LatencyHistogramJSON } {
+    if (!this.latenciesIn && this.stages !== null)
+      this.stages.latencyInto(this.serviceLatency, this.requestLatency)
+    this.latenciesIn = true
+    return { requestLatency: this.requestLatency.toJSON(), serviceLatency: this.serviceLatency.toJSON() }
   }
 
   levels(now: SimTime, queued: number, inFlight: number): void {

@@ -16,7 +16,12 @@ export class StageAccount {
   readonly g2i = new LatencyHistogram()
   readonly i2d = new LatencyHistogram()
   readonly d2c = new LatencyHistogram()
+  /**
+   * Q2C of its requests queued the instant they were inserted (Q = I): their Q2C is their I2C too,
+   * the value the run's requestLatency takes (StageRecorder.latencyInto). The others' are `q2cLater`.
+   */
   readonly q2c = new LatencyHistogram()
+  readonly q2cLater = new LatencyHistogram()
   /** I2D, D2C, Q2C of requests not yet in their histograms, three numbers a request. */
   readonly gather = new Float64Array(3 * 256)
   gathered = 0
@@ -89,7 +94,10 @@ export class StageAccount {
         g2i: withZeros(this.g2i, this.zeroG2i),
         i2d: this.i2d.toJSON(),
         d2c: this.d2c.toJSON(),
-        q2c: this.q2c.toJSON(),
+        q2c:
+          this.q2cLater.count === 0
+            ? this.q2c.toJSON()
+            : new LatencyHistogram().merge(this.q2c).merge(this.q2cLater).toJSON(),
       },
       batches: this.batches,
       expired: this.expired,
@@ -162,7 +170,9 @@ export class StageRecorder {
 
   /**
    * A completed request inserted the instant it got its request slot (G = I, no plugging: the
-   * simulator's block layer). Its G2I is 0, counted, not recorded one by one (`zeroG2i`).
+   * simulator's block layer). Its G2I is 0, counted, not recorded one by one (`zeroG2i`). Its D2C
+   * and, when it was queued the instant it was inserted, its Q2C are the values a run's service and
+   * request latencies take: latencyInto gives them those, so the run records each value once.
    */
   requestInserted(a: StageAccount, write: boolean, q: number, i: number, d: number, c: number): void {
     a.requests++
@@ -170,7 +180,13 @@ export class StageRecorder {
     else a.readRequests++
     a.zeroG2i++
     if (i === q) a.zeroQ2g++
-    else a.q2g.record(i - q)
+    else {
+      a.q2g.record(i - q)
+      a.i2d.record(d - i)
+      a.d2c.record(c - d)
+      a.q2cLater.record(c - q)
+      return
+    }
     // I2D, D2C and Q2C gathered, recorded a batch at a time (StageAccount.flush)
     const k = a.gathered
     const g = a.gather
@@ -190,6 +206,19 @@ export class StageRecorder {
     a.i2d.record(d > i ? d - i : 0)
     a.d2c.record(c > d ? c - d : 0)
     a.q2c.record(c > q ? c - q : 0)
+  }
+
+  /**
+   * Add every account's D2C to `service` and the Q2C of its requests queued the instant they were
+   * inserted (their I2C) to `request`: the values requestInserted was given for a run's service
+   * and request latencies.
+   */
+  latencyInto(service: LatencyHistogram, request: LatencyHistogram): void {
+    for (const a of this.byName.values()) {
+      a.flush()
+      service.merge(a.d2c)
+      request.merge(a.q2c)
+    }
   }
 
   /** The accounts, in first-seen order. `withIdle`: the source can tell idle choices (a simulation). */
