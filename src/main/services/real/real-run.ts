@@ -34,8 +34,6 @@ export interface RunOnceInput {
   /** The run's time limit, s (the spec's, or the override). */
   maxSeconds: number
   dropCaches: boolean
-  /** Whether the machine reports free memory to a hypervisor (host-capture.ts; read when not given). */
-  pageReporting?: { on: boolean; from: string }
   /**
    * Trace the run with blktrace (when installed) for its request stages, dispatches and
    * per-process throughput, into a directory under `workDir`; false: switched off.
@@ -65,7 +63,6 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
       settled = await settleFreePageReporting({
         cancelled: () => i.cancel.cancelled,
         phase: i.phase,
-        reporting: i.pageReporting,
       })
   }
   if (i.cancel.cancelled) throw new CancelledError()
