@@ -7,7 +7,7 @@ import type { DevicePreset } from './preset'
  * differ from one another — another one made 44.6 k QD32 random writes a second where this one
  * made 104.8 k — so a fingerprint of the user's own machine is better than these defaults.
  */
-const FITTED =
+export const FITTED =
   'fitted by `iosched-lab fingerprint` on a machine of this kind (Linux 6.18.44 Firecracker guest, 2 vCPUs, 2026-12-05: QD1 4 KiB random reads 14.6 k IOPS, QD32 102 k): '
 
 /**
