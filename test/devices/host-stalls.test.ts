@@ -1,6 +1,7 @@
 // The host's stalls under load (devices/host-stalls.ts): a virtual device whose host thread is
 // kept busy stops now and then, and every request in flight completes that much later — the tail
-// of a deep queue — while a device served one request at a time never runs up the debt.
+// of a deep queue — while a device served one request at a time never runs up the debt. The stalls
+// are the host's: the depth law and the lanes both have them.
 import { describe, expect, it } from 'vitest'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
@@ -8,7 +9,13 @@ import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ParamValues } from '../../src/shared/util/params'
 import { LOOP_LANES } from '../helpers/loop-lanes'
 
-function run(depth: number, overrides: ParamValues, seconds = 2) {
+/** The two structures of the virtual model (devices/virtual.ts), serving 4 KiB reads in 40–60 µs. */
+const STRUCTURES: [string, ParamValues][] = [
+  ['the depth law', { readContentionUs: 15, writeContentionUs: 12 }],
+  ['lanes', { readContentionUs: 0, writeContentionUs: 0, readParallel: 3.5, writeParallel: 3.5 }],
+]
+
+function run(depth: number, overrides: ParamValues, seconds = 2, structure = STRUCTURES[0][1]) {
   const p = simulate(
     resolveSpec({
       device: {
@@ -16,8 +23,7 @@ function run(depth: number, overrides: ParamValues, seconds = 2) {
         overrides: {
           ...LOOP_LANES,
           readServiceUs: '0:40, 100:60',
-          readContentionUs: 15,
-          writeContentionUs: 12,
+          ...structure,
           pathUs: 0,
           pathThreads: 0,
           ...overrides,
@@ -60,10 +66,10 @@ function beyond(h: LatencyHistogram, ms: number): number {
 
 const STALLS = { stallEveryMs: 40, stallMs: '0:2, 100:2' }
 
-describe('stalls of the host under load', () => {
+describe.each(STRUCTURES)('stalls of the host under load (%s)', (_, structure) => {
   it('a deep queue has a tail of stalled requests, each about a stall beyond the median', () => {
-    const plain = run(32, {})
-    const stalled = run(32, STALLS)
+    const plain = run(32, {}, 2, structure)
+    const stalled = run(32, STALLS, 2, structure)
     // the drawn service times alone put nothing 1.5 ms beyond the median
     expect(beyond(plain.h, 2)).toBe(0)
     // busy throughout: a 2 ms stall every ~42 ms, each holding back the 32 requests in flight
@@ -80,22 +86,22 @@ describe('stalls of the host under load', () => {
   })
 
   it('one request at a time leaves the host thread idle most of the time: no stalls', () => {
-    const plain = run(1, {})
-    const stalled = run(1, STALLS)
+    const plain = run(1, {}, 2, structure)
+    const stalled = run(1, STALLS, 2, structure)
     expect(stalled.ops).toBe(plain.ops)
     expect(stalled.h.max).toBe(plain.h.max)
   })
 
   it('stalls less often the more idle time pays the busy time back', () => {
-    const at = (depth: number) => beyond(run(depth, STALLS).h, 1.5)
+    const at = (depth: number) => beyond(run(depth, STALLS, 2, structure).h, 1.5)
     const q32 = at(32)
     const q4 = at(4)
     expect(q4).toBeLessThan(q32)
   })
 
   it('the same spec and seed give the same stalls', () => {
-    const a = run(32, { stallEveryMs: 30, stallMs: '0:1, 50:2, 100:4' }, 0.5)
-    const b = run(32, { stallEveryMs: 30, stallMs: '0:1, 50:2, 100:4' }, 0.5)
+    const a = run(32, { stallEveryMs: 30, stallMs: '0:1, 50:2, 100:4' }, 0.5, structure)
+    const b = run(32, { stallEveryMs: 30, stallMs: '0:1, 50:2, 100:4' }, 0.5, structure)
     expect(b.h.toJSON()).toEqual(a.h.toJSON())
   })
 })

@@ -189,6 +189,23 @@ describe('fitting the virtual model to a sweep', () => {
     expect(calm.refined.values.stallEveryMs).toBe(0)
   })
 
+  it('fits the host’s stalls behind lanes too: the deep reads keep their measured tail', () => {
+    // lanes (QD8 saturates them) on a host that stalls under load, as fp33 measured on this
+    // machine: without stalls the lanes' QD32 p99 fell 78 % short of the measured one
+    const truth = { ...TRUTH, stallEveryMs: 30, stallMs: '0:2, 50:2.5, 100:3' }
+    const measured = sweep(truth)
+    const fit = fitVirtual(measured, facts, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
+    expect(fit.structure).toBe('lanes')
+    const every = fit.refined.values.stallEveryMs as number
+    expect(every).toBeGreaterThan(30 * 0.6)
+    expect(every).toBeLessThan(30 * 1.5)
+    const p999 = (ps: FitPoint[]) =>
+      LatencyHistogram.fromJSON(ps.find((p) => p.name === 'qd32-randread')!.latency).percentile(99.9)
+    expect(p999(measured) / 1e6).toBeGreaterThan(2)
+    expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
+    expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)
+  })
+
   it("takes the device path's CPU from the CPUs busy beyond fio's own", () => {
     const points = sweep(TRUTH).map((p) =>
       p.name === 'qd32-randread' ? { ...p, iops: 20_000, fioCpuUs: 10, busyCpus: 1.2 } : p,

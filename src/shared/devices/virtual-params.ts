@@ -162,7 +162,7 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     default: 0,
     unit: 'ms',
     meaning:
-      "Busy time of the device's host thread, not paid back by idle time, after which the host takes its CPU away for a stall (0 = no stalls; depth-law mode only)",
+      "Busy time of the device's host thread, not paid back by idle time, after which the host takes its CPU away for a stall (0 = no stalls)",
     min: 0,
     max: 1e6,
     source:

@@ -49,9 +49,14 @@ import {
  * QD1 time and n − 1 contentions (fio 4 KiB randread means 59, 100, 157, 478 µs at QD 1, 4, 8, 32:
  * 57 + (n − 1) × 14 µs within 6 %; a reader beside QD8 and QD32 writers took its QD1 time plus the
  * writers' share). The guest CPU of the device's own thread stays on the path (`pathUs`); the
- * scheduler's work per request joins its contention. Under load the host now and then stops
- * serving altogether (`stallEveryMs`: host-stalls.ts) — the tail of a deep queue. A host that
- * signals once per pass over its queue (`signalPerPass`: signal-pass.ts) delivers each pass whole.
+ * scheduler's work per request joins its contention. A host that signals once per pass over its
+ * queue (`signalPerPass`: signal-pass.ts) delivers each pass whole.
+ *
+ * In either structure, under load the host now and then stops serving altogether (`stallEveryMs`:
+ * host-stalls.ts) — the tail of a deep queue. The stalls are the host's (its thread loses the CPU
+ * to others), not the structure's: the depth law's host thread does each request's contention,
+ * the lanes' does each request's share of the lanes (its service over `parallel`), so that lanes
+ * all busy keep the thread busy throughout.
  */
 export class VirtualDevice implements Device, Handler {
   readonly info: DeviceInfo
@@ -60,6 +65,8 @@ export class VirtualDevice implements Device, Handler {
   /** Per direction: lane speeds (fastest first) and which are busy. */
   private readonly speed: [Float64Array, Float64Array]
   private readonly busy: [Uint8Array, Uint8Array]
+  /** Per direction: the lanes' work in parallel (`parallel`): a request's share of the host thread is its service ÷ this. */
+  private readonly laneWork: [number, number]
   private readonly free = [0, 0]
   /** Waiting for a lane: one line, or one per direction. */
   private readonly lines: [RequestRing, RequestRing]
@@ -72,7 +79,7 @@ export class VirtualDevice implements Device, Handler {
   /** Contention mode (`contentionNs` set): what the requests in flight add to one started now. */
   private readonly contention: boolean
   private inFlightCost: SimTime = 0
-  /** Contention mode: the host's pauses under load (null: none). */
+  /** The host's pauses under load (null: none). */
   private readonly stalls: HostStalls | null
   /** The stall time the link's schedule has been moved by. */
   private linkMark = 0
@@ -102,6 +109,7 @@ export class VirtualDevice implements Device, Handler {
       writeCache: cfg.writeCache,
     }
     this.speed = [laneSpeeds(cfg.parallel[0]), laneSpeeds(cfg.parallel[1])]
+    this.laneWork = [Math.max(cfg.parallel[0], 1e-3), Math.max(cfg.parallel[1], 1e-3)]
     this.busy = [new Uint8Array(this.speed[0].length), new Uint8Array(this.speed[1].length)]
     this.free[0] = this.speed[0].length
     this.free[1] = this.speed[1].length
@@ -110,10 +118,8 @@ export class VirtualDevice implements Device, Handler {
     this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
     this.passes = this.contention && cfg.signalPerPass ? new PassServer() : null
-    this.stalls =
-      this.contention && cfg.stallEveryNs > 0
-        ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs)
-        : null
+    // the host's stalls are its own, whichever structure serves the requests (host-stalls.ts)
+    this.stalls = cfg.stallEveryNs > 0 ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs) : null
     this.backing =
       cfg.backing === null
         ? null
@@ -201,15 +207,15 @@ export class VirtualDevice implements Device, Handler {
       this.pump(this.lines[lane.op], now)
       return
     }
+    // a stall began while it was in service: it completes that much later (its lane held)
+    const owed = this.stalls !== null ? this.stalls.owed(rq.devMark) : 0
+    if (owed > 0) {
+      if (this.sink.wantsParts === true) this.mark(rq, V_STALL, now + owed)
+      rq.devMark += owed
+      this.engine.at(now + owed, this, EV_DONE, rq)
+      return
+    }
     if (this.contention) {
-      // a stall began while it was in service: it completes that much later
-      const owed = this.stalls !== null ? this.stalls.owed(rq.devMark) : 0
-      if (owed > 0) {
-        if (this.sink.wantsParts === true) this.mark(rq, V_STALL, now + owed)
-        rq.devMark += owed
-        this.engine.at(now + owed, this, EV_DONE, rq)
-        return
-      }
       this.inFlightCost -= rq.devInt
       this.deliver(rq, now)
       return
@@ -277,15 +283,7 @@ export class VirtualDevice implements Device, Handler {
     const cost = this.inFlightCost
     this.inFlightCost += own
     rq.devInt = own
-    let stall = 0
-    if (this.stalls !== null) {
-      // a stall under way holds its start back; the link's schedule moves with every stall
-      stall = this.stalls.start(now, own)
-      rq.devMark = this.stalls.total
-      // (a link still busy now was busy through the stall)
-      if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
-      this.linkMark = this.stalls.total
-    }
+    const stall = this.stalled(rq, now, own)
     if (this.sink.wantsParts === true) {
       this.mark(rq, V_SERVICE, now + service)
       this.mark(rq, V_CONTENTION, now + service + cost)
@@ -294,6 +292,20 @@ export class VirtualDevice implements Device, Handler {
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
     const done = this.linked(rq, extra, now + service + cost + stall)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
+  }
+
+  /**
+   * A request starts its service with `workNs` of the host thread's serial work: the time a stall
+   * under way holds its start back (0 without stalls). The link's schedule moves with every stall
+   * (a link still busy now was busy through it).
+   */
+  private stalled(rq: Request, now: SimTime, workNs: number): number {
+    if (this.stalls === null) return 0
+    const stall = this.stalls.start(now, workNs)
+    rq.devMark = this.stalls.total
+    if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
+    this.linkMark = this.stalls.total
+    return stall
   }
 
   /**
@@ -358,18 +370,22 @@ export class VirtualDevice implements Device, Handler {
     rq.devInt = lane
     const service = this.cfg.service[op].draw(this.rng.next()) * 1000
     const speed = speeds[lane]
+    // the host thread serves the lanes: a request takes its share of the thread, so that lanes all
+    // busy keep it busy throughout (the depth law's contention is that share, measured)
+    const stall = this.stalled(rq, now, service / this.laneWork[op])
     if (speed < 1) {
       // the fractional lane: free again once it has rested (1/speed − 1) × the service
       rq.devInt = -1
-      this.engine.at(Math.round(now + service / speed), this, EV_LANE_FREE, new RestingLane(op, lane))
+      this.engine.at(Math.round(now + stall + service / speed), this, EV_LANE_FREE, new RestingLane(op, lane))
     }
     if (this.sink.wantsParts === true) {
       this.mark(rq, V_LANE_WAIT, now)
-      this.mark(rq, V_SERVICE, now + service)
+      this.mark(rq, V_STALL, now + stall)
+      this.mark(rq, V_SERVICE, now + stall + service)
     }
     // beyond its first 4 KiB, a request's data follows over the device's one link
     const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
-    const done = this.linked(rq, extra, now + service)
+    const done = this.linked(rq, extra, now + stall + service)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
 }

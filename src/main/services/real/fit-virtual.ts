@@ -19,7 +19,7 @@ import { correctStalls, initialStalls } from './fit-stalls'
  *    knot (percent:µs), less what the host's path adds;
  *  - the CPU of the device's own path on the host: the CPUs kept busy at QD32 beyond fio's own
  *    CPU, per request;
- *  - the host's stalls under load (depth law only): the QD32 reads beyond twice their median;
+ *  - the host's stalls under load (either structure): the QD32 reads beyond twice their median;
  *  - the parallelism of reads and of writes: the QD32 rates (Little's law to start with);
  *  - the bandwidths: the 1 MiB sequential points;
  *  - the host's CPU per system call: fio's own CPU per I/O at QD32 (libaio, few sleeps); the
@@ -132,7 +132,7 @@ export function initialVirtual(
   const meanUs = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).mean / 1000
   const readContention = clamp((meanUs(rr32) - meanUs(rr1)) / 31, 0.05, 1e5)
   const writeContention = clamp((meanUs(rw32) - meanUs(rw1)) / 31, 0.05, 1e5)
-  const stalls = contention ? initialStalls(rr32, 32) : { values: {}, sources: {} }
+  const stalls = initialStalls(rr32, 32)
   const backing = backingOf(facts)
   const values: ParamValues = {
     kind: facts.kind,
@@ -395,7 +395,7 @@ function correct(
             4096,
           ),
         }),
-    ...(contentionMode ? correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency) : {}),
+    ...correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency),
     readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
   }
