@@ -11,6 +11,7 @@ import type { PresetDocument } from './fingerprint'
 import { sweepRegion } from './fingerprint'
 import { MEDIAN_ONLY, sweepSpec } from './fingerprint-sweep'
 import type { RealExperimentEvents, RealExperimentRunner } from './real-experiment'
+import { MEASURING } from './real-experiment'
 import type { TargetRequest } from './target'
 
 export interface DriftCheckOptions {
@@ -34,7 +35,11 @@ export async function checkDrift(
   if (!(seconds > 0) || !doc.measured.points?.some((p) => p.iops > 0)) return null
   const region = doc.measured.regionBytes ?? sweepRegion(doc.measured.target.sizeBytes)
   const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, 1))
-  const r = await o.runner.run(spec, { target: o.target, stateDir: o.stateDir, sampleMs: 250 }, ev)
+  const r = await o.runner.run(
+    spec,
+    { ...MEASURING, target: o.target, stateDir: o.stateDir, sampleMs: 250 },
+    ev,
+  )
   const now = r.runs[0]?.processes ?? []
   const points: DriftCheck['points'] = []
   // (the buffered point's rate is the page cache's, its medians two passes': not a device figure)

@@ -19,7 +19,7 @@ import type { QueueFacts } from './queue-facts'
 import { readQueueFacts } from './queue-facts'
 import { perInterrupt, signalCounts } from './virtio-signal'
 import type { RealExperimentEvents } from './real-experiment'
-import { RealExperimentRunner } from './real-experiment'
+import { MEASURING, RealExperimentRunner } from './real-experiment'
 import type { RealRunResult, RealTargetInfo } from './real-result'
 import { deviceName, sysBlockDir, readSys } from './sysfs'
 import { offeredOf } from './kernel-offers'
@@ -191,6 +191,7 @@ export async function fingerprintDevice(
   const r = await runner.run(
     spec,
     {
+      ...MEASURING,
       target: targetReq,
       stateDir: o.stateDir,
       sampleMs: 250,
@@ -249,7 +250,11 @@ export async function fingerprintDevice(
     // how the virtio disk that serves the requests signals them, over these deep queues
     const serving = q.kind === 'virtio' ? q.device : (q.loop?.disk?.device ?? null)
     const before = signalCounts(serving)
-    const sr = await runner.run(sspec, { target: targetReq, stateDir: o.stateDir, sampleMs: 250 }, ev)
+    const sr = await runner.run(
+      sspec,
+      { ...MEASURING, target: targetReq, stateDir: o.stateDir, sampleMs: 250 },
+      ev,
+    )
     const ratio = perInterrupt(before, signalCounts(serving))
     if (serving !== null && ratio !== null)
       q.signal = {

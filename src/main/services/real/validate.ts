@@ -17,7 +17,7 @@ import { captureHost } from './host-capture'
 import { offeredOf } from './kernel-offers'
 import type { RealExperimentEvents } from './real-experiment'
 import type { RealTargetInfo } from './real-result'
-import { RealExperimentRunner } from './real-experiment'
+import { MEASURING, RealExperimentRunner } from './real-experiment'
 import { deviceName } from './sysfs'
 import type { TargetRequest } from './target'
 
@@ -152,7 +152,7 @@ export async function validateDevice(
     const failed: { scheduler: string; message: string }[] = []
     const real = await runner.run(
       spec,
-      { target: o.target, stateDir: o.stateDir },
+      { ...MEASURING, target: o.target, stateDir: o.stateDir },
       {
         ...ev,
         targetReady: (t) => ((validated ??= t), ev.targetReady?.(t)),
