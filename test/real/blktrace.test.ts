@@ -6,6 +6,7 @@ import { RealExperimentRunner } from '../../src/main/services/real/real-experime
 import { resolveRealSpec } from '../../src/main/services/real/real-spec'
 import { RUN_PREFIX } from '../../src/main/services/real/state-dir'
 import { INSTANCE_PREFIX } from '../../src/main/services/real/ftrace-capture'
+import { blktraceUnavailable } from '../../src/main/services/real/blktrace-capture'
 import { simulate } from '../../src/shared/experiment/runner'
 import type { ProcessStages } from '../../src/shared/metrics/why'
 import { cleanupDir, createLoop, describeTraced, readWhileWriting, tempDir } from './real-env'
@@ -93,6 +94,17 @@ describeTraced(
         expect(Math.max(...p.readMBps, ...p.writeMBps)).toBeGreaterThan(0)
       }
       expect(run.totals.seeks).toBeGreaterThan(0)
+      // read live from the tracepoints (where blktrace is refused), the run says what reading
+      // its events cost the machine: the figures of a workload short of CPU depend on it
+      const cost = run.real?.notes.find((n) => n.startsWith('traced '))
+      const live =
+        blktraceUnavailable() !== null ||
+        (run.why?.missing ?? []).some((m) => m.includes('blktrace could not'))
+      if (live)
+        expect(cost).toMatch(
+          /^traced \d+ block events \(\d+\/s.*\); reading them took the lab \d+\.\d CPU-seconds, \d+ % of the machine's \d+ CPUs? over the run/,
+        )
+      else expect(cost, (run.why?.missing ?? []).join('; ')).toBeUndefined()
       // its simulated companion has the same processes
       const sim = simulate(spec, 0)
       expect(sim.why?.source).toBe('simulated')

@@ -164,7 +164,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
     const duration = Math.max(0, ...out.processes.map((p) => p.startSeconds + p.seconds))
     const samples = sampler.stop(duration > 0 ? duration : undefined)
     sampler = null
-    const { why, traced, complete } = await trace.finish(i.phase)
+    const { why, traced, complete, cost } = await trace.finish(i.phase)
     if (i.cancel.cancelled) throw new CancelledError()
     const ioStartMs =
       out.endWallMs !== undefined && duration > 0
@@ -208,7 +208,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
         tunablesWritten: written,
         command: i.plan.command,
         jobFile: i.plan.jobFile,
-        notes: [...i.mappingNotes, ...i.plan.notes, ...(settled ? [settled] : [])],
+        notes: [...i.mappingNotes, ...i.plan.notes, ...(settled ? [settled] : []), ...(cost ? [cost] : [])],
         maxSeconds: i.maxSeconds,
         vmstat: samples.vmstat,
         ioStartMs,

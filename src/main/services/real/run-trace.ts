@@ -6,6 +6,8 @@ import { BlktraceCapture, TRACE_START_MARK, blktraceUnavailable } from './blktra
 import type { CancelState, EnginePlan } from './engine-plan'
 import { FtraceCapture, stagesLossProblem } from './ftrace-capture'
 import type { Journal } from './journal'
+import { availableParallelism } from 'node:os'
+import { traceCostNote } from './trace-cost'
 
 /** What a real run's trace gave: the stages and the rest, or why there are none. */
 export interface RunTraceResult {
@@ -13,6 +15,8 @@ export interface RunTraceResult {
   traced: TraceStagesResult | null
   /** The trace covers the whole run (not cut, not stopped early): its seeks are the run's. */
   complete: boolean
+  /** What reading the trace cost the machine (trace-cost.ts), for the run's notes; null: nothing read live. */
+  cost: string | null
 }
 
 /**
@@ -22,6 +26,9 @@ export interface RunTraceResult {
  * /proc/diskstats figures. Started before the run's sampling, marked at its t = 0.
  */
 export class RunTrace {
+  /** The lab's CPU and the clock at the run's t = 0: what reading the trace took since. */
+  private began: { cpu: NodeJS.CpuUsage; ms: number } | null = null
+
   private constructor(
     private readonly stages: TraceStages | null,
     private readonly blk: BlktraceCapture | null,
@@ -72,6 +79,20 @@ export class RunTrace {
   markStart(): void {
     this.blk?.markStart()
     this.ft?.mark(TRACE_START_MARK)
+    if (this.ft) this.began = { cpu: process.cpuUsage(), ms: performance.now() }
+  }
+
+  /** The note on what the live reading of the tracepoints cost (blktrace's files are read after the run). */
+  private costNote(): string | null {
+    if (!this.ft || !this.began) return null
+    const used = process.cpuUsage(this.began.cpu)
+    return traceCostNote({
+      events: this.ft.read,
+      lost: this.ft.lost,
+      cpuSeconds: (used.user + used.system) / 1e6,
+      seconds: (performance.now() - this.began.ms) / 1000,
+      cpus: availableParallelism(),
+    })
   }
 
   /** Stop tracing and read the trace (blkparse for blktrace's). */
@@ -81,12 +102,15 @@ export class RunTrace {
         why: { source: 'blktrace', processes: [], missing: this.untraced },
         traced: null,
         complete: false,
+        cost: null,
       }
     let notes: string[] = []
     if (this.blk) {
       phase?.('reading the trace (blkparse)')
       notes = await this.blk.parse(this.stages)
     } else if (this.ft) notes = [...this.untraced, ...(await this.ft.finish())]
+    // (after the trace is read to its end: the events and the CPU of the whole reading)
+    const cost = this.costNote()
     const traced = this.stages.finish(notes)
     const early = this.blk?.stoppedEarly ?? false
     const lossy = this.ft ? stagesLossProblem(this.ft.lost, this.ft.read) : null
@@ -95,8 +119,9 @@ export class RunTrace {
         why: { source: traced.why.source, processes: [], missing: [...(traced.why.missing ?? []), lossy] },
         traced,
         complete: false,
+        cost,
       }
-    return { why: traced.why, traced, complete: !traced.cut && !early }
+    return { why: traced.why, traced, complete: !traced.cut && !early, cost }
   }
 
   /** Stop what still runs (after an error or a cancel too) and remove the trace's files. */
