@@ -46,6 +46,10 @@ function sweep(device: ParamValues, host: ParamValues = HOST): FitPoint[] {
   }))
 }
 
+/** The QD32 random reads' p99.9, ns: the tail the host's stalls make. */
+const p999 = (ps: FitPoint[]) =>
+  LatencyHistogram.fromJSON(ps.find((p) => p.name === 'qd32-randread')!.latency).percentile(99.9)
+
 const TRUTH: ParamValues = {
   readServiceUs: '0:60, 25:75, 50:90, 90:150, 99:900, 100:3000',
   writeServiceUs: '0:40, 50:70, 90:120, 99:2000, 100:6000',
@@ -178,8 +182,6 @@ describe('fitting the virtual model to a sweep', () => {
     expect(stall[2]).toBeGreaterThan(2)
     expect(stall[2]).toBeLessThan(3.2)
     // the re-simulated QD32 reads have the measured tail
-    const p999 = (ps: FitPoint[]) =>
-      LatencyHistogram.fromJSON(ps.find((p) => p.name === 'qd32-randread')!.latency).percentile(99.9)
     expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
     expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)
     // a device without stalls gets none
@@ -199,8 +201,6 @@ describe('fitting the virtual model to a sweep', () => {
     const every = fit.refined.values.stallEveryMs as number
     expect(every).toBeGreaterThan(30 * 0.6)
     expect(every).toBeLessThan(30 * 1.5)
-    const p999 = (ps: FitPoint[]) =>
-      LatencyHistogram.fromJSON(ps.find((p) => p.name === 'qd32-randread')!.latency).percentile(99.9)
     expect(p999(measured) / 1e6).toBeGreaterThan(2)
     expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
     expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)

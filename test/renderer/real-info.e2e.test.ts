@@ -221,6 +221,21 @@ describeReal('real runs explain their start and show their system, in Chromium (
       await shots('cancelled', false)
     }, 120_000)
 
+    it('runs untraced at the user’s choice, and the results say so', async () => {
+      await page.getByRole('button', { name: 'Devices' }).click()
+      // traced by default: the request stages come from the kernel's block events
+      await expect(page.getByTestId('real-trace').isChecked()).resolves.toBe(true)
+      await page.getByTestId('real-trace').uncheck()
+      await page.getByLabel('Time limit per run').fill('2')
+      await page.getByTestId('real-command').waitFor()
+      await page.getByTestId('run-real').click()
+      await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+      await expect(page.getByText('tracing was switched off for this run').count()).resolves.toBeGreaterThan(
+        0,
+      )
+      expect(loopsUnder(dir)).toEqual([])
+    }, 180_000)
+
     it('logged no errors in the page', () => {
       expect(errors).toEqual([])
     })

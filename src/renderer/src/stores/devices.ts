@@ -30,6 +30,8 @@ export interface RealRunForm {
   fioArgs: string
   alsoSimulate: boolean
   dropCaches: boolean
+  /** Trace the block events for the request stages (the reading takes CPU: real/trace-cost.ts). */
+  trace: boolean
 }
 
 export const useDevices = defineStore('devices', () => {
@@ -53,6 +55,7 @@ export const useDevices = defineStore('devices', () => {
     fioArgs: '',
     alsoSimulate: true,
     dropCaches: true,
+    trace: true,
   })
 
   async function load(): Promise<void> {
@@ -117,6 +120,7 @@ export const useDevices = defineStore('devices', () => {
       ...(f.rampSeconds ? { rampSeconds: f.rampSeconds } : {}),
       alsoSimulate: f.alsoSimulate,
       dropCaches: f.dropCaches,
+      trace: f.trace,
       ...(useUi().allowLarge ? { allowLarge: true } : {}),
     }
   }
