@@ -6,6 +6,8 @@ import { PageReporting } from '../../src/shared/host/page-reporting'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { MS } from '../../src/shared/sim/time'
+import { LatencyHistogram } from '../../src/shared/metrics/histogram'
+import type { LatencyHistogramJSON } from '../../src/shared/metrics/histogram'
 
 describe('free page reporting, the bookkeeping', () => {
   it('hands out warm pages first, fresh ones once the report has run', () => {
@@ -21,6 +23,56 @@ describe('free page reporting, the bookkeeping', () => {
     expect(r.freshTotal).toBe(100 + 20 + 50)
   })
 })
+
+describe('free memory the guest never reports (host warmPoolMiB)', () => {
+  it('is warm from the start and after every report, used first and filled again first', () => {
+    const r = new PageReporting(2000 * MS, () => 0, 30)
+    // the pool first: 30 warm pages at the start, the rest fresh
+    expect(r.take(100, 0)).toBe(70)
+    r.freed(100, 10 * MS)
+    // the report (at 2010 ms) takes what was freed beyond the pool
+    expect(r.take(50, 3000 * MS)).toBe(20)
+    expect(r.take(10, 3000 * MS)).toBe(10)
+    // freed again: warm until the next report, then the pool's share of it stays
+    r.freed(5, 4000 * MS)
+    expect(r.take(5, 7000 * MS)).toBe(0)
+  })
+
+  it('keeps the writes of a buffered pass warm for as long as it lasts (fp34: 52 of 64 MiB)', () => {
+    const slow = (warmPoolMiB: number) => {
+      const spec = resolveSpec({
+        device: { preset: 'nullblk', overrides: { completionUs: 20, queueDepth: 256 } },
+        host: {
+          preset: 'linux-modern',
+          overrides: { cpus: 2, copyUsPerKiB: 0.1, freshPageUs: 9, warmPoolMiB },
+        },
+        workload: {
+          processes: [
+            {
+              name: 'w',
+              type: 'fio',
+              params: { rw: 'write', bs: '1M', size: '64M', direct: false, filename: '/dev' },
+            },
+          ],
+        },
+        schedulers: ['none'],
+      })
+      const p = simulate(spec, 0, 0).processes[0]
+      // the writes that paid for reported pages: over 1 ms (256 pages × 9 µs = 2.3 ms)
+      return p.latencyMs.p99 > 1 ? Math.round(64 * (1 - fractionBelow(p.latency, 1e6))) : 0
+    }
+    expect(slow(0)).toBe(64)
+    expect(slow(52)).toBe(12)
+    expect(slow(64)).toBe(0)
+  })
+})
+
+/** The fraction of a histogram's values at or below `ns`. */
+function fractionBelow(h: LatencyHistogramJSON, ns: number): number {
+  let below = 0
+  for (const c of LatencyHistogram.fromJSON(h).cdf(100_000)) if (c.valueNs <= ns) below = c.fraction
+  return below
+}
 
 /** Buffered 1 MiB writes of 64 MiB to the raw device by three processes, starting at these times. */
 function writes(freshPageUs: number, starts: number[]) {

@@ -123,11 +123,19 @@ describe('fitting the virtual model to a sweep', () => {
     expect(fit.host.copyUsPerKiB as number).toBeLessThan(0.25 * 1.1)
     expect(fit.host.freshPageUs as number).toBeGreaterThan(8 * 0.95)
     expect(fit.host.freshPageUs as number).toBeLessThan(8 * 1.05)
+    // most of the first pass warm (fp34: the guest never reports its small free blocks)
+    const pooled = sweep(TRUTH, { ...truth, warmPoolMiB: 40 })
+    const pfit = refineVirtual(first.values, { ...HOST, freshPageUs: 0 }, pooled, (v, h) => sweep(v, h))
+    expect(pfit.host.warmPoolMiB as number).toBeGreaterThanOrEqual(38)
+    expect(pfit.host.warmPoolMiB as number).toBeLessThanOrEqual(42)
+    expect(pfit.host.freshPageUs as number).toBeGreaterThan(8 * 0.9)
+    expect(pfit.host.freshPageUs as number).toBeLessThan(8 * 1.1)
     // not captured (no reporting): not fitted, the copy from the rewrite
     const plain = refineVirtual(first.values, HOST, sweep(TRUTH, { ...HOST, copyUsPerKiB: 0.25 }), (v, h) =>
       sweep(v, h),
     )
     expect(plain.host.freshPageUs).toBeUndefined()
+    expect(plain.host.warmPoolMiB).toBeUndefined()
     expect(plain.host.copyUsPerKiB as number).toBeGreaterThan(0.25 * 0.9)
   })
 

@@ -127,7 +127,8 @@ export class Kernel implements PageIoListener {
     this.cache.listener = this
     if (this.h.freshPage > 0) {
       const delay = Math.round(n('pageReportingDelayMs') * MS)
-      this.cache.reporting = new PageReporting(delay, () => engine.now)
+      const pool = Math.round((((hv.warmPoolMiB as number | undefined) ?? 0) * 1024 * 1024) / PAGE)
+      this.cache.reporting = new PageReporting(delay, () => engine.now, pool)
     }
     this.era = VM_ERAS[hv.vm as VmEraName]
     this.wm = eraWatermarks(this.era, Math.floor((n('memoryMiB') * 1024 * 1024) / PAGE), n('minFreeKiB'))

@@ -215,6 +215,18 @@ export const hostParams: readonly ParamSpec[] = [
       '[assumed] 0 (bare metal, or no reporting); the fingerprint fits it on a VM that reports (see src/shared/host/page-reporting.ts) from 1 MiB buffered writes into reported and into recently freed pages',
   },
   {
+    name: 'warmPoolMiB',
+    kind: 'number',
+    default: 0,
+    unit: 'MiB',
+    meaning:
+      'with free page reporting (freshPageUs > 0): free memory the guest never reports — blocks under page_reporting_order and the per-CPU page lists — allocated first and warm (no first-touch cost)',
+    min: 0,
+    max: 1_048_576,
+    source:
+      '[assumed] 0 (all free memory reportable); mm/page_reporting.c (5.7–6.18) reports only free blocks of page_reporting_order or more; the fingerprint fits it from the buffered writes that found warm memory',
+  },
+  {
     name: 'pageReportingDelayMs',
     kind: 'number',
     default: 2000,

@@ -9,6 +9,7 @@ import { backingOf } from './backing-facts'
 import { PER_PASS_THRESHOLD } from './virtio-signal'
 import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
 import { correctStalls, initialStalls } from './fit-stalls'
+import { correctFreshPage, warmPoolMiB } from './fit-fresh-pages'
 
 /**
  * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
@@ -319,7 +320,9 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
   copyUsPerKiB:
     'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
   freshPageUs:
-    'fitted: the median 1 MiB buffered write() into pages the guest had reported to the hypervisor, beyond one into pages freed a moment before, per 4 KiB page (free page reporting: page-reporting.ts)',
+    'fitted: the 1 MiB buffered write() calls into pages the guest had reported to the hypervisor (those over 4 × the fastest tenth), beyond the others, per 4 KiB page (free page reporting: page-reporting.ts)',
+  warmPoolMiB:
+    'fitted: the 1 MiB buffered write() calls of the first pass that found free memory the guest had not reported (mm/page_reporting.c reports only blocks of page_reporting_order or more), MiB',
 }
 
 /** One correction step: each parameter by the residual of the point that determines it. */
@@ -417,25 +420,21 @@ function correct(
   // a buffered write() of 1 MiB is CPU alone (no throttling under the dirty limits): its median
   // beyond the simulated one is copy and page allocation the host preset did not count. The
   // rewrite (into pages freed a moment before) gives the copy; where the host reports free memory
-  // to a hypervisor (freshPageUs captured), the first write (into reported pages) gives the cost
-  // of touching one such page again — 256 of them per MiB
-  // the buffered point's two passes: the first (p75 of its writes) into reported memory, the
-  // second (p25) into the pages the first freed
-  const pctUs = (p: FitPoint, q: number): number => LatencyHistogram.fromJSON(p.latency).percentile(q) / 1000
-  const pair = (q: number): [number, number] | null => {
-    const a = meas.find((p) => p.name === 'buffered-write')
-    const b = sim.find((p) => p.name === 'buffered-write')
-    return a && b ? [pctUs(a, q), pctUs(b, q)] : null
-  }
-  const first = pair(75)
-  const again = pair(25)
-  if (again) {
-    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (again[0] - again[1]) / 1024
+  // to a hypervisor (freshPageUs captured), the writes into reported pages give the cost of
+  // touching one such page again — 256 of them per MiB — and the first pass's other writes the
+  // free memory the guest never reports (fit-fresh-pages.ts)
+  const mb = meas.find((p) => p.name === 'buffered-write')
+  const sb = sim.find((p) => p.name === 'buffered-write')
+  if (mb && sb) {
+    const p25Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(25) / 1000
+    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (p25Us(mb) - p25Us(sb)) / 1024
     out.copyUsPerKiB = Math.round(clamp(copy, 0.005, 100) * 1e4) / 1e4
-  }
-  if (first && again && host.freshPageUs !== undefined) {
-    const fresh = (host.freshPageUs as number) + (first[0] - first[1] - (again[0] - again[1])) / 256
-    out.freshPageUs = r3(clamp(fresh, 0, 1000))
+    if (host.freshPageUs !== undefined) {
+      const fresh = correctFreshPage(host.freshPageUs as number, mb.latency, sb.latency, 256)
+      out.freshPageUs = r3(clamp(fresh, 0, 1000))
+      // two passes of 1 MiB writes: half the point's writes are the first pass's
+      out.warmPoolMiB = warmPoolMiB(mb.latency, LatencyHistogram.fromJSON(mb.latency).count / 2)
+    }
   }
   return { values, host: out }
 }
