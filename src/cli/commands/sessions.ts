@@ -8,6 +8,8 @@ import { meanCi } from '../../shared/report/mean-ci'
 import { mailingListText } from '../../shared/report/text'
 import { sessionReportInput } from '../../shared/session/report-input'
 import type { RunKind } from '../../shared/session/types'
+import { findScheduler } from '../../shared/schedulers/registry'
+import { tunablesText } from '../../shared/util/tunable-diff'
 import type { CliCommand, CliIo } from '../command'
 import { findEntry, libraryStore, requireSession, sessionPath } from '../session-ref'
 import { InputError } from '../spec-file'
@@ -170,7 +172,7 @@ async function show(io: CliIo, store: SessionStore, ref: string, json: boolean):
   io.out(
     '\n' +
       renderTable(
-        ['run set', 'scheduler', 'kind', 'device', 'runs', 'workloads'],
+        ['run set', 'scheduler', 'kind', 'device', 'runs', 'workloads', 'tunables'],
         doc.index.runSets.map((s) => [
           s.key,
           s.scheduler,
@@ -178,8 +180,10 @@ async function show(io: CliIo, store: SessionStore, ref: string, json: boolean):
           s.device,
           String(s.repetitions),
           s.workloads.join(', '),
+          tunablesText(s.scheduler, s.kind, s.tunables ?? {}, findScheduler(s.scheduler)?.tunables ?? [])
+            .text,
         ]),
-        ['l', 'l', 'l', 'l', 'r', 'l'],
+        ['l', 'l', 'l', 'l', 'r', 'l', 'l'],
       ),
   )
   try {
