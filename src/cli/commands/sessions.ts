@@ -9,6 +9,7 @@ import { mailingListText } from '../../shared/report/text'
 import { sessionReportInput } from '../../shared/session/report-input'
 import type { RunKind } from '../../shared/session/types'
 import { findScheduler } from '../../shared/schedulers/registry'
+import { dateTime } from '../../shared/util/date-time'
 import { tunablesText } from '../../shared/util/tunable-diff'
 import type { CliCommand, CliIo } from '../command'
 import { findEntry, libraryStore, requireSession, sessionPath } from '../session-ref'
@@ -110,7 +111,7 @@ function list(
       ['session', 'saved', 'runs', 'kinds', 'devices', 'schedulers', 'tags', 'file'],
       hits.map((e) => [
         e.name,
-        e.savedAt.slice(0, 16).replace('T', ' '),
+        dateTime(e.savedAt),
         String(e.index.runs),
         e.index.kinds.join(', '),
         e.index.devices.join(', '),
@@ -150,7 +151,7 @@ async function show(io: CliIo, store: SessionStore, ref: string, json: boolean):
   const lines = [
     `${doc.name}`,
     `  file: ${path}`,
-    `  saved: ${doc.savedAt} by iosched-lab ${doc.app}`,
+    `  saved: ${dateTime(doc.savedAt)} by iosched-lab ${doc.app}`,
     ...(doc.tags.length ? [`  tags: ${doc.tags.join(', ')}`] : []),
     ...(e.os ? [`  system: ${e.os.type} ${e.os.release} (${e.os.arch}), Node ${e.node ?? '?'}`] : []),
     ...(e.cpu ? [`  CPU: ${e.cpu.model} × ${e.cpu.count}`] : []),
