@@ -23,3 +23,13 @@ export function bytes(n: number): string {
   }
   return `${num(n)} ${units[i]}`
 }
+
+/**
+ * A ratio as a factor, always to two decimals so that a column of them lines up and reads alike
+ * (`0.31×`, `1.00×`, `12.40×`, `1,234.00×`; not `1×` beside `0.97×`); `–` for a missing value.
+ */
+export function times(v: number | undefined | null): string {
+  if (v === undefined || v === null || Number.isNaN(v)) return '–'
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞'
+  return `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}×`
+}
