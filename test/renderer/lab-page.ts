@@ -14,7 +14,7 @@ export interface LabPage {
 /** Start both, open the lab at `viewport`; the page's errors go to `errors`. */
 export async function openLabPage(
   errors: string[],
-  o: { viewport: { width: number; height: number }; acceptDownloads?: boolean },
+  o: { viewport: { width: number; height: number }; acceptDownloads?: boolean; locale?: string },
 ): Promise<LabPage> {
   const [host, browser] = await Promise.all([startLabHost(), launchChromium()])
   const page = await browser.newPage(o)
