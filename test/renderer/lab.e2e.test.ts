@@ -103,6 +103,10 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
     await expect(page.locator('tr[data-label="deadline"] .ratio').first().textContent()).resolves.toMatch(
       /^×/,
     )
+    // every ratio at two significant figures, its zeros kept: ×1.0 beside ×0.89, not ×1
+    const ratios = (await page.locator('td .ratio').allTextContents()).map((t) => t.trim()).filter(Boolean)
+    expect(ratios.length).toBeGreaterThan(10)
+    for (const r of ratios) expect(r).toMatch(/^×(\d\.\d|0\.0*[1-9]\d|[1-9]\d|[1-9]\d{0,2}(,\d{3})+|\d{3})$/)
     // PNG export
     const [download] = await Promise.all([
       page.waitForEvent('download'),
