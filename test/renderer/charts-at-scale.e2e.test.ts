@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
+import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
@@ -98,7 +99,7 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
   /** A chart's axes as it drew them (data-scales on its canvas), once it has drawn. */
   async function axes(
     chart: string,
-  ): Promise<Record<string, { type: string; min: number; max: number; ticks: string[] }>> {
+  ): Promise<Record<string, { type: string; min: number; max: number; ticks: string[]; rotation: number }>> {
     await expect.poll(() => canvas(chart).getAttribute('data-scales'), { timeout: 15_000 }).toBeTruthy()
     return JSON.parse((await canvas(chart).getAttribute('data-scales'))!)
   }
@@ -318,6 +319,13 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(short, 1)
     expect((await axes('sectors-none')).x.max).toBeCloseTo(long, 0)
     expect((await axes('sectors-bfq')).y.max).toBe((await axes('sectors-none')).y.max)
+    // their ticks as people write numbers, the run's end too (not "60.0" or "2.07")
+    for (const chart of ['sectors-none', 'sectors-bfq'])
+      for (const a of Object.values(await axes(chart)))
+        for (const t of a.ticks) expect(t, chart).toBe(num(Number(t.replace(/,/g, ''))))
+    // the latency CDF's log axis labelled level, as the other log axes are
+    expect((await axes('latency-cdf')).x.rotation).toBe(0)
+    expect((await axes('latency-cdf')).x.ticks.filter(Boolean).length).toBeGreaterThan(2)
     await shots('uneven')
 
     // one shared axis when asked: the short run in its first thirtieth
