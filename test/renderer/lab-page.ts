@@ -14,7 +14,12 @@ export interface LabPage {
 /** Start both, open the lab at `viewport`; the page's errors go to `errors`. */
 export async function openLabPage(
   errors: string[],
-  o: { viewport: { width: number; height: number }; acceptDownloads?: boolean; locale?: string },
+  o: {
+    viewport: { width: number; height: number }
+    acceptDownloads?: boolean
+    locale?: string
+    timezoneId?: string
+  },
 ): Promise<LabPage> {
   const [host, browser] = await Promise.all([startLabHost(), launchChromium()])
   const page = await browser.newPage(o)

@@ -14,5 +14,5 @@ export function seconds(s: number | null | undefined): string {
   return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
 }
 
-/** A saved time as everywhere in the lab (`2026-12-05 23:08 UTC`), not in the browser's locale. */
+/** A saved time as everywhere in the lab (`2026-12-05 23:08 UTC`), not in the browser's locale or zone. */
 export { dateTime as when } from '../../../shared/util/date-time'
