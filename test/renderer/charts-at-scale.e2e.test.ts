@@ -265,7 +265,8 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByRole('button', { name: 'Sweep', exact: true }).click()
     await page.getByLabel('Parameter to vary').selectOption('workload.processes[0].params.iodepth')
     await page.getByLabel('Values').fill(DEPTHS.join(', '))
-    await page.getByRole('button', { name: /Run sweep \(4 × 2/ }).click()
+    // the runs it makes, repetitions counted
+    await page.getByRole('button', { name: 'Run sweep (4 × 2 schedulers × 3 repetitions: 24 runs)' }).click()
     const chart = page.locator('[data-chart="sweep"]')
     await chart.waitFor({ timeout: 120_000 }).catch(async (e) => {
       await page.screenshot({ path: join(RESULTS, 'charts-debug.png'), fullPage: true })
