@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
 import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
-import { closeLabPage, openLabPage } from './lab-page'
+import { closeLabPage, newSpec, openLabPage } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
 import type { LabHost } from './lab-host'
 
@@ -121,14 +121,7 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByText('The spec is valid.').waitFor()
   }
 
-  async function applySpec(doc: unknown): Promise<void> {
-    await page.getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-  }
+  const applySpec = (doc: unknown): Promise<void> => newSpec(page, doc)
 
   beforeAll(async () => {
     ;({ host, browser, page } = await openLabPage(errors, { viewport: { width: 1440, height: 900 } }))

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
 import { dateTime } from '../../src/shared/util/date-time'
 import { chromiumAvailable, RESULTS } from './browser'
-import { closeLabPage, openLabPage } from './lab-page'
+import { closeLabPage, openLabPage, runNewSpec, saveSession } from './lab-page'
 import { chartsIn, idle } from './page-waits'
 import type { LabHost } from './lab-host'
 
@@ -48,22 +48,8 @@ describe.runIf(chromiumAvailable())('the library’s rows and comparison chart i
   afterAll(() => closeLabPage(host, browser))
 
   async function runAndSave(doc: unknown, name: string): Promise<void> {
-    await views().getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-    await page.keyboard.press('Control+Enter')
-    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
-    await page.keyboard.press('Control+s')
-    const dialog = page.getByRole('dialog')
-    await dialog.locator('input[name="session-name"]').fill(name)
-    await dialog.getByRole('button', { name: 'Save' }).click()
-    await page
-      .getByRole('status')
-      .filter({ hasText: `Saved “${name}”` })
-      .waitFor()
+    await runNewSpec(page, doc)
+    await saveSession(page, name)
   }
 
   /** Pictures of `what` at 1440 and 1024 wide, light and dark; light and 1440 after. */
