@@ -126,6 +126,11 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await expect(hits.count()).resolves.toBe(1)
     await expect(hits.first().getAttribute('data-session')).resolves.toBe('SSD kyber and tools')
     await expect(hits.first().locator('tbody tr').count()).resolves.toBe(1) // only the bonnie++ run set
+    // its source as the results' table calls the column, whole in the tooltip when cut short
+    await expect(hits.first().locator('thead th').allTextContents()).resolves.toContain('source')
+    await expect(hits.first().locator('tbody [data-col="source"]').getAttribute('title')).resolves.toBe(
+      'imported (bonnie++)',
+    )
     await shot('3-filtered')
     await page.getByLabel('Workload', { exact: true }).selectOption('')
     await page.getByLabel('Search sessions').fill('lab pc')
