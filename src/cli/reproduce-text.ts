@@ -1,15 +1,17 @@
-// What `iosched-lab reproduce` prints: an entry's figures (each in the unit people read it in)
+// What `iosched-lab reproduce` prints: an entry's figures (each in the unit people read it in,
+// and simulated ÷ published)
 // and its claims, and after `--all` the total: claims holding of all, per entry.
 import type { ReproduceResult } from '../main/services/gallery-entries'
 import { describeRef } from '../shared/gallery/claims'
 import { inReadingUnit } from '../shared/gallery/figure-unit'
 import { num, renderTable } from './table'
+import { times } from '../shared/util/people-numbers'
 import { wrap } from '../shared/util/wrap'
 
 /** One entry: simulated beside published figures, a verdict per claim, how many hold. */
 export function reproduceReport(r: ReproduceResult): string {
   const figures = renderTable(
-    ['figure', 'simulated', 'published', 'unit'],
+    ['figure', 'simulated', 'published', 'unit', 'sim ÷ pub'],
     r.published.map((p) => {
       const published = inReadingUnit(p.published, p.unit)
       return [
@@ -17,9 +19,11 @@ export function reproduceReport(r: ReproduceResult): string {
         p.simulated === null ? '-' : num(inReadingUnit(p.simulated, p.unit).value),
         num(published.value),
         published.unit,
+        // as the app's gallery has it: two decimals in every row
+        p.simulated === null || p.published === 0 ? '' : times(p.simulated / p.published),
       ]
     }),
-    ['l', 'r', 'r', 'l'],
+    ['l', 'r', 'r', 'l', 'r'],
   )
   const claims = r.claims
     .map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.id}  ${c.text}\n            ${c.detail}`)

@@ -47,10 +47,16 @@ describe('iosched-lab reproduce (text)', () => {
     const dd = reproduceReport(judged(loadGalleryEntry('dd-under-cpu-load-1997')))
     const row = dd.split('\n').find((l) => l.startsWith('idle[4k]/noop dd bytesPerSecond'))!
     // published 10615301 bytes/s, simulated at 96 % of it
-    expect(row.trim().split(/\s{2,}/)).toEqual(['idle[4k]/noop dd bytesPerSecond', '10.2', '10.6', 'MB/s'])
+    expect(row.trim().split(/\s{2,}/)).toEqual([
+      'idle[4k]/noop dd bytesPerSecond',
+      '10.2',
+      '10.6',
+      'MB/s',
+      '0.96×',
+    ])
     expect(dd).not.toMatch(/bytes\/s/)
     const book = reproduceReport(judged(loadGalleryEntry('textbook-disk-scheduling'), 0, 1))
-    expect(book).toMatch(/queue\/fcfs seekCylinders\s+640\s+640\s+cylinders/)
+    expect(book).toMatch(/queue\/fcfs seekCylinders\s+640\s+640\s+cylinders\s+1\.00×\n/)
   })
 
   it('--all: a progress line per entry on stderr, each report, then claims holding / all per entry and the total', async () => {

@@ -54,6 +54,21 @@ describe('a process’s instances folded as fio’s group_reporting', () => {
     expect(g.processes[1]).toBe(r.processes[2])
   })
 
+  it('names a lone instance by its process, as the why’s stages do: a trace of one pid', () => {
+    const r = run([job('queue/1000', 9, 0.1, 10), job('w', 10, 1, 1)])
+    const g = groupProcesses(r)
+    expect(g.processes.map((p) => [p.name, p.ops])).toEqual([
+      ['queue', 9],
+      ['w', 10],
+    ])
+    expect(groupProcesses(run([job('queue/1000', 9, 0.1, 10)])).processes.map((p) => p.name)).toEqual([
+      'queue',
+    ])
+    // nothing to rename: the run as it was
+    const plain = run([job('w', 10, 1, 1)])
+    expect(groupProcesses(plain)).toBe(plain)
+  })
+
   it('says how many instances a process has and how far apart they were', () => {
     const a = run([job('rr/0', 1000, 1, 1), job('rr/1', 500, 1, 1), job('w', 10, 1, 1)])
     const b = run([job('rr/0', 900, 1, 1), job('rr/1', 900, 1, 1)])

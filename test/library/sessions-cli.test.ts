@@ -21,10 +21,14 @@ describe('iosched-lab sessions', () => {
   const files = join(library, '..', 'files')
   beforeAll(async () => {
     const store = new SessionStore(library, 'test', { gzipThresholdBytes: 5_000 })
+    const result = experiment('flagship', { deadline: [30, 31, 29], anticipatory: [10, 11, 10.5] })
+    // anticipation kept, but for longer than its default 6 ms
+    for (const r of result.runs)
+      if (r.label === 'anticipatory') r.tunables = { antic_expire: 10, read_expire: 125 }
     await store.save({
       name: 'Disk A: flagship',
       spec: specDoc('flagship', ['deadline', 'anticipatory']),
-      result: experiment('flagship', { deadline: [30, 31, 29], anticipatory: [10, 11, 10.5] }),
+      result,
       tags: ['hdd', '2003'],
       notes: 'cat of 100 MB under a looping dd',
     })
@@ -65,7 +69,7 @@ describe('iosched-lab sessions', () => {
     const r = cli('sessions', '--library', library)
     expect(r.code).toBe(0)
     expect(r.out).toMatch(
-      /Disk A: flagship\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+6\s+simulated\s+hdd-2003-ide\s+deadline, anticipatory\s+hdd, 2003/,
+      /Disk A: flagship\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+6\s+simulated\s+hdd-2003-ide\s+deadline, anticipatory\s+hdd, 2003/,
     )
     expect(r.out).toMatch(/Disk A: tools .* 5\s+imported\s+unknown, sda\s+disk-a, mini/)
     expect(r.out).toMatch(/v1 with result .* old-one\.json \(v1\)/)
@@ -88,7 +92,10 @@ describe('iosched-lab sessions', () => {
     expect(r.out).toContain('tags: hdd, 2003')
     expect(r.out).toContain('cat of 100 MB under a looping dd')
     expect(r.out).toMatch(/system: Linux \S+/)
-    expect(r.out).toMatch(/result\/deadline\s+deadline\s+simulated\s+hdd-2003-ide\s+3\s+cat/)
+    // each run set's tunables: those that differ from the scheduler's defaults
+    expect(r.out).toMatch(/result\/deadline\s+deadline\s+simulated\s+hdd-2003-ide\s+3\s+cat\s+defaults\n/)
+    expect(r.out).toMatch(/result\/anticipatory\s+anticipatory\s+.*\s+cat\s+antic_expire=10\n/)
+    expect(r.out).toMatch(/saved: \d{4}-\d\d-\d\d \d\d:\d\d UTC by iosched-lab/)
     expect(r.out).toMatch(/seconds, runs in order/)
     const json = JSON.parse(cli('sessions', 'show', 'old-one', '--json', '--library', library).out)
     expect(json).toMatchObject({ schema: 'iosched-lab/session@2', name: 'v1 with result', hasResult: true })

@@ -83,6 +83,32 @@ describe('session store v2', () => {
     await expect(store.open(info.path)).rejects.toThrow('not a JSON document')
   })
 
+  it('lists each run set with its tunables; a header written before they were kept is read in full', async () => {
+    const folder = tempLibrary()
+    const store = new SessionStore(folder)
+    const result = flagship()
+    result.runs = result.runs.map((r) => (r.label === 'deadline' ? { ...r, tunables: { fifo_batch: 4 } } : r))
+    const info = await store.save({ name: 'tuned', spec: null, result, runs: importedRuns('fio a', [3]) })
+    const tunables = async () => (await store.scan()).entries[0].index.runSets.map((s) => [s.key, s.tunables])
+    const expected = [
+      ['result/deadline', { fifo_batch: 4 }],
+      ['result/anticipatory', {}],
+      ['runs/imported/fio a', {}],
+    ]
+    await expect(tunables()).resolves.toEqual(expected)
+    // the header as an older lab wrote it: run sets without tunables
+    const text = readFileSync(info.path, 'utf8')
+    const cut = text.indexOf('\n')
+    const header = JSON.parse(text.slice(0, cut) + '"x":0}') as {
+      index: { runSets: { tunables?: unknown }[] }
+    }
+    for (const s of header.index.runSets) delete s.tunables
+    const old = JSON.stringify(header).replace(/,"x":0\}$/, ',')
+    writeFileSync(info.path, old + text.slice(cut))
+    expect((await readSessionHeader(info.path))?.index.runSets[0].tunables).toBeUndefined()
+    await expect(tunables()).resolves.toEqual(expected)
+  })
+
   it('compresses a large session in the library, and switches the extension as it grows or shrinks', async () => {
     const folder = tempLibrary()
     const store = new SessionStore(folder, '1', { gzipThresholdBytes: 20_000 })

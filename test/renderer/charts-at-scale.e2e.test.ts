@@ -9,8 +9,9 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
+import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
-import { closeLabPage, openLabPage } from './lab-page'
+import { closeLabPage, newSpec, openLabPage } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
 import type { LabHost } from './lab-host'
 
@@ -98,7 +99,7 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
   /** A chart's axes as it drew them (data-scales on its canvas), once it has drawn. */
   async function axes(
     chart: string,
-  ): Promise<Record<string, { type: string; min: number; max: number; ticks: string[] }>> {
+  ): Promise<Record<string, { type: string; min: number; max: number; ticks: string[]; rotation: number }>> {
     await expect.poll(() => canvas(chart).getAttribute('data-scales'), { timeout: 15_000 }).toBeTruthy()
     return JSON.parse((await canvas(chart).getAttribute('data-scales'))!)
   }
@@ -120,14 +121,7 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByText('The spec is valid.').waitFor()
   }
 
-  async function applySpec(doc: unknown): Promise<void> {
-    await page.getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-  }
+  const applySpec = (doc: unknown): Promise<void> => newSpec(page, doc)
 
   beforeAll(async () => {
     ;({ host, browser, page } = await openLabPage(errors, { viewport: { width: 1440, height: 900 } }))
@@ -264,7 +258,8 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await page.getByRole('button', { name: 'Sweep', exact: true }).click()
     await page.getByLabel('Parameter to vary').selectOption('workload.processes[0].params.iodepth')
     await page.getByLabel('Values').fill(DEPTHS.join(', '))
-    await page.getByRole('button', { name: /Run sweep \(4 × 2/ }).click()
+    // the runs it makes, repetitions counted
+    await page.getByRole('button', { name: 'Run sweep (4 × 2 schedulers × 3 repetitions: 24 runs)' }).click()
     const chart = page.locator('[data-chart="sweep"]')
     await chart.waitFor({ timeout: 120_000 }).catch(async (e) => {
       await page.screenshot({ path: join(RESULTS, 'charts-debug.png'), fullPage: true })
@@ -318,6 +313,13 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await expect.poll(async () => (await axes('sectors-bfq')).x.max).toBeCloseTo(short, 1)
     expect((await axes('sectors-none')).x.max).toBeCloseTo(long, 0)
     expect((await axes('sectors-bfq')).y.max).toBe((await axes('sectors-none')).y.max)
+    // their ticks as people write numbers, the run's end too (not "60.0" or "2.07")
+    for (const chart of ['sectors-none', 'sectors-bfq'])
+      for (const a of Object.values(await axes(chart)))
+        for (const t of a.ticks) expect(t, chart).toBe(num(Number(t.replace(/,/g, ''))))
+    // the latency CDF's log axis labelled level, as the other log axes are
+    expect((await axes('latency-cdf')).x.rotation).toBe(0)
+    expect((await axes('latency-cdf')).x.ticks.filter(Boolean).length).toBeGreaterThan(2)
     await shots('uneven')
 
     // one shared axis when asked: the short run in its first thirtieth

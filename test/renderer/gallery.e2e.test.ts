@@ -12,7 +12,7 @@ import { listGallery, loadGalleryEntry, reproduce } from '../../src/main/service
 import { reportOf } from '../../src/main/services/gallery-reproductions'
 import type { LabEvent } from '../../src/shared/api/lab-events'
 import { schedulerColour } from '../../src/shared/report/palette'
-import { num } from '../../src/shared/util/people-numbers'
+import { num, times } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
 import { rgb, swatchColours } from './swatches'
@@ -169,7 +169,10 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
       await expect(row.getAttribute('data-figure')).resolves.toBe(f.figure)
       await expect(row.locator('[data-col="published"]').textContent()).resolves.toBe(num(f.published))
       await expect(row.locator('[data-col="simulated"]').textContent()).resolves.toBe(num(f.simulated))
-      await expect(row.locator('[data-col="ratio"]').textContent()).resolves.toBe(`${num(f.ratio, 2)}×`)
+      // simulated ÷ published to two decimals in every row, so that the column reads alike: not
+      // "1×" above "0.97×"
+      await expect(row.locator('[data-col="ratio"]').textContent()).resolves.toBe(times(f.ratio))
+      await expect(row.locator('[data-col="ratio"]').textContent()).resolves.toMatch(/^\d[\d,]*\.\d\d×$/)
       await expect(row.textContent()).resolves.toContain(f.unit)
     }
     // the figure in words, not by the entry's JSON key: the textbook's are the arm's seekCylinders
@@ -218,4 +221,38 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await page.getByText('The spec is valid.').waitFor()
     expect(errors).toEqual([])
   })
+
+  it('says why an entry without a mechanism has no explanation, and runs a variant for its why', async () => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Start' }).click()
+    await card(FAST)
+      .getByRole('button', { name: `Reproduce “${FAST}”` })
+      .click()
+    await page.getByTestId('reproduce-verdict').waitFor({ timeout: 120_000 })
+    // the textbook pairs no two runs: its claims are about head movement, not one process's wait
+    const panel = page.getByTestId('reproduce-why')
+    await expect(panel.getAttribute('data-mechanism')).resolves.toBeNull()
+    const none = panel.getByTestId('reproduce-why-none')
+    await expect(none.textContent()).resolves.toMatch(/no pair of runs to explain/)
+    const variants = loadGalleryEntry(FAST).entry.variants.map((v) => v.id)
+    await expect(
+      none
+        .getByRole('button', { name: /^Run “.*” and see why$/ })
+        .evaluateAll((b) => b.map((x) => x.textContent?.replace(/\s+/g, ' ').trim())),
+    ).resolves.toEqual(variants.map((id) => `Run ${id}`))
+    await panel.screenshot({ path: join(RESULTS, 'gallery-why-none.png') })
+    // it runs there and then, and the results show each process's why
+    await none.getByRole('button', { name: `Run “${variants[0]}” and see why` }).click()
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Views' })
+        .getByRole('button', { name: 'Results' })
+        .getAttribute('aria-current'),
+    ).resolves.toBe('page')
+    await page.getByTestId('why').waitFor()
+    // the replayed queue's process (one pid of the trace) has its explanation and its time split
+    await page.getByTestId('why-explanation').first().waitFor()
+    await expect(page.getByTestId('why-no-explanation').count()).resolves.toBe(0)
+    expect(errors).toEqual([])
+  }, 180_000)
 })

@@ -103,6 +103,10 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
     await expect(page.locator('tr[data-label="deadline"] .ratio').first().textContent()).resolves.toMatch(
       /^×/,
     )
+    // every ratio at two significant figures, its zeros kept: ×1.0 beside ×0.89, not ×1
+    const ratios = (await page.locator('td .ratio').allTextContents()).map((t) => t.trim()).filter(Boolean)
+    expect(ratios.length).toBeGreaterThan(10)
+    for (const r of ratios) expect(r).toMatch(/^×(\d\.\d|0\.0*[1-9]\d|[1-9]\d|[1-9]\d{0,2}(,\d{3})+|\d{3})$/)
     // PNG export
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -198,8 +202,18 @@ describe.runIf(chromiumAvailable())('the lab in Chromium, through the browser ho
     await page.getByRole('button', { name: 'Apply' }).click()
     await page.getByText('The spec is valid.').waitFor()
     await page.getByRole('button', { name: 'Sweep' }).click()
+    // before a parameter is chosen: what a sweep does, and no "0 × 2" to run
+    await expect(page.getByTestId('sweep-about').textContent()).resolves.toContain(
+      'once per value of one parameter',
+    )
+    const go = page.locator('.sweep .go button.primary')
+    await expect(go.textContent()).resolves.toMatch(/^\s*Run sweep\s*$/)
+    await expect(go.isDisabled()).resolves.toBe(true)
     await page.getByLabel('Parameter to vary').selectOption('schedulers[1].tunables.fifo_batch')
     await page.getByLabel('Values').fill('1, 4, 64')
+    await expect(page.getByTestId('sweep-about').count()).resolves.toBe(0)
+    // the runs it makes, said before they start
+    await expect(go.textContent()).resolves.toContain('(3 × 2 schedulers: 6 runs)')
     await page.getByRole('button', { name: /Run sweep \(3 × 2/ }).click()
     const chart = page.locator('[data-chart="sweep"]')
     await chart.waitFor({ timeout: 60_000 })

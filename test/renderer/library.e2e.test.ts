@@ -12,6 +12,7 @@ import { SCHEDULER_COLOURS } from '../../src/shared/report/palette'
 import { BONNIE_103, FIO_MINI } from '../formats/fixtures'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
+import { runNewSpec, saveSession } from './lab-page'
 import type { LabHost } from './lab-host'
 
 const spec = (name: string, schedulers: unknown[], seed: number) => ({
@@ -79,30 +80,10 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
   }
 
   /** A new experiment from JSON, run to the end. */
-  async function runSpec(doc: unknown): Promise<void> {
-    await page.getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-    await page.keyboard.press('Control+Enter')
-    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
-  }
+  const runSpec = (doc: unknown): Promise<void> => runNewSpec(page, doc)
 
-  async function save(name: string, tags: string, notes: string): Promise<void> {
-    await page.keyboard.press('Control+s')
-    const dialog = page.getByRole('dialog')
-    await dialog.waitFor()
-    await dialog.locator('input[name="session-name"]').fill(name)
-    await dialog.locator('input[name="session-tags"]').fill(tags)
-    await dialog.locator('textarea[name="session-notes"]').fill(notes)
-    await dialog.getByRole('button', { name: 'Save' }).click()
-    await page
-      .getByRole('status')
-      .filter({ hasText: `Saved “${name}”` })
-      .waitFor()
-  }
+  const save = (name: string, tags: string, notes: string): Promise<void> =>
+    saveSession(page, name, tags, notes)
 
   it('saves a simulated session with tags and notes', async () => {
     await runSpec(spec('ssd deadline', ['noop', { name: 'deadline', tunables: { fifo_batch: 4 } }], 1))
@@ -145,6 +126,11 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     await expect(hits.count()).resolves.toBe(1)
     await expect(hits.first().getAttribute('data-session')).resolves.toBe('SSD kyber and tools')
     await expect(hits.first().locator('tbody tr').count()).resolves.toBe(1) // only the bonnie++ run set
+    // its source as the results' table calls the column, whole in the tooltip when cut short
+    await expect(hits.first().locator('thead th').allTextContents()).resolves.toContain('source')
+    await expect(hits.first().locator('tbody [data-col="source"]').getAttribute('title')).resolves.toBe(
+      'imported (bonnie++)',
+    )
     await shot('3-filtered')
     await page.getByLabel('Workload', { exact: true }).selectOption('')
     await page.getByLabel('Search sessions').fill('lab pc')

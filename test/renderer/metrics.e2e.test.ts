@@ -13,7 +13,7 @@ import { num } from '../../src/renderer/src/lib/format'
 import { meanCiParts } from '../../src/shared/report/mean-ci'
 import { BONNIE_103, FIO_STAGES } from '../formats/fixtures'
 import { chromiumAvailable, RESULTS } from './browser'
-import { closeLabPage, openLabPage } from './lab-page'
+import { closeLabPage, openLabPage, runNewSpec } from './lab-page'
 import type { LabHost } from './lab-host'
 
 const VARIANT = 'deadline (fifo_batch=1)'
@@ -65,14 +65,7 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
   afterAll(() => closeLabPage(host, browser))
 
   it('shows a simulation and imported fio and bonnie++ runs side by side, each marked where it came from', async () => {
-    await page.getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(spec, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-    await page.keyboard.press('Control+Enter')
-    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await runNewSpec(page, spec)
     await importFixtures()
     const row = (label: string) => table().locator(`tr[data-label="${label}"]`)
     await row('mini').waitFor()

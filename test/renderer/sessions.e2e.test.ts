@@ -14,6 +14,7 @@ import { FIO_MINI } from '../formats/fixtures'
 import { importedRuns } from '../library/helpers'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
+import { newSpec } from './lab-page'
 import type { LabHost } from './lab-host'
 
 const quickSpec = {
@@ -57,14 +58,7 @@ describe.runIf(chromiumAvailable())('sessions in Chromium, through the browser h
   })
 
   /** A new experiment from JSON. */
-  async function loadSpec(doc: unknown): Promise<void> {
-    await page.getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-  }
+  const loadSpec = (doc: unknown): Promise<void> => newSpec(page, doc)
 
   it('saves as a new file named from the new name, leaving the session it came from as it was', async () => {
     await loadSpec(quickSpec)

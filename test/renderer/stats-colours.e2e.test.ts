@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 import { chromiumAvailable, RESULTS } from './browser'
-import { closeLabPage, openLabPage } from './lab-page'
+import { closeLabPage, openLabPage, runNewSpec } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
 import { rgb } from './swatches'
 import type { LabHost } from './lab-host'
@@ -77,16 +77,7 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     return JSON.parse((await canvas.getAttribute('data-series'))!)
   }
 
-  async function runSpec(doc: unknown): Promise<void> {
-    await page.getByRole('button', { name: 'Start', exact: true }).click()
-    await page.getByRole('button', { name: 'New blank experiment' }).click()
-    await page.getByRole('tab', { name: 'JSON' }).click()
-    await page.getByLabel('Spec JSON').fill(JSON.stringify(doc, null, 2))
-    await page.getByRole('button', { name: 'Apply' }).click()
-    await page.getByText('The spec is valid.').waitFor()
-    await page.keyboard.press('Control+Enter')
-    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
-  }
+  const runSpec = (doc: unknown): Promise<void> => runNewSpec(page, doc)
 
   beforeAll(async () => {
     ;({ host, browser, page } = await openLabPage(errors, {

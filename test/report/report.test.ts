@@ -41,6 +41,16 @@ describe('report input', () => {
       reportInput({ schema: 'iosched-lab/session@1', savedAt: 'then', app: '0.1.0', result: experiment })
         .name,
     ).toBe('x')
+    // a session's save time as the app and `sessions` show it, not as stored
+    const saved = reportInput({
+      schema: 'iosched-lab/session@2',
+      name: 's',
+      savedAt: '2026-12-05T23:08:41.512Z',
+      app: '0.1.0',
+      result: experiment,
+      runs: [],
+    }).environment.find(([k]) => k === 'saved')
+    expect(saved?.[1]).toBe('2026-12-05 23:08 UTC')
     const imported = {
       schema: 'iosched-lab/import@1',
       files: [{ runs: importText(DD_BSD_1997, 'q.txt').runs.map((r) => r.run) }],

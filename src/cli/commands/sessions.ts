@@ -8,6 +8,9 @@ import { meanCi } from '../../shared/report/mean-ci'
 import { mailingListText } from '../../shared/report/text'
 import { sessionReportInput } from '../../shared/session/report-input'
 import type { RunKind } from '../../shared/session/types'
+import { findScheduler } from '../../shared/schedulers/registry'
+import { dateTime } from '../../shared/util/date-time'
+import { tunablesText } from '../../shared/util/tunable-diff'
 import type { CliCommand, CliIo } from '../command'
 import { findEntry, libraryStore, requireSession, sessionPath } from '../session-ref'
 import { InputError } from '../spec-file'
@@ -108,7 +111,7 @@ function list(
       ['session', 'saved', 'runs', 'kinds', 'devices', 'schedulers', 'tags', 'file'],
       hits.map((e) => [
         e.name,
-        e.savedAt.slice(0, 16).replace('T', ' '),
+        dateTime(e.savedAt),
         String(e.index.runs),
         e.index.kinds.join(', '),
         e.index.devices.join(', '),
@@ -148,7 +151,7 @@ async function show(io: CliIo, store: SessionStore, ref: string, json: boolean):
   const lines = [
     `${doc.name}`,
     `  file: ${path}`,
-    `  saved: ${doc.savedAt} by iosched-lab ${doc.app}`,
+    `  saved: ${dateTime(doc.savedAt)} by iosched-lab ${doc.app}`,
     ...(doc.tags.length ? [`  tags: ${doc.tags.join(', ')}`] : []),
     ...(e.os ? [`  system: ${e.os.type} ${e.os.release} (${e.os.arch}), Node ${e.node ?? '?'}`] : []),
     ...(e.cpu ? [`  CPU: ${e.cpu.model} × ${e.cpu.count}`] : []),
@@ -170,7 +173,7 @@ async function show(io: CliIo, store: SessionStore, ref: string, json: boolean):
   io.out(
     '\n' +
       renderTable(
-        ['run set', 'scheduler', 'kind', 'device', 'runs', 'workloads'],
+        ['run set', 'scheduler', 'kind', 'device', 'runs', 'workloads', 'tunables'],
         doc.index.runSets.map((s) => [
           s.key,
           s.scheduler,
@@ -178,8 +181,10 @@ async function show(io: CliIo, store: SessionStore, ref: string, json: boolean):
           s.device,
           String(s.repetitions),
           s.workloads.join(', '),
+          tunablesText(s.scheduler, s.kind, s.tunables ?? {}, findScheduler(s.scheduler)?.tunables ?? [])
+            .text,
         ]),
-        ['l', 'l', 'l', 'l', 'r', 'l'],
+        ['l', 'l', 'l', 'l', 'r', 'l', 'l'],
       ),
   )
   try {

@@ -25,8 +25,12 @@ export function groupProcesses(run: RunResult): RunResult {
     if (list) list.push(p)
     else groups.set(g, [p])
   }
-  if ([...groups.values()].every((l) => l.length === 1)) return run
-  const processes = [...groups].map(([name, ps]) => (ps.length === 1 ? ps[0] : fold(name, ps)))
+  // a lone instance goes by its spec process too (a trace of one pid, `queue/1000`, is `queue`),
+  // as the why's stages do: the time split and the explanation find it by that name
+  if ([...groups].every(([name, l]) => l.length === 1 && l[0].name === name)) return run
+  const processes = [...groups].map(([name, ps]) =>
+    ps.length > 1 ? fold(name, ps) : ps[0].name === name ? ps[0] : { ...ps[0], name },
+  )
   return { ...run, processes }
 }
 

@@ -2,6 +2,7 @@ import { summarizeRuns } from '../experiment/compare'
 import type { LabelSummary } from '../experiment/compare'
 import { groupProcesses } from '../experiment/process-groups'
 import type { RunResult } from '../experiment/result'
+import { dateTime } from '../util/date-time'
 
 /**
  * What every export works from: the results of one experiment (or of imported files) — runs,
@@ -40,6 +41,8 @@ export function reportInput(doc: unknown, environment: Array<[string, string]> =
   const put = (k: string, v: unknown): void => {
     if (typeof v === 'string' || typeof v === 'number') env.push([k, String(v)])
   }
+  /** A session's save time as the app shows it, not as stored. */
+  const putSaved = (v: unknown): void => put('saved', typeof v === 'string' ? dateTime(v) : v)
   switch (schema) {
     case 'iosched-lab/run-output@1': {
       put('device preset', doc.device)
@@ -54,7 +57,7 @@ export function reportInput(doc: unknown, environment: Array<[string, string]> =
     case 'iosched-lab/session@1': {
       if (!isObj(doc.result))
         throw new ReportInputError('the session holds no result (it was saved before a run)')
-      put('saved', doc.savedAt)
+      putSaved(doc.savedAt)
       put('iosched-lab', doc.app)
       return fromExperiment(doc.result, 'result.', [...env, ...environment])
     }
@@ -66,7 +69,7 @@ export function reportInput(doc: unknown, environment: Array<[string, string]> =
       ]
       if (runs.length === 0)
         throw new ReportInputError('the session holds no runs (it was saved before a run)')
-      put('saved', doc.savedAt)
+      putSaved(doc.savedAt)
       put('iosched-lab', doc.app)
       if (result) return fromExperiment({ ...result, runs }, 'result.', [...env, ...environment])
       return make(str(doc.name, 'name'), '', null, checkRuns(runs, 'runs'), [...env, ...environment])

@@ -69,6 +69,7 @@ function factsOf(key: string, runs: RunResult[], workloads: string[], tool?: str
     workloads,
     processes: unique(runs.flatMap((r) => groupProcesses(r).processes.map((p) => p.name))),
     repetitions: runs.length,
+    tunables: first.tunables ?? {},
   }
   if (tool) facts.tool = tool
   return facts

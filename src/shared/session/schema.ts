@@ -91,6 +91,7 @@ export const indexSchema: z.ZodType<SessionIndex> = z.object({
       workloads: strings,
       processes: strings,
       repetitions: z.number(),
+      tunables: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
       tool: z.string().optional(),
       point: z.object({ path: z.string(), value: z.union([z.number(), z.string(), z.boolean()]) }).optional(),
     }),

@@ -5,6 +5,7 @@ import type { ExperimentResult } from '../experiment/compare'
 import type { RunKind, RunResult } from '../experiment/result'
 import type { SweepResult } from '../api/contract'
 import type { SweepValue } from '../api/sweep'
+import type { ParamValues } from '../util/params'
 
 export const SESSION_SCHEMA_PREFIX = 'iosched-lab/session@'
 export const SESSION_VERSION = 2
@@ -44,6 +45,12 @@ export interface RunSetFacts {
   /** Process names (a workload's instances folded into one name). */
   processes: string[]
   repetitions: number
+  /**
+   * The scheduler's tunables as the runs set them (the first run's; `{}` for imported runs, whose
+   * files do not say). Absent in indexes written before it was kept: the library then reads the
+   * whole file and computes it.
+   */
+  tunables?: ParamValues
   /** The tool that wrote imported runs. */
   tool?: string
   /** The sweep point the runs belong to. */

@@ -23,3 +23,28 @@ export function bytes(n: number): string {
   }
   return `${num(n)} ${units[i]}`
 }
+
+/**
+ * A ratio as a factor, always to two decimals so that a column of them lines up and reads alike
+ * (`0.31×`, `1.00×`, `12.40×`, `1,234.00×`; not `1×` beside `0.97×`); `–` for a missing value.
+ */
+export function times(v: number | undefined | null): string {
+  if (v === undefined || v === null || Number.isNaN(v)) return '–'
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞'
+  return `${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}×`
+}
+
+/**
+ * `digits` significant figures with their trailing zeros kept — `1.0`, `0.10`, `14`, `0.047` at
+ * two — so that a column of ratios has one precision (not `1` beside `0.89`); thousands grouped
+ * from 10^digits on, `–` for a missing value.
+ */
+export function significant(v: number | undefined | null, digits = 2): string {
+  if (v === undefined || v === null || Number.isNaN(v)) return '–'
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞'
+  if (v === 0) return '0'
+  const a = Math.abs(v)
+  if (a < 0.001) return v.toExponential(digits - 1)
+  const p = v.toPrecision(digits)
+  return Math.abs(Number(p)) >= 10 ** digits ? Math.round(v).toLocaleString('en-US') : p
+}

@@ -1,5 +1,6 @@
 // The library folder's sessions as entries of summary facts. A version-2 file is listed from its
-// header line alone; an older one is read in full and migrated in memory. Either way the entry is
+// header line alone; an older one — or one whose index lacks the run sets' tunables — is read in
+// full and migrated in memory. Either way the entry is
 // kept by the file's size and modification time, so a listing reads only files that changed. A
 // file that is not a readable session becomes a problem with its error — it never breaks the list.
 // A name is listed once: of NAME.json and NAME.json.gz, only the current file (one-per-name.ts).
@@ -90,7 +91,8 @@ export class LibraryIndex {
     let value: LibraryEntry | LibraryProblem
     try {
       const header = await readSessionHeader(path)
-      value = header ? fromHeader(base, header, SESSION_VERSION) : await fromFile(base, path)
+      value =
+        header && hasTunables(header) ? fromHeader(base, header, SESSION_VERSION) : await fromFile(base, path)
     } catch (e) {
       value = { ...base, error: (e as Error).message.replace(`${path}: `, '') }
     }
@@ -98,6 +100,9 @@ export class LibraryIndex {
     return value
   }
 }
+
+/** Whether the header's run sets say their tunables (indexes written before they did, do not). */
+const hasTunables = (h: SessionHeader): boolean => h.index.runSets.every((s) => s.tunables !== undefined)
 
 type Base = Pick<LibraryEntry, 'path' | 'file' | 'bytes' | 'modifiedAt'>
 

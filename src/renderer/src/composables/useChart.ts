@@ -11,6 +11,7 @@ import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
 import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
 import type { ChartColours } from '../lib/chart-setup'
+import { num } from '../lib/format'
 import { logTick } from '../lib/scales'
 import { useUi } from '../stores/ui'
 
@@ -57,6 +58,13 @@ export function timeLineOptions(
     },
   }
 }
+
+/** A linear axis' ticks labelled as people write numbers (num: `312`, `20.1`, `1,000`), level. */
+export const peopleTicks = (c: ChartColours): Record<string, unknown> => ({
+  color: c.muted,
+  maxRotation: 0,
+  callback: (v: number | string) => num(Number(v)),
+})
 
 /** A logarithmic axis from `min`, its ticks labelled at 1, 2 and 5 of each decade. */
 export function logAxis(c: ChartColours, title: string, min: number | undefined): Record<string, unknown> {
@@ -204,13 +212,20 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
       c?.destroy()
       chart.value = new Chart(canvas.value, cfg)
     }
-    // and each axis as drawn: its type ("linear", "logarithmic"), range and tick labels, which the
+    // and each axis as drawn: its type ("linear", "logarithmic"), range, tick labels and their turn, which the
     // tests check against the data
     canvas.value.dataset.scales = JSON.stringify(
       Object.fromEntries(
         Object.entries(chart.value?.scales ?? {}).map(([id, s]) => [
           id,
-          { type: s.type, min: s.min, max: s.max, ticks: s.ticks.map((t) => String(t.label ?? '')) },
+          {
+            type: s.type,
+            min: s.min,
+            max: s.max,
+            ticks: s.ticks.map((t) => String(t.label ?? '')),
+            // degrees the tick labels are turned (0: level)
+            rotation: s.labelRotation,
+          },
         ]),
       ),
     )

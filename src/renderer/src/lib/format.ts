@@ -2,7 +2,7 @@
 // num and bytes are shared with the command line (`iosched-lab devices` sizes as the app shows them).
 import { num } from '../../../shared/util/people-numbers'
 
-export { bytes, num } from '../../../shared/util/people-numbers'
+export { bytes, num, significant, times } from '../../../shared/util/people-numbers'
 
 export function withUnit(v: number | undefined, unit: string): string {
   return unit ? `${num(v)} ${unit}` : num(v)
@@ -14,7 +14,5 @@ export function seconds(s: number | null | undefined): string {
   return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
 }
 
-export function when(iso: string): string {
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString()
-}
+/** A saved time as everywhere in the lab (`2026-12-05 23:08 UTC`), not in the browser's locale or zone. */
+export { dateTime as when } from '../../../shared/util/date-time'

@@ -49,6 +49,9 @@ const isPick = (v: unknown): v is PickedSet =>
   (v.rename === undefined ||
     (isObject(v.rename) && Object.values(v.rename).every((x) => typeof x === 'string')))
 
+/** A date filter's day: `YYYY-MM-DD`, a UTC day as the sessions' times are shown. */
+export const DAY = /^\d{4}-\d{2}-\d{2}$/
+
 /** The remembered selection from its stored text; null when there is none or it is not one. */
 export function parseSavedCompare(text: string | null): SavedCompare | null {
   if (!text) return null
@@ -98,8 +101,10 @@ export const useLibrary = defineStore('library', () => {
   /** The filters as the API takes them: empty ones left out. */
   const query = computed<LibraryQuery>(() => {
     const q: LibraryQuery = {}
-    for (const k of ['text', 'device', 'scheduler', 'workload', 'from', 'to'] as const)
+    for (const k of ['text', 'device', 'scheduler', 'workload'] as const)
       if (filters[k].trim()) q[k] = filters[k].trim()
+    // a day while it is typed ("2026-1") filters nothing, rather than everything away
+    for (const k of ['from', 'to'] as const) if (DAY.test(filters[k].trim())) q[k] = filters[k].trim()
     if (filters.kind) q.kind = filters.kind
     if (filters.tags.length) q.tags = [...filters.tags]
     return q
