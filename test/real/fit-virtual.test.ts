@@ -50,6 +50,23 @@ function sweep(device: ParamValues, host: ParamValues = HOST): FitPoint[] {
 const p999 = (ps: FitPoint[]) =>
   LatencyHistogram.fromJSON(ps.find((p) => p.name === 'qd32-randread')!.latency).percentile(99.9)
 
+/**
+ * Fit a sweep measured on `truth` (with stalls): its structure, its interval between stalls within
+ * `lo`–`hi` of the truth's, and the re-simulated QD32 reads with the measured tail (p99.9).
+ */
+function fitsStalls(truth: ParamValues, structure: 'lanes' | 'depth law', lo: number, hi: number) {
+  const measured = sweep(truth)
+  const fit = fitVirtual(measured, facts, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
+  expect(fit.structure).toBe(structure)
+  const every = fit.refined.values.stallEveryMs as number
+  expect(every).toBeGreaterThan((truth.stallEveryMs as number) * lo)
+  expect(every).toBeLessThan((truth.stallEveryMs as number) * hi)
+  expect(p999(measured) / 1e6).toBeGreaterThan(2)
+  expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
+  expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)
+  return fit
+}
+
 const TRUTH: ParamValues = {
   readServiceUs: '0:60, 25:75, 50:90, 90:150, 99:900, 100:3000',
   writeServiceUs: '0:40, 50:70, 90:120, 99:2000, 100:6000',
@@ -179,19 +196,11 @@ describe('fitting the virtual model to a sweep', () => {
       stallEveryMs: 50,
       stallMs: '0:2, 50:2.5, 100:3',
     }
-    const measured = sweep(law)
-    const fit = fitVirtual(measured, facts, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
-    expect(fit.structure).toBe('depth law')
-    const every = fit.refined.values.stallEveryMs as number
-    expect(every).toBeGreaterThan(50 * 0.7)
-    expect(every).toBeLessThan(50 * 1.3)
+    const fit = fitsStalls(law, 'depth law', 0.7, 1.3)
     const stall = (fit.refined.values.stallMs as string).split(',').map((k) => Number(k.split(':')[1]))
     // the median stall, as the requests it held back show it
     expect(stall[2]).toBeGreaterThan(2)
     expect(stall[2]).toBeLessThan(3.2)
-    // the re-simulated QD32 reads have the measured tail
-    expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
-    expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)
     // a device without stalls gets none
     const calm = fitVirtual(sweep({ ...law, stallEveryMs: 0 }), facts, 2 ** 28, undefined, HOST, (v, h) =>
       sweep(v, h),
@@ -202,16 +211,7 @@ describe('fitting the virtual model to a sweep', () => {
   it('fits the host’s stalls behind lanes too: the deep reads keep their measured tail', () => {
     // lanes (QD8 saturates them) on a host that stalls under load, as fp33 measured on this
     // machine: without stalls the lanes' QD32 p99 fell 78 % short of the measured one
-    const truth = { ...TRUTH, stallEveryMs: 30, stallMs: '0:2, 50:2.5, 100:3' }
-    const measured = sweep(truth)
-    const fit = fitVirtual(measured, facts, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
-    expect(fit.structure).toBe('lanes')
-    const every = fit.refined.values.stallEveryMs as number
-    expect(every).toBeGreaterThan(30 * 0.6)
-    expect(every).toBeLessThan(30 * 1.5)
-    expect(p999(measured) / 1e6).toBeGreaterThan(2)
-    expect(p999(fit.refined.simulated) / p999(measured)).toBeGreaterThan(0.8)
-    expect(p999(fit.refined.simulated) / p999(measured)).toBeLessThan(1.25)
+    fitsStalls({ ...TRUTH, stallEveryMs: 30, stallMs: '0:2, 50:2.5, 100:3' }, 'lanes', 0.6, 1.5)
   })
 
   it("takes the device path's CPU from the CPUs busy beyond fio's own", () => {
