@@ -1,6 +1,7 @@
 import type { Op } from '../block/types'
 import type { SimTime } from '../sim/time'
 import { TimeSeries } from './timeseries'
+import { PidTable } from '../util/pid-table'
 import type { TimeSeriesRates } from './timeseries'
 
 /** Completions held before they go into their processes' series (~340 KiB of log). */
@@ -31,7 +32,7 @@ export class ProcessTransfers {
   private readonly series: TimeSeries[] = []
   private readonly pids: number[] = []
   private readonly names: string[] = []
-  private readonly slotOf = new Map<number, number>()
+  private readonly slotOf = new PidTable<number>()
   /** The last completion's process: its next ones (a process's requests complete in runs) go straight in. */
   private lastPid = -1
   private lastSlot = -1
