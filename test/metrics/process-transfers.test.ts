@@ -30,7 +30,8 @@ describe('ProcessTransfers', () => {
     expect(out.map((p) => p.pid)).toEqual([...direct.keys()].sort((a, b) => a - b))
     for (const p of out) {
       expect(p.name).toBe(`p${p.pid}`)
-      expect(p.series).toEqual(direct.get(p.pid)!.finish(end))
+      const { intervalMs, readMBps, writeMBps } = direct.get(p.pid)!.finish(end)
+      expect(p.series).toEqual({ intervalMs, readMBps, writeMBps })
     }
     expect(out[0].series.intervalMs).toBe(400) // doubled twice
   })

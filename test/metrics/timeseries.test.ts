@@ -59,6 +59,21 @@ describe('TimeSeries', () => {
     expect(new TimeSeries().finish(0).tMs).toEqual([])
   })
 
+  it('gives rates alone as finish gives them, a completion at the very end in the last bin', () => {
+    const at = (t: number): TimeSeries => {
+      const ts = new TimeSeries()
+      ts.addTransfer(120 * MS, READ, 1_000_000)
+      ts.addTransfer(200 * MS, WRITE, 500_000)
+      ts.addTransfer(t, READ, 250_000)
+      return ts
+    }
+    for (const end of [200 * MS, 250 * MS, 7 * SECOND]) {
+      const { intervalMs, readMBps, writeMBps } = at(end).finish(end)
+      expect(at(end).rates(end)).toEqual({ intervalMs, readMBps, writeMBps })
+    }
+    expect(at(200 * MS).rates(200 * MS)).toEqual({ intervalMs: 100, readMBps: [0, 12.5], writeMBps: [0, 5] })
+  })
+
   it('integrates levels across bin boundaries', () => {
     const ts = new TimeSeries()
     ts.setLevels(50 * MS, 3, 1) // 0 before 50 ms

@@ -1,6 +1,7 @@
 import { LatencyHistogram } from '../metrics/histogram'
 import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { groupOf } from './process-groups'
+import { PidTable } from '../util/pid-table'
 import type { IdleWaits, ProcessStages, RunWhy } from '../metrics/why'
 
 /**
@@ -137,7 +138,7 @@ function withZeros(h: LatencyHistogram, zeros: number): LatencyHistogramJSON {
  * back between events (blktrace's per-CPU buffers) counts as zero.
  */
 export class StageRecorder {
-  private readonly byPid = new Map<number, StageAccount>()
+  private readonly byPid = new PidTable<StageAccount>()
   private readonly byName = new Map<string, StageAccount>()
   /** The last account looked up, and its pid: a process's bios and requests come in runs. */
   private last: StageAccount | null = null

@@ -1,17 +1,18 @@
 import type { Op } from '../block/types'
 import type { SimTime } from '../sim/time'
 import { TimeSeries } from './timeseries'
-import type { TimeSeriesData } from './timeseries'
+import { PidTable } from '../util/pid-table'
+import type { TimeSeriesRates } from './timeseries'
 
 /** Completions held before they go into their processes' series (~340 KiB of log). */
 const LOG_SIZE = 16384
 
-/** One process's transfers, closed at the end of the run. */
+/** One process's transfers, closed at the end of the run: its read and write MB/s. */
 export interface ProcessTransfersData {
   pid: number
   /** The name its requests carried first. */
   name: string
-  series: TimeSeriesData
+  series: TimeSeriesRates
 }
 
 /**
@@ -31,7 +32,7 @@ export class ProcessTransfers {
   private readonly series: TimeSeries[] = []
   private readonly pids: number[] = []
   private readonly names: string[] = []
-  private readonly slotOf = new Map<number, number>()
+  private readonly slotOf = new PidTable<number>()
   /** The last completion's process: its next ones (a process's requests complete in runs) go straight in. */
   private lastPid = -1
   private lastSlot = -1
@@ -68,7 +69,7 @@ export class ProcessTransfers {
     return this.pids
       .map((pid, slot) => ({ pid, name: this.names[slot], series: this.series[slot] }))
       .sort((a, b) => a.pid - b.pid)
-      .map(({ pid, name, series }) => ({ pid, name, series: series.finish(now) }))
+      .map(({ pid, name, series }) => ({ pid, name, series: series.rates(now) }))
   }
 
   private newSlot(pid: number, name: string): number {

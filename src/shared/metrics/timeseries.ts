@@ -25,6 +25,9 @@ export interface TimeSeriesData {
   inFlight: number[]
 }
 
+/** A series' read and write MB/s alone (TimeSeries.rates). */
+export type TimeSeriesRates = Pick<TimeSeriesData, 'intervalMs' | 'readMBps' | 'writeMBps'>
+
 const INITIAL_BINS = 64
 const NO_LEVELS = new Float64Array(0)
 
@@ -125,16 +128,55 @@ export class TimeSeries {
    * another `finish` may follow (handy for progress snapshots).
    */
   finish(now: SimTime): TimeSeriesData {
+    const n = this.close(now)
+    const interval = this.interval
+    const levels = this.queuedArea.length > 0
+    // arrays made at their size: pushing grew and copied each one ~log n times
+    const tMs = new Array<number>(n)
+    const queued = new Array<number>(n)
+    const inFlight = new Array<number>(n)
+    const readIops = new Array<number>(n)
+    const writeIops = new Array<number>(n)
+    for (let i = 0; i < n; i++) {
+      const start = i * interval
+      const span = Math.min(interval, now - start)
+      tMs[i] = start / MS
+      readIops[i] = (this.ops[2 * i + READ] * 1e9) / span
+      writeIops[i] = (this.ops[2 * i + WRITE] * 1e9) / span
+      queued[i] = levels ? this.queuedArea[i] / span : 0
+      inFlight[i] = levels ? this.inFlightArea[i] / span : 0
+    }
+    const { readMBps, writeMBps } = this.rates(now, n)
+    return { intervalMs: interval / MS, tMs, readMBps, writeMBps, readIops, writeIops, queued, inFlight }
+  }
+
+  /**
+   * `finish`'s read and write MB/s alone (what a process's series is kept for): a thousand
+   * processes' series closed at the end of a run built five more arrays each that were dropped.
+   * `n`: the bins, when the series is already closed at `now`.
+   */
+  rates(now: SimTime, n = this.close(now)): TimeSeriesRates {
+    const interval = this.interval
+    const readMBps = new Array<number>(n)
+    const writeMBps = new Array<number>(n)
+    for (let i = 0; i < n; i++) {
+      const span = Math.min(interval, now - i * interval)
+      readMBps[i] = (this.bytes[2 * i + READ] * 1e3) / span
+      writeMBps[i] = (this.bytes[2 * i + WRITE] * 1e3) / span
+    }
+    return { intervalMs: interval / MS, readMBps, writeMBps }
+  }
+
+  /** Integrate up to `now` and hold its last bin; returns the number of bins, ⌈now/interval⌉. */
+  private close(now: SimTime): number {
     this.integrate(now)
     let n = Math.ceil(now / this.interval)
     if (n > 0 && n - 1 >= this.capacity) {
       this.makeRoom(now - 1, n - 1)
       n = Math.ceil(now / this.interval)
     }
-    const interval = this.interval
-    const levels = this.queuedArea.length > 0
     // A completion at exactly `now` on a boundary went into bin n: fold it into bin n − 1.
-    if (n > 0 && n < this.capacity && n * interval === now) {
+    if (n > 0 && n < this.capacity && n * this.interval === now) {
       for (let op = READ; op <= WRITE; op++) {
         this.bytes[2 * (n - 1) + op] += this.bytes[2 * n + op]
         this.ops[2 * (n - 1) + op] += this.ops[2 * n + op]
@@ -142,28 +184,7 @@ export class TimeSeries {
         this.ops[2 * n + op] = 0
       }
     }
-    const out: TimeSeriesData = {
-      intervalMs: interval / MS,
-      tMs: [],
-      readMBps: [],
-      writeMBps: [],
-      readIops: [],
-      writeIops: [],
-      queued: [],
-      inFlight: [],
-    }
-    for (let i = 0; i < n; i++) {
-      const start = i * interval
-      const span = Math.min(interval, now - start)
-      out.tMs.push(start / MS)
-      out.readMBps.push((this.bytes[2 * i + READ] * 1e3) / span)
-      out.writeMBps.push((this.bytes[2 * i + WRITE] * 1e3) / span)
-      out.readIops.push((this.ops[2 * i + READ] * 1e9) / span)
-      out.writeIops.push((this.ops[2 * i + WRITE] * 1e9) / span)
-      out.queued.push(levels ? this.queuedArea[i] / span : 0)
-      out.inFlight.push(levels ? this.inFlightArea[i] / span : 0)
-    }
-    return out
+    return n
   }
 
   /** Add level × time from `levelTime` to `now`, split at bin boundaries. */

@@ -3,6 +3,7 @@ import { IOPRIO_NONE, READ } from '../../block/types'
 import type { Handler } from '../../sim/engine'
 import type { SimTime } from '../../sim/time'
 import type { ParamValues } from '../../util/params'
+import { PidTable } from '../../util/pid-table'
 import type { Idle, IoScheduler, SchedulerContext } from '../scheduler'
 import { maxBudget, servToCharge } from './budget'
 import { handleBurst, leaveBurst } from './burst'
@@ -35,7 +36,7 @@ import type { BfqDebugState } from './debug'
 export class Bfq implements IoScheduler, Handler {
   readonly frontMerges = true
   private readonly d: BfqData
-  private readonly bics = new Map<number, Bic>()
+  private readonly bics = new PidTable<Bic>()
   /** Async queues per (class, level): RT 0–7, BE 8–15, IDLE 16 (bfqg->async_bfqq). */
   private readonly asyncQueues: (BfqQueue | null)[] = new Array<BfqQueue | null>(17).fill(null)
 

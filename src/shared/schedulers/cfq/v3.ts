@@ -9,6 +9,7 @@ import { CfqIoContext } from './io-context'
 import { CfqQueue, asyncSlot, effectiveClass, effectiveLevel } from './queue'
 import { HeadChooser } from './sorted-queue'
 import { ServiceTree } from './service-tree'
+import { PidTable } from '../../util/pid-table'
 
 /**
  * CFQ v3, time-sliced (block/cfq-iosched.c as of ≈2.6.23). Each process has a sync queue; async
@@ -26,7 +27,7 @@ export class CfqV3 implements IoScheduler {
   readonly frontMerges = true
   private readonly chooser: HeadChooser
   private readonly tree = new ServiceTree()
-  private readonly contexts = new Map<number, CfqIoContext>()
+  private readonly contexts = new PidTable<CfqIoContext>()
   private readonly asyncQueues: (CfqQueue | null)[] = new Array<CfqQueue | null>(17).fill(null)
   private readonly idle = new Idle()
   private active: CfqQueue | null = null
