@@ -23,12 +23,19 @@ export class StageAccount {
    */
   readonly q2c = new LatencyHistogram()
   readonly q2cLater = new LatencyHistogram()
-  /** I2D, D2C, Q2C of requests not yet in their histograms, three numbers a request. */
-  readonly gather = new Float64Array(3 * 256)
+  /** D2C, Q2C of requests not yet in their histograms, two numbers a request. */
+  readonly gather = new Float64Array(2 * 256)
   gathered = 0
-  /** Requests whose G2I (Q2G) was 0 and not recorded in `g2i` (`q2g`): StageRecorder.requestInserted. */
+  /** Their I2D where it was not 0, one number a request. */
+  readonly gatherI2d = new Float64Array(256)
+  gatheredI2d = 0
+  /**
+   * Requests whose G2I (Q2G, I2D) was 0 and not recorded in `g2i` (`q2g`, `i2d`):
+   * StageRecorder.requestInserted.
+   */
   zeroG2i = 0
   zeroQ2g = 0
+  zeroI2d = 0
   /** D2C parts, ns, indexed as the recorder's `partNames` (empty when the device names none). */
   readonly parts: Float64Array
   batches = 0
@@ -76,11 +83,16 @@ export class StageAccount {
   /** Record the gathered stages in their histograms. */
   flush(): void {
     const n = this.gathered
-    if (n === 0) return
-    this.i2d.recordEvery(this.gather, 0, n, 3)
-    this.d2c.recordEvery(this.gather, 1, n, 3)
-    this.q2c.recordEvery(this.gather, 2, n, 3)
-    this.gathered = 0
+    if (n > 0) {
+      this.d2c.recordEvery(this.gather, 0, n, 2)
+      this.q2c.recordEvery(this.gather, 1, n, 2)
+      this.gathered = 0
+    }
+    const m = this.gatheredI2d
+    if (m > 0) {
+      this.i2d.recordEvery(this.gatherI2d, 0, m, 1)
+      this.gatheredI2d = 0
+    }
   }
 
   toJSON(partNames: readonly string[], withIdle: boolean): ProcessStages {
@@ -93,7 +105,7 @@ export class StageAccount {
       stages: {
         q2g: withZeros(this.q2g, this.zeroQ2g),
         g2i: withZeros(this.g2i, this.zeroG2i),
-        i2d: this.i2d.toJSON(),
+        i2d: withZeros(this.i2d, this.zeroI2d),
         d2c: this.d2c.toJSON(),
         q2c:
           this.q2cLater.count === 0
@@ -171,7 +183,8 @@ export class StageRecorder {
 
   /**
    * A completed request inserted the instant it got its request slot (G = I, no plugging: the
-   * simulator's block layer). Its G2I is 0, counted, not recorded one by one (`zeroG2i`). Its D2C
+   * simulator's block layer). Its G2I is 0, counted, not recorded one by one (`zeroG2i`), as its I2D
+   * is when it was dispatched the instant it was inserted (`zeroI2d`: most are). Its D2C
    * and, when it was queued the instant it was inserted, its Q2C are the values a run's service and
    * request latencies take: latencyInto gives them those, so the run records each value once.
    */
@@ -188,13 +201,17 @@ export class StageRecorder {
       a.q2cLater.record(c - q)
       return
     }
-    // I2D, D2C and Q2C gathered, recorded a batch at a time (StageAccount.flush)
+    // D2C and Q2C gathered, and I2D unless 0, recorded a batch at a time (StageAccount.flush)
+    if (d === i) a.zeroI2d++
+    else {
+      a.gatherI2d[a.gatheredI2d] = d - i
+      if (++a.gatheredI2d === a.gatherI2d.length) a.flush()
+    }
     const k = a.gathered
     const g = a.gather
-    g[k] = d - i
-    g[k + 1] = c - d
-    g[k + 2] = c - q
-    if ((a.gathered = k + 3) === g.length) a.flush()
+    g[k] = c - d
+    g[k + 1] = c - q
+    if ((a.gathered = k + 2) === g.length) a.flush()
   }
 
   /** A completed request's times (ns on one clock); `write`: its direction. */
