@@ -7,7 +7,6 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { MS } from '../../src/shared/sim/time'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
-import type { LatencyHistogramJSON } from '../../src/shared/metrics/histogram'
 
 describe('free page reporting, the bookkeeping', () => {
   it('hands out warm pages first, fresh ones once the report has run', () => {
@@ -59,20 +58,15 @@ describe('free memory the guest never reports (host warmPoolMiB)', () => {
       })
       const p = simulate(spec, 0, 0).processes[0]
       // the writes that paid for reported pages: over 1 ms (256 pages × 9 µs = 2.3 ms)
-      return p.latencyMs.p99 > 1 ? Math.round(64 * (1 - fractionBelow(p.latency, 1e6))) : 0
+      return p.latencyMs.p99 > 1
+        ? Math.round(64 * (1 - LatencyHistogram.fromJSON(p.latency).fractionAtMost(1e6)))
+        : 0
     }
     expect(slow(0)).toBe(64)
     expect(slow(52)).toBe(12)
     expect(slow(64)).toBe(0)
   })
 })
-
-/** The fraction of a histogram's values at or below `ns`. */
-function fractionBelow(h: LatencyHistogramJSON, ns: number): number {
-  let below = 0
-  for (const c of LatencyHistogram.fromJSON(h).cdf(100_000)) if (c.valueNs <= ns) below = c.fraction
-  return below
-}
 
 /** Buffered 1 MiB writes of 64 MiB to the raw device by three processes, starting at these times. */
 function writes(freshPageUs: number, starts: number[]) {

@@ -138,6 +138,13 @@ export class LatencyHistogram {
     return this.hi
   }
 
+  /** The fraction of the values at or below `ns`, read off the CDF (0 when none is). */
+  fractionAtMost(ns: number): number {
+    let below = 0
+    for (const c of this.cdf(100_000)) if (c.valueNs <= ns) below = c.fraction
+    return below
+  }
+
   /**
    * Up to `maxPoints` points of the empirical CDF, increasing in both value and fraction, the last
    * one being (max, 1). Each point is a bucket's upper edge (clamped to [min, max]) and the exact

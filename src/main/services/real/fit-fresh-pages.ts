@@ -28,9 +28,7 @@ export function freshWrites(latency: LatencyHistogramJSON): {
   const h = LatencyHistogram.fromJSON(latency)
   if (h.count === 0) return { share: 0, count: 0, excessNs: 0 }
   const fast = h.percentile(10)
-  let below = 0
-  for (const c of h.cdf(100_000)) if (c.valueNs <= SLOW * fast) below = c.fraction
-  const share = 1 - below
+  const share = 1 - h.fractionAtMost(SLOW * fast)
   if (share < NONE) return { share: 0, count: 0, excessNs: 0 }
   // the slow writes' median, beyond the fast writes' (p25: the slow ones are at most a pass)
   const excessNs = Math.max(0, h.percentile(100 * (1 - share / 2)) - h.percentile(25))

@@ -27,9 +27,7 @@ export function stallTail(latency: LatencyHistogramJSON): StallTail {
   const h = LatencyHistogram.fromJSON(latency)
   if (h.count === 0) return { share: 0, excessMs: TAIL_KNOTS.map(() => 0) }
   const p50 = h.percentile(50)
-  let below = 0
-  for (const c of h.cdf(100_000)) if (c.valueNs <= 2 * p50) below = c.fraction
-  const share = 1 - below
+  const share = 1 - h.fractionAtMost(2 * p50)
   const excessMs = TAIL_KNOTS.map((q) =>
     share > 0 ? Math.max(0, h.percentile(100 * (1 - share + (share * q) / 100)) - p50) / 1e6 : 0,
   )
