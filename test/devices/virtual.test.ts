@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { READ, WRITE } from '../../src/shared/block/types'
 import { parseQuantileTable } from '../../src/shared/devices/quantile-table'
-import { laneSpeeds } from '../../src/shared/devices/virtual'
+import { laneSpeeds } from '../../src/shared/devices/lane-speeds'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import type { ParamIssue } from '../../src/shared/util/params'
