@@ -14,7 +14,6 @@ import {
   betterFit,
   fitStanding,
   refineVirtual,
-  worstResidual,
 } from '../../src/main/services/real/fit-virtual'
 import { sweepSpec } from '../../src/main/services/real/fingerprint'
 import type { QueueFacts } from '../../src/main/services/real/queue-facts'
@@ -89,7 +88,7 @@ describe('fitting the virtual model to a sweep', () => {
       const s = fit.simulated.find((x) => x.name === m.name)!
       expect(Math.abs(s.iops / m.iops - 1), m.name).toBeLessThan(0.1)
     }
-    expect(worstResidual(measured, fit.simulated)).toBeLessThan(0.15)
+    expect(fitStanding(measured, fit.simulated).err).toBeLessThan(0.15)
     expect(fit.values.readParallel as number).toBeGreaterThan(5.5 * 0.85)
     expect(fit.values.readParallel as number).toBeLessThan(5.5 * 1.15)
     expect(fit.values.writeParallel as number).toBeGreaterThan(2.2 * 0.85)

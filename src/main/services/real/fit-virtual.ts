@@ -206,11 +206,6 @@ export function initialVirtual(
 /** Relative error of simulated against measured. */
 const rel = (sim: number, meas: number): number => (meas > 0 ? sim / meas - 1 : 0)
 
-/** How far each point's rate and median are off, the largest of them. */
-export function worstResidual(meas: readonly FitPoint[], sim: readonly FitPoint[]): number {
-  return fitStanding(meas, sim).err
-}
-
 /** Each measured point's residual size against its simulated twin. */
 function residualSizes(meas: readonly FitPoint[], sim: readonly FitPoint[]): number[] {
   const out: number[] = []
