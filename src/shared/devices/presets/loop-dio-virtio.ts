@@ -34,7 +34,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     signalPerPass: true,
     pathThreads: 1,
     sharedLanes: true,
-    segmentKiB: '0:8, 74:8, 74.01:16, 100:40',
+    segmentKiB: '0:4, 74:4, 74.01:16, 100:40',
     backingScheduler: 'mq-deadline',
     backingTunables: 'batch_rule=6.8, async_depth_rule=6.17',
     backingDevice: 'vda',
@@ -71,7 +71,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
     segmentKiB:
-      'measured (ftrace block_rq_issue/complete on vda in 13 traced runs, and 120 validate runs of a QD1 4 KiB reader beside a QD4 stream of 1 MiB O_DIRECT writes, 2026-12-04/05): in 74 % the reader waited behind a batch of writes (1.0–2.2 MB/s), in 26 % the ring held all four writes and a read (segments ≥ 16.5 KiB) and the reader made 4–10 MB/s. A slow run traced with its scheduling (2026-12-05 09:10): the ring took one write at a time — each completed alone, ~300 µs apart, the next re-issued until it fitted — and a 1 MiB buffer the loop device split at its 128 segments came as 516 + 508 KiB: about 128 segments a MiB, 8 KiB each, so that two requests need 260 of the 256 descriptors; mq-deadline always had a next write, and the read waited 3.95 ms for its batch of 16. fio’s buffers are fresh memory at each start: how contiguous they are is drawn per run',
+      'measured (ftrace block_rq_issue/complete on vda in 13 traced runs, and 120 validate runs of a QD1 4 KiB reader beside a QD4 stream of 1 MiB O_DIRECT writes, 2026-12-04/05): in 74 % the reader waited behind a batch of writes (1.0–2.2 MB/s), in 26 % the ring held all four writes and a read (segments ≥ 16.5 KiB) and the reader made 4–10 MB/s. A slow run traced with its scheduling (2026-12-05 09:10): the ring took one write at a time — each completed alone, ~300 µs apart, the next re-issued until it fitted — and a 1 MiB buffer the loop device split at its 128 segments came as 516 + 508 KiB: 128 segments of about 4 KiB each (one page each but for a pair), so that two requests need 260 of the 256 descriptors; mq-deadline always had a next write, and the read waited 3.95 ms for its batch of 16. Again untraced but for request events on 2026-12-06 00:11 (fio QD1 reader beside the QD4 1 MiB direct writer, 4 s): all 18 164 writes of the loop device were 512 KiB, each issued twice on vda (the ring refused the second), D2C 197 µs at p50 and one completion every 208 µs (2.27 GB/s); the reads waited 3.13 ms at p50 between vda’s insert and issue — 16 writes of 512 KiB. Until 2026-12-06 the slow runs here were 8 KiB segments, which gave the same 130 descriptors a request but requests of 1 MiB: batches twice as long as measured fio’s buffers are fresh memory at each start: how contiguous they are is drawn per run',
     backingScheduler:
       '/sys/block/vda/queue/scheduler on this machine (the disk under the backing file’s ext4)',
     backingTunables:
