@@ -27,6 +27,15 @@ export function mergePasses(passes: FitPoint[]): FitPoint {
   }
 }
 
+/**
+ * A sweep run `passes` times (`run(k)`: the points of pass k, in the same order each time), each
+ * point merged over the passes as mergePasses does.
+ */
+export function inPasses(passes: number, run: (pass: number) => FitPoint[]): FitPoint[] {
+  const all = Array.from({ length: Math.max(1, passes) }, (_, k) => run(k))
+  return all.length === 1 ? all[0] : all[0].map((_, i) => mergePasses(all.map((ps) => ps[i])))
+}
+
 export const sweepPointOf = (f: FitPoint): SweepPoint => {
   const h = LatencyHistogram.fromJSON(f.latency)
   return {
