@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import { correctFreshPage, freshWrites, warmPoolMiB } from '../../src/main/services/real/fit-fresh-pages'
+import { medianPercentiles, medianResidual } from '../../src/main/services/real/fingerprint-sweep'
 
 /** A buffered-write point's histogram: `fast` writes of about `baseUs`, `slow` ones `extraUs` later. */
 function point(fast: number, slow: number, baseUs = 140, extraUs = 2560) {
@@ -43,5 +44,26 @@ describe('reported pages and the warm pool, from a buffered write point', () => 
     expect(warmPoolMiB(point(64, 64), 64)).toBe(0)
     // none slow: at least the whole pass
     expect(warmPoolMiB(point(128, 0), 64)).toBe(64)
+  })
+
+  it('judges the re-simulated point at the median of each kind of write, in the shares measured', () => {
+    // fp35: 15 % of the writes into reported pages. The passes' medians (p25, p75) both fell
+    // among the warm writes, p75 in their spread (164–283 µs against a median of 147 µs)
+    const measured = new LatencyHistogram()
+    for (let i = 0; i < 70; i++) measured.record((135 + (i % 10)) * 1000)
+    for (let i = 0; i < 20; i++) measured.record((170 + i * 6) * 1000)
+    for (let i = 0; i < 18; i++) measured.record(2720_000)
+    const [warm, fresh] = medianPercentiles('buffered-write', measured.toJSON())
+    expect(warm).toBeCloseTo(50 * (1 - 18 / 108), 1)
+    expect(fresh).toBeCloseTo(100 - 50 * (18 / 108), 1)
+    // the model's two kinds, in the measured shares: the warm spread is not held against it
+    expect(
+      Math.abs(medianResidual('buffered-write', measured.toJSON(), point(90, 18, 138, 2582))),
+    ).toBeLessThan(0.05)
+    // the share of fresh writes wrong: the fresh writes' median falls among the warm ones
+    expect(medianResidual('buffered-write', measured.toJSON(), point(105, 3, 138, 2582))).toBeLessThan(-0.5)
+    // no fresh write: one kind, its median; other points: p50
+    expect(medianPercentiles('buffered-write', point(128, 0))).toEqual([50])
+    expect(medianPercentiles('qd1-randread', measured.toJSON())).toEqual([50])
   })
 })
