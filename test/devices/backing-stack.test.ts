@@ -68,7 +68,7 @@ function run(writerDepth: number, overrides: ParamValues, repetition = 0) {
 
 describe('backing stack: the disk under a loop device', () => {
   it('holds a read behind a write batch once a QD4 stream of 1 MiB writes fills the ring', () => {
-    const opaque = run(4, {})
+    const opaque = run(4, { ringSlots: 0 }) // no ring bound: indirect descriptors
     const backed = run(4, BACKED)
     expect(opaque.readerP50).toBeLessThan(1.5)
     // a batch of 16 writes of 1 MiB at 3.3 GB/s is ~5 ms; the read joins one under way
