@@ -12,6 +12,8 @@ export interface Io {
   sector: number
   nsect: number
   op: Op
+  /** Made of page-cache pages (writeback), not a process's buffer. */
+  pages?: boolean
 }
 
 export interface RunResult {
@@ -89,6 +91,7 @@ export class Driver implements CompletionSink, Handler {
     rq.sector = io.sector
     rq.nsect = io.nsect
     rq.op = io.op
+    rq.pages = io.pages ?? false
     rq.dispatchedAt = now
     this.started.add(rq.id)
     this.device.start(rq, now)

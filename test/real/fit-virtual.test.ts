@@ -101,6 +101,20 @@ describe('fitting the virtual model to a sweep', () => {
     expect(h.percentile(99)).toBeGreaterThan(4 * h.percentile(50))
   })
 
+  it('recovers writeback’s own link rate from the buffered point, whose time includes a flush', () => {
+    // measured here: a pass of 85 writeback writes of 512 KiB at 2.2 GB/s, a direct writer's
+    // 512 KiB writes one at a time at 2.5 GB/s (virtual-params.ts cacheWriteMBps)
+    const truth = { ...TRUTH, writeMBps: 2400, cacheWriteMBps: 800 }
+    const measured = sweep(truth)
+    const first = initialVirtual(measured, facts, 2 ** 28)
+    expect(first.values.cacheWriteMBps).toBe(first.values.writeMBps)
+    const fit = refineVirtual(first.values, HOST, measured, (v, h) => sweep(v, h), { tolerance: 0.02 })
+    const rate = (ps: FitPoint[]) => ps.find((p) => p.name === 'buffered-write')!.MBps
+    expect(Math.abs(rate(fit.simulated) / rate(measured) - 1)).toBeLessThan(0.1)
+    expect(fit.values.cacheWriteMBps as number).toBeGreaterThan(800 * 0.7)
+    expect(fit.values.cacheWriteMBps as number).toBeLessThan(800 * 1.4)
+  })
+
   it('prefers a step that brings the other points closer while the worst, which nothing corrects, stays', () => {
     const measured = sweep(TRUTH)
     /** The measured sweep with the deep reads' rate and the sequential writes' latencies scaled. */

@@ -1,4 +1,4 @@
-import { SECTOR, type DeviceInfo, type Request } from '../block/types'
+import { SECTOR, WRITE, type DeviceInfo, type Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
@@ -240,6 +240,12 @@ export class VirtualDevice implements Device, Handler {
     for (let b = rq.bioHead; b !== null; b = b.next) markPart(b.ref as Request, part, t)
   }
 
+  /** A request's data beyond 4 KiB on the link, ns: page-cache writes at their own rate (cacheWriteMBps). */
+  private extraNs(rq: Request): number {
+    const bytes = Math.max(0, rq.nsect * SECTOR - 4096)
+    return bytes * (rq.op === WRITE && rq.pages ? this.cfg.cacheWriteNsPerByte : this.cfg.nsPerByte[rq.op])
+  }
+
   /** Its data beyond 4 KiB (`extra` ns on the link) after its service, which ends at `done`. */
   private linked(rq: Request, extra: number, done: number): number {
     if (extra > 0) {
@@ -290,7 +296,7 @@ export class VirtualDevice implements Device, Handler {
       this.mark(rq, V_CONTENTION, now + service + cost)
       this.mark(rq, V_STALL, now + service + cost + stall)
     }
-    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
+    const extra = this.extraNs(rq)
     const done = this.linked(rq, extra, now + service + cost + stall)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
@@ -318,7 +324,7 @@ export class VirtualDevice implements Device, Handler {
   private contendInPass(rq: Request, now: SimTime, own: number): void {
     const op = rq.op
     const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
+    const extra = this.extraNs(rq)
     const stall = this.stalls !== null ? this.stalls.start(now, own) : 0
     const server = this.passes!
     const pass = server.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
@@ -385,7 +391,7 @@ export class VirtualDevice implements Device, Handler {
       this.mark(rq, V_SERVICE, now + stall + service)
     }
     // beyond its first 4 KiB, a request's data follows over the device's one link
-    const extra = Math.max(0, rq.nsect * SECTOR - 4096) * this.cfg.nsPerByte[op]
+    const extra = this.extraNs(rq)
     const done = this.linked(rq, extra, now + stall + service)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }

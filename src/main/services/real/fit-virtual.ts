@@ -120,6 +120,7 @@ export function initialVirtual(
   const rw32 = point(points, 'qd32-randwrite')
   const sr = point(points, 'seq-read')
   const sw = point(points, 'seq-write')
+  const bw = points.find((p) => p.name === 'buffered-write')
   // contention mode: the path is the guest CPU the device's own thread takes (the host side's
   // serial work is the contention); the lane model put the whole QD32 time per request there
   const path = facts.kind === 'loop' && pathFit && !contention ? pathFit : pathCpuUs(points)
@@ -161,6 +162,8 @@ export function initialVirtual(
     ...backing.values,
     readMBps: r3(Math.max(1, sr.MBps)),
     writeMBps: r3(Math.max(1, sw.MBps)),
+    // writeback's own rate starts at the direct writes'; the buffered point's rate corrects it
+    ...(bw ? { cacheWriteMBps: r3(Math.max(1, sw.MBps)) } : {}),
     pathThreads: facts.kind === 'loop' ? 1 : 0,
     pathUs: facts.kind === 'loop' ? path.us : 0,
   }
@@ -194,6 +197,11 @@ export function initialVirtual(
     ...backing.sources,
     readMBps: `fitted: 1 MiB sequential reads at ${r3(sr.MBps)} MB/s`,
     writeMBps: `fitted: 1 MiB sequential writes at ${r3(sw.MBps)} MB/s`,
+    ...(bw
+      ? {
+          cacheWriteMBps: `fitted: the buffered point's rate (${r3(bw.MBps)} MB/s), whose time includes writing back its first pass's 64 MiB at once, re-simulated from the 1 MiB sequential writes' rate`,
+        }
+      : {}),
     pathThreads:
       facts.kind === 'loop'
         ? 'drivers/block/loop.c (6.x): one worker per blkcg runs the file I/O of each request'
@@ -398,6 +406,21 @@ function correct(
     ...correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency),
     readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
+    // the buffered point's time is its copies and, at its second pass, writing back the first
+    // pass's pages at once: its rate corrects writeback's own link rate
+    ...(v.cacheWriteMBps !== undefined && meas.some((p) => p.name === 'buffered-write')
+      ? {
+          // within a factor of 4 of the direct writes' rate: where the copies bound the point
+          // its rate hardly moves with the writeback's, and nothing else says how far to go
+          cacheWriteMBps: step(
+            v.cacheWriteMBps as number,
+            m('buffered-write').MBps,
+            s('buffered-write').MBps,
+            (v.writeMBps as number) / 4,
+            (v.writeMBps as number) * 4,
+          ),
+        }
+      : {}),
   }
   // fio's own CPU per I/O: at QD32 (libaio: io_submit and io_getevents, hardly ever a sleep) it
   // is system calls; at QD1 (psync) each I/O also sleeps and wakes — the rest is the wake-up's
