@@ -105,7 +105,7 @@ export function aioCollect(t: Task): void {
     const n = Math.min(ready.length, t.aioMax)
     for (let i = 0; i < n; i++) {
       const slot = ready[i]
-      t.latency.record(t.now - slot.start)
+      t.recordLatency(t.now - slot.start)
       t.ops++
       if (slot.op === READ) t.bytesRead += slot.bytes
       else t.bytesWritten += slot.bytes
