@@ -57,6 +57,11 @@ export class SectorIndex {
     // its new key crossed a neighbour's: fall back to a scan, which is rare.
     if (this.items[i] !== rq) i = this.items.indexOf(rq)
     if (i < 0) throw new Error(`request ${rq.id} at sector ${atSector} is not in this index`)
+    this.removeAt(i)
+  }
+
+  /** Remove the request at place `i` (from `indexOf`, when the caller needed the place anyway). */
+  removeAt(i: number): void {
     const a = this.items
     const last = a.length - 1
     if (last - i > LOOP_MOVE) return void a.splice(i, 1)
