@@ -111,9 +111,11 @@ export function aioCollect(t: Task): void {
       else t.bytesWritten += slot.bytes
       t.aioPool.push(slot)
     }
-    // not `length = 0`: a runtime call on every reap
-    if (n === ready.length) while (ready.length > 0) ready.pop()
-    else ready.splice(0, n)
+    // not `length = 0` nor `splice`: a runtime call on every reap (splice was 2 % of bfq at QD32,
+    // whose completions come in runs that io_getevents reaps a part of)
+    let kept = 0
+    for (let i = n; i < ready.length; i++) ready[kept++] = ready[i]
+    while (ready.length > kept) ready.pop()
     t.reaped = n
     t.aioInFlight -= n
     t.aioDone -= n
