@@ -5,7 +5,7 @@ import type { Request } from './types'
  * with binary search — queues are bounded by nr_requests, so an insert moves a few hundred
  * pointers at most, which beats a balanced tree's constant factors at these sizes. The pointers
  * are moved by a loop, not `splice`: a runtime call costs more than moving the few dozen a
- * scheduler queue usually holds (a tenth of cfq's time at QD32 was in splice); a longer move
+ * scheduler queue usually holds (8 % of cfq's profile at QD32 was in splice); a longer move
  * still goes to splice's memmove.
  */
 /** Moves of up to this many pointers are a loop; longer ones splice. */

@@ -7,10 +7,10 @@ const GATHER = 64
  * A process's operation latencies, recorded into a histogram a batch at a time. With a thousand
  * processes, each records one value a thousand requests after its last, when nothing of its
  * histogram is in the CPU's caches: recorded one by one, each value cost the misses of the
- * histogram, its counts and the counts' line (a fifth of a 1 024-job run's time), and the windows
- * of a thousand histograms grew value by value. Written to a small buffer instead, a value costs
- * one store; the buffer is recorded with the histogram's lines warm through the batch
- * (LatencyHistogram.recordEvery). The histogram read through `histogram()` holds every value
+ * histogram, its counts and the counts' line (a fifth of a 1 024-job run whose every job had a
+ * request slot), and the windows of a thousand histograms grew value by value. Written to a small
+ * buffer instead, a value costs one store; the buffer is recorded with the histogram's lines warm
+ * through the batch (LatencyHistogram.recordEvery). The histogram read through `histogram()` holds every value
  * recorded, as if recorded one by one (its counts, sum and bounds do not depend on the order).
  */
 export class LatencyGather {
