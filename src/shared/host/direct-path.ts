@@ -105,15 +105,17 @@ export function aioCollect(t: Task): void {
     const n = Math.min(ready.length, t.aioMax)
     for (let i = 0; i < n; i++) {
       const slot = ready[i]
-      t.latency.record(t.now - slot.start)
+      t.recordLatency(t.now - slot.start)
       t.ops++
       if (slot.op === READ) t.bytesRead += slot.bytes
       else t.bytesWritten += slot.bytes
       t.aioPool.push(slot)
     }
-    // not `length = 0`: a runtime call on every reap
-    if (n === ready.length) while (ready.length > 0) ready.pop()
-    else ready.splice(0, n)
+    // not `length = 0` nor `splice`: a runtime call on every reap (splice was 2 % of bfq at QD32,
+    // whose completions come in runs that io_getevents reaps a part of)
+    let kept = 0
+    for (let i = n; i < ready.length; i++) ready[kept++] = ready[i]
+    while (ready.length > kept) ready.pop()
     t.reaped = n
     t.aioInFlight -= n
     t.aioDone -= n

@@ -5,7 +5,8 @@ import type { SimTime } from '../sim/time'
 import type { SlotWaiter } from '../block/queue'
 import type { Bio, BioOwner, IoContext, IoPrioClass, Op } from '../block/types'
 import { READ, WRITE } from '../block/types'
-import { LatencyHistogram } from '../metrics/histogram'
+import type { LatencyHistogram } from '../metrics/histogram'
+import { LatencyGather } from '../metrics/latency-gather'
 import type { CpuTask } from './cpu'
 import { niceWeight } from './cpu'
 import type { SimFile } from './files'
@@ -110,7 +111,8 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   outstanding = 0
 
   // Results.
-  readonly latency = new LatencyHistogram()
+  /** Its operations' latencies (fio's clat): `recordLatency`, read as `latency`. */
+  private readonly opLatency = new LatencyGather()
   /** Where its time went (why.ts ProcessTime), and the account frozen when its clock stopped. */
   readonly time = new TimeAccount()
   stoppedTime: ProcessTime | null = null
@@ -185,6 +187,15 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   get now(): SimTime {
     return this.kernel.engine.now
+  }
+
+  /** Its operations' latencies so far. */
+  get latency(): LatencyHistogram {
+    return this.opLatency.histogram()
+  }
+
+  recordLatency(ns: SimTime): void {
+    this.opLatency.record(ns)
   }
 
   get cpuUsed(): SimTime {
@@ -288,7 +299,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
   }
 
   resetStats(): void {
-    this.latency.reset()
+    this.opLatency.reset()
     this.bytesRead = 0
     this.bytesWritten = 0
     this.ops = 0
@@ -520,7 +531,7 @@ export class Task implements Sys, CpuTask, IoContext, SlotWaiter, BioOwner, Hand
 
   opDone(): void {
     if (this.opCounted) {
-      this.latency.record(this.now - this.opStart)
+      this.opLatency.record(this.now - this.opStart)
       this.ops++
       if (this.op === READ) this.bytesRead += this.len
       else this.bytesWritten += this.len

@@ -37,10 +37,10 @@ export class HeadChooser {
 
   /**
    * cfq_find_next_rq: the better of `rq`'s sector successor (wrapping round to the first request)
-   * and its predecessor — the next_rq to use once `rq` leaves.
+   * and its predecessor — the next_rq to use once `rq` leaves; `i`: `rq`'s place in `sorted`
+   * (−1: not found by its sector).
    */
-  nextAfter(sorted: SectorIndex, rq: Request, last: number): Request | null {
-    const i = sorted.indexOf(rq)
+  nextAt(sorted: SectorIndex, i: number, last: number): Request | null {
     const n = sorted.size
     let next: Request | null = null
     if (i + 1 < n) next = sorted.at(i + 1)
@@ -69,8 +69,11 @@ export class SortedQueue {
 
   /** cfq_del_rq_rb: unindex `rq`, choosing a new next request first if it was the next one. */
   removeSorted(rq: Request, chooser: HeadChooser, last: number): void {
-    if (this.nextRq === rq) this.nextRq = chooser.nextAfter(this.sorted, rq, last)
-    this.sorted.remove(rq)
+    // one search for both the next request and the removal (each was a search of its own)
+    const i = this.sorted.indexOf(rq)
+    if (this.nextRq === rq) this.nextRq = chooser.nextAt(this.sorted, i, last)
+    if (i >= 0) this.sorted.removeAt(i)
+    else this.sorted.remove(rq)
     this.queued--
   }
 
