@@ -250,6 +250,15 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
         .getAttribute('aria-current'),
     ).resolves.toBe('page')
     await page.getByTestId('why').waitFor()
+    // and it is taken there: the why's heading focused, its panel just below the sticky header
+    type Focus = { document: { activeElement: { id: string } | null } }
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as Focus).document.activeElement?.id))
+      .toBe('why-title')
+    const top = (await page.getByTestId('why').boundingBox())!.y
+    const below = (await page.getByRole('banner').boundingBox())!
+    expect(top).toBeGreaterThanOrEqual(below.height)
+    expect(top - below.height).toBeLessThan(40)
     // the replayed queue's process (one pid of the trace) has its explanation and its time split
     await page.getByTestId('why-explanation').first().waitFor()
     await expect(page.getByTestId('why-no-explanation').count()).resolves.toBe(0)
