@@ -177,6 +177,12 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     await expect(page.getByTestId('real-job-file').textContent()).resolves.toContain(
       `filename=${host.library}/iosched-lab-run-XXXXXX/iosched-lab.test`,
     )
+    // its sizes as fio's users write them (SEQ1M's bs=1m, RND4K's bs=4k), not as byte counts
+    const job = (await page.getByTestId('real-job-file').textContent()) ?? ''
+    expect(job).toMatch(/^bs=1m$/m)
+    expect(job).toMatch(/^bs=4k$/m)
+    expect(job).not.toMatch(/^bs=\d+$/m)
+    expect(job).toMatch(/^size=\d+[kmg]$/m)
     await shots('real-dir', 'run-real')
     // a fingerprint measures a device, not a file
     const fingerprint = page.getByRole('button', { name: /^Fingerprint/ })
