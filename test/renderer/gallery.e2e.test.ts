@@ -82,6 +82,10 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
           .getByRole('button', { name: `Open “gallery/${ROW}/${v.id}”` })
           .count(),
       ).resolves.toBe(1)
+    // no card has a verdict yet
+    await expect(page.getByTestId('gallery-last').allTextContents()).resolves.toEqual(
+      entries.map(() => 'Not reproduced yet'),
+    )
     // no other card names a ROW variant
     await expect(
       page.getByRole('button', { name: `Open “gallery/${ROW}/lmdd-parallel”` }).count(),
@@ -214,6 +218,25 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await expect(page.locator('[data-testid="figures"] tbody tr').count()).resolves.toBe(
       expected.figures.length,
     )
+    // its card on the start page says so — claims that held and failed, and when — and a new
+    // tab (the app started again) still does; the cancelled entry was not reproduced
+    const fails = expected.claims.length - holding
+    const last = new RegExp(
+      `^${holding} PASS · ${fails} FAIL · last reproduced \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`,
+    )
+    await page.getByRole('button', { name: '← Gallery' }).click()
+    const lastOf = (name: string) => card(name).getByTestId('gallery-last')
+    await expect(lastOf(FAST).textContent()).resolves.toMatch(last)
+    await expect(lastOf(FAST).getAttribute('class')).resolves.toContain(fails ? 'fail' : 'pass')
+    await expect(lastOf(LONG).textContent()).resolves.toBe('Not reproduced yet')
+    const again = await page.context().newPage()
+    await again.goto(host.server.url)
+    await expect(
+      again
+        .locator(`[data-testid="gallery-entry"][data-entry="${FAST}"] [data-testid="gallery-last"]`)
+        .textContent(),
+    ).resolves.toMatch(last)
+    await again.close()
   }, 180_000)
 
   it('opens a variant of the entry as an experiment', async () => {
