@@ -229,14 +229,16 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await expect(lastOf(FAST).textContent()).resolves.toMatch(last)
     await expect(lastOf(FAST).getAttribute('class')).resolves.toContain(fails ? 'fail' : 'pass')
     await expect(lastOf(LONG).textContent()).resolves.toBe('Not reproduced yet')
-    const again = await page.context().newPage()
+    // (a new context with the lab's stored state: its localStorage, not the tab's sessionStorage)
+    const restarted = await browser.newContext({ storageState: await page.context().storageState() })
+    const again = await restarted.newPage()
     await again.goto(host.server.url)
     await expect(
       again
         .locator(`[data-testid="gallery-entry"][data-entry="${FAST}"] [data-testid="gallery-last"]`)
         .textContent(),
     ).resolves.toMatch(last)
-    await again.close()
+    await restarted.close()
   }, 180_000)
 
   it('opens a variant of the entry as an experiment', async () => {
