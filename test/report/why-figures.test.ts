@@ -18,6 +18,7 @@ import {
   decisionRows,
   explainShown,
   MECHANISM_NAME,
+  pairedText,
   stageHistogram,
   TIME_PART_NAME,
   timeRows,
@@ -110,6 +111,18 @@ describe('the why of a comparison, as figures', () => {
     expect(as.batches).toBeLessThan(dl.batches)
     if (as.waits! > 0) expect(as.rewardedPct).not.toBeNull()
     else expect(as.rewardedPct).toBeNull()
+  })
+
+  it('heads an explanation with the runs it sets against each other, or says they were alike', () => {
+    expect(pairedText(explain(sim, 'reader')!)).toBe("deadline against anticipatory, by the reader's time")
+    // every scheduler the same: not "noop against noop"
+    const same = ['noop', 'deadline'].map((label) => ({ ...sim[0], label, scheduler: label }))
+    const alike = explain(same, 'reader')!
+    expect(alike.text).toContain('nothing to explain')
+    expect(pairedText(alike)).toBe("every scheduler alike, by the reader's time")
+    const html = htmlReport(reportInput(same))
+    expect(html).toMatch(/<b>no mechanism found<\/b> every scheduler alike, by the reader(&#39;|')s time/)
+    expect(html).not.toContain('noop against noop')
   })
 
   it('explains simulated runs among themselves and real ones among themselves', () => {

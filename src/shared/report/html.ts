@@ -17,6 +17,7 @@ import {
   decisionRows,
   explainShown,
   MECHANISM_NAME,
+  pairedText,
   SHOWN_STAGES,
   stageHistogram,
   TIME_PART_NAME,
@@ -272,7 +273,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
   const explanations = explainShown(input.runs, process)
   for (const e of explanations)
     out.push(
-      `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(e.worst)} against ${h(e.best)}, by the ${h(e.process)}’s ${e.metric === 'seconds' ? 'time' : 'throughput'}</p>`,
+      `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(pairedText(e))}</p>`,
       `<p>${h(e.text)}</p></div>`,
     )
   if (explanations.length === 0)
