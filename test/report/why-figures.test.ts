@@ -230,6 +230,12 @@ describe('the reports’ why', () => {
     expect(html).toContain('<b>deceptive idleness</b>')
     expect(html).toContain('aria-label="Where the reader’s time went"')
     expect(html).toContain(e.text.slice(0, 60))
+    // the decisions' counts as the app's panel shows them: 64, not 64.0
+    const decisions = html.slice(html.indexOf('<th>FIFO expired</th>'))
+    const deadline = /<tr><td><span class="swatch"[^>]*><\/span>deadline<\/td>(.*?)<\/tr>/.exec(decisions)![1]
+    const cells = [...deadline.matchAll(/<td class="n">([^<]*)<\/td>/g)].map((m) => m[1])
+    expect(cells[0]).toMatch(/^[\d,]+$/)
+    for (const c of cells) expect(c).not.toMatch(/^\d+\.0+$/)
     const text = mailingListText(input)
     expect(text).toContain("where the reader's time went")
     expect(text).toContain('why: Under deadline the reader took')
