@@ -184,6 +184,20 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     expect(job).not.toMatch(/^bs=\d+$/m)
     expect(job).toMatch(/^size=\d+[kmg]$/m)
     await shots('real-dir', 'run-real')
+    // at 1024 the options' check boxes keep their size beside their long labels (the trace box
+    // was squeezed to a dot)
+    await page.setViewportSize({ width: 1024, height: 700 })
+    const boxes = await page
+      .locator('label.check input[type="checkbox"]')
+      .evaluateAll((els) =>
+        els.map(
+          (e) =>
+            (e as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
+        ),
+      )
+    await page.setViewportSize({ width: 1440, height: 900 })
+    expect(boxes.length).toBeGreaterThanOrEqual(3)
+    for (const w of boxes) expect(w).toBeGreaterThanOrEqual(12)
     // a fingerprint measures a device, not a file
     const fingerprint = page.getByRole('button', { name: /^Fingerprint/ })
     if (await fingerprint.count()) await expect(fingerprint.first().isDisabled()).resolves.toBe(true)
