@@ -46,7 +46,9 @@ describe('iosched-lab report', () => {
     // the workload and the tunables, from the spec the run's document carries: enough to repeat it
     expect(r.out).toContain('workload:\n  files: f 16M\n  writer: dd op=write file=f bs=1M count=16\n')
     expect(r.out).not.toContain('not recorded')
-    expect(r.out).toContain('schedulers and tunables:\n  noop: noop, defaults\n  deadline: deadline, defaults')
+    expect(r.out).toContain(
+      'schedulers and tunables:\n  noop: noop, defaults\n  deadline: deadline, defaults',
+    )
   })
 
   it('writes HTML, CSV and JSON, to a file with -o', () => {
