@@ -2,8 +2,8 @@
 // and simulated ÷ published)
 // and its claims, and after `--all` the total: claims holding of all, per entry.
 import type { ReproduceResult } from '../main/services/gallery-entries'
-import { describeRef } from '../shared/gallery/claims'
 import { inReadingUnit } from '../shared/gallery/figure-unit'
+import { figureWords } from '../shared/gallery/metric-names'
 import { num, renderTable } from './table'
 import { times } from '../shared/util/people-numbers'
 import { wrap } from '../shared/util/wrap'
@@ -15,7 +15,8 @@ export function reproduceReport(r: ReproduceResult): string {
     r.published.map((p) => {
       const published = inReadingUnit(p.published, p.unit)
       return [
-        describeRef(p.ref),
+        // in words, as the app's figures table: "lmdd-parallel/row: read · throughput"
+        `${p.ref.variant}${p.ref.value !== undefined ? `[${String(p.ref.value)}]` : ''}/${p.ref.label}: ${figureWords(p.ref)}`,
         p.simulated === null ? '-' : num(inReadingUnit(p.simulated, p.unit).value),
         num(published.value),
         published.unit,
