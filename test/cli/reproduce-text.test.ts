@@ -61,6 +61,28 @@ describe('iosched-lab reproduce (text)', () => {
     expect(book).not.toContain('seekCylinders')
   })
 
+  it('names the mechanisms of the why in words, as the app does', () => {
+    const r = judged(loadGalleryEntry('row-vs-cfq-emmc-2012'))
+    const explanation = {
+      process: 'read',
+      metric: 'seconds' as const,
+      best: 'lmdd-parallel/row',
+      worst: 'lmdd-parallel/cfq',
+      text: 'Under lmdd-parallel/cfq the read took 17.1 s.',
+      about: 'ROW serves reads before writes.',
+    }
+    const holds = reproduceReport({
+      ...r,
+      explanation: { ...explanation, mechanism: 'read-priority', expected: 'read-priority', matches: true },
+    })
+    expect(holds).toContain('Why (names the published mechanism, read priority):')
+    const misses = reproduceReport({
+      ...r,
+      explanation: { ...explanation, mechanism: 'seeks', expected: 'read-priority', matches: false },
+    })
+    expect(misses).toContain('Why (names seeks, NOT the published mechanism (read priority)):')
+  })
+
   it('--all: a progress line per entry on stderr, each report, then claims holding / all per entry and the total', async () => {
     const { reproduceCommand } = await import('../../src/cli/commands/reproduce')
     const out: string[] = []
