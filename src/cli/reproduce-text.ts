@@ -2,8 +2,10 @@
 // and simulated ÷ published)
 // and its claims, and after `--all` the total: claims holding of all, per entry.
 import type { ReproduceResult } from '../main/services/gallery-entries'
-import { describeRef } from '../shared/gallery/claims'
 import { inReadingUnit } from '../shared/gallery/figure-unit'
+import { describeRunRef } from '../shared/gallery/explain'
+import { figureWords } from '../shared/gallery/metric-names'
+import { MECHANISM_NAME } from '../shared/report/why-figures'
 import { num, renderTable } from './table'
 import { times } from '../shared/util/people-numbers'
 import { wrap } from '../shared/util/wrap'
@@ -15,7 +17,8 @@ export function reproduceReport(r: ReproduceResult): string {
     r.published.map((p) => {
       const published = inReadingUnit(p.published, p.unit)
       return [
-        describeRef(p.ref),
+        // in words, as the app's figures table: "lmdd-parallel/row: read · throughput"
+        `${describeRunRef(p.ref)}: ${figureWords(p.ref)}`,
         p.simulated === null ? '-' : num(inReadingUnit(p.simulated, p.unit).value),
         num(published.value),
         published.unit,
@@ -45,9 +48,10 @@ export function reproduceReport(r: ReproduceResult): string {
 function explanationLines(r: ReproduceResult): string[] {
   const e = r.explanation
   if (!e) return []
+  // the mechanisms in words, as the app names them ("read priority", not "read-priority")
   const verdict = e.matches
-    ? `names the published mechanism, ${e.expected}`
-    : `names ${e.mechanism}, NOT the published mechanism (${e.expected})`
+    ? `names the published mechanism, ${MECHANISM_NAME[e.expected]}`
+    : `names ${MECHANISM_NAME[e.mechanism]}, NOT the published mechanism (${MECHANISM_NAME[e.expected]})`
   const indented = (t: string): string => wrap(t, 98).replace(/^/gm, '  ')
   return [`Why (${verdict}):`, indented(e.text), `Published:`, indented(e.about), '']
 }

@@ -45,10 +45,11 @@ vi.mock('../../src/main/services/gallery-entries', async (original) => {
 describe('iosched-lab reproduce (text)', () => {
   it('gives figures published in bytes/s in MB/s (MB = 10^6 bytes), other units as they are', () => {
     const dd = reproduceReport(judged(loadGalleryEntry('dd-under-cpu-load-1997')))
-    const row = dd.split('\n').find((l) => l.startsWith('idle[4k]/noop dd bytesPerSecond'))!
+    // each figure in words, as the app's figures table names it (not the entry's "dd bytesPerSecond")
+    const row = dd.split('\n').find((l) => l.startsWith('idle[4k]/noop: dd · throughput'))!
     // published 10615301 bytes/s, simulated at 96 % of it
     expect(row.trim().split(/\s{2,}/)).toEqual([
-      'idle[4k]/noop dd bytesPerSecond',
+      'idle[4k]/noop: dd · throughput',
       '10.2',
       '10.6',
       'MB/s',
@@ -56,7 +57,30 @@ describe('iosched-lab reproduce (text)', () => {
     ])
     expect(dd).not.toMatch(/bytes\/s/)
     const book = reproduceReport(judged(loadGalleryEntry('textbook-disk-scheduling'), 0, 1))
-    expect(book).toMatch(/queue\/fcfs seekCylinders\s+640\s+640\s+cylinders\s+1\.00×\n/)
+    expect(book).toMatch(/queue\/fcfs: head movement\s+640\s+640\s+cylinders\s+1\.00×\n/)
+    expect(book).not.toContain('seekCylinders')
+  })
+
+  it('names the mechanisms of the why in words, as the app does', () => {
+    const r = judged(loadGalleryEntry('row-vs-cfq-emmc-2012'))
+    const explanation = {
+      process: 'read',
+      metric: 'seconds' as const,
+      best: 'lmdd-parallel/row',
+      worst: 'lmdd-parallel/cfq',
+      text: 'Under lmdd-parallel/cfq the read took 17.1 s.',
+      about: 'ROW serves reads before writes.',
+    }
+    const holds = reproduceReport({
+      ...r,
+      explanation: { ...explanation, mechanism: 'read-priority', expected: 'read-priority', matches: true },
+    })
+    expect(holds).toContain('Why (names the published mechanism, read priority):')
+    const misses = reproduceReport({
+      ...r,
+      explanation: { ...explanation, mechanism: 'seeks', expected: 'read-priority', matches: false },
+    })
+    expect(misses).toContain('Why (names seeks, NOT the published mechanism (read priority)):')
   })
 
   it('--all: a progress line per entry on stderr, each report, then claims holding / all per entry and the total', async () => {

@@ -122,9 +122,21 @@ describe('iosched-lab sessions', () => {
     expect(r.code).toBe(0)
     expect(r.out).toMatch(/^run: run time \(s\), Welch's t-test/)
     expect(r.out).toMatch(/Disk A: flagship: deadline \[baseline\]\s+3\s+30\.0 ± 2\.5/)
-    expect(r.out).toMatch(/Disk A: flagship: anticipatory\s+3\s+10\.5 ± 1\.2\s+-65\.0 %\s+<0\.0001\s+\*/)
+    expect(r.out).toMatch(/Disk A: flagship: anticipatory\s+3\s+10\.5 ± 1\.2\s+−65 %\s+<0\.0001\s+\*/)
     expect(r.out).toMatch(/Disk A: tools: disk-a \(imported\)\s+4/)
     expect(r.out).toContain('Disk A: flagship: deadline [baseline]: 29.0 30.0 31.0 → 30.0')
+    // against the faster baseline, the slower one's 30 s read as the factor they are, not "+186 %"
+    const turned = cli(
+      'sessions',
+      'compare',
+      'Disk A: flagship:deadline',
+      'Disk A: flagship:anticipatory',
+      '--baseline',
+      '2',
+      '--library',
+      library,
+    )
+    expect(turned.out).toMatch(/Disk A: flagship: deadline\s+3\s+30\.0 ± 2\.5\s+2\.86×\s+<0\.0001\s+\*/)
     const json = JSON.parse(
       cli('sessions', 'compare', 'Disk A: flagship', '--baseline', '2', '--json', '--library', library).out,
     )

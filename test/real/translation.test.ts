@@ -56,6 +56,11 @@ describe('translating a spec into a fio job file', () => {
     expect(plan.jobs.find((j) => j.process === 'writer')!.plannedBytes).toBe(0)
     expect(plan.text).toMatch(/^\[global\]$/m)
     expect(plan.text).toMatch(/^thread=1$/m)
+    // the job file writes its sizes as people do (fio reads them as the same bytes: below)
+    const reader = plan.text.slice(plan.text.indexOf('[reader]'))
+    for (const line of ['bs=128k', 'size=100m', 'offset=576m'])
+      expect(reader).toMatch(new RegExp(`^${line}$`, 'm'))
+    expect(plan.text).not.toMatch(/^(bs|size|offset|io_size)=\d{4,}$/m)
     expect(plan.notes.join('\n')).toContain('host preset "linux-2003"')
   })
 
@@ -301,4 +306,45 @@ describe('translating a spec into a fio job file', () => {
     }
     rmSync(dir, { recursive: true, force: true })
   })
+
+  it.runIf(findExecutable('fio') !== null)(
+    'writes sizes with fio’s suffixes that fio parses to the very bytes the lab planned',
+    () => {
+      const dir = tempDir('iosched-fio-sizes-')
+      const plan = translateSpec(
+        spec([
+          { name: 'w', type: 'dd', params: { op: 'write', bs: '1M', count: 64 } },
+          { name: 'r', type: 'cat', params: { bs: '128k', size: '48M' } },
+          { name: 'q', type: 'random-read', params: { processes: 2, size: '64M', bs: '4k', count: 100 } },
+          { name: 'f', type: 'fio', params: { rw: 'randread', bs: '1536', size: '3G' } },
+        ]),
+        { ...target, sizeBytes: 8 * 2 ** 30 },
+      )
+      const f = join(dir, 'job.fio')
+      writeFileSync(f, plan.text)
+      const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
+      rmSync(dir, { recursive: true, force: true })
+      expect(r.status).toBe(0)
+      // fio's parse log: "handle_option=bs, ptr=128k" … "ret=0, out=131072"
+      const parsed: string[] = []
+      let option = ''
+      for (const line of r.stdout.split('\n')) {
+        const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
+        if (h) option = h[1]
+        const o = /ret=0, out=(\d+)/.exec(line)
+        if (o && ['bs', 'size', 'offset', 'io_size'].includes(option)) parsed.push(`${option}=${o[1]}`)
+      }
+      const planned = plan.jobs.flatMap((j) =>
+        j.options
+          .filter(([k]) => ['bs', 'size', 'offset', 'io_size'].includes(k))
+          .map(([k, v]) => `${k}=${v}`),
+      )
+      // offset=0 is parsed too, but logged without an "out"; every other size is there
+      expect(parsed.sort()).toEqual(planned.filter((x) => x !== 'offset=0').sort())
+      // and the text wrote them with suffixes where one divides exactly (1536 stays as it is)
+      expect(plan.text).toMatch(/^bs=1m$/m)
+      expect(plan.text).toMatch(/^size=3g$/m)
+      expect(plan.text).toMatch(/^bs=1536$/m)
+    },
+  )
 })

@@ -82,6 +82,10 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
           .getByRole('button', { name: `Open “gallery/${ROW}/${v.id}”` })
           .count(),
       ).resolves.toBe(1)
+    // no card has a verdict yet
+    await expect(page.getByTestId('gallery-last').allTextContents()).resolves.toEqual(
+      entries.map(() => 'Not reproduced yet'),
+    )
     // no other card names a ROW variant
     await expect(
       page.getByRole('button', { name: `Open “gallery/${ROW}/lmdd-parallel”` }).count(),
@@ -214,6 +218,27 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
     await expect(page.locator('[data-testid="figures"] tbody tr').count()).resolves.toBe(
       expected.figures.length,
     )
+    // its card on the start page says so — claims that held and failed, and when — and a new
+    // tab (the app started again) still does; the cancelled entry was not reproduced
+    const fails = expected.claims.length - holding
+    const last = new RegExp(
+      `^${holding} PASS · ${fails} FAIL · last reproduced \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`,
+    )
+    await page.getByRole('button', { name: '← Gallery' }).click()
+    const lastOf = (name: string) => card(name).getByTestId('gallery-last')
+    await expect(lastOf(FAST).textContent()).resolves.toMatch(last)
+    await expect(lastOf(FAST).getAttribute('class')).resolves.toContain(fails ? 'fail' : 'pass')
+    await expect(lastOf(LONG).textContent()).resolves.toBe('Not reproduced yet')
+    // (a new context with the lab's stored state: its localStorage, not the tab's sessionStorage)
+    const restarted = await browser.newContext({ storageState: await page.context().storageState() })
+    const again = await restarted.newPage()
+    await again.goto(host.server.url)
+    await expect(
+      again
+        .locator(`[data-testid="gallery-entry"][data-entry="${FAST}"] [data-testid="gallery-last"]`)
+        .textContent(),
+    ).resolves.toMatch(last)
+    await restarted.close()
   }, 180_000)
 
   it('opens a variant of the entry as an experiment', async () => {
@@ -250,6 +275,15 @@ describe.runIf(chromiumAvailable())('the gallery in Chromium: entry cards, repro
         .getAttribute('aria-current'),
     ).resolves.toBe('page')
     await page.getByTestId('why').waitFor()
+    // and it is taken there: the why's heading focused, its panel just below the sticky header
+    type Focus = { document: { activeElement: { id: string } | null } }
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as Focus).document.activeElement?.id))
+      .toBe('why-title')
+    const top = (await page.getByTestId('why').boundingBox())!.y
+    const below = (await page.getByRole('banner').boundingBox())!
+    expect(top).toBeGreaterThanOrEqual(below.height)
+    expect(top - below.height).toBeLessThan(40)
     // the replayed queue's process (one pid of the trace) has its explanation and its time split
     await page.getByTestId('why-explanation').first().waitFor()
     await expect(page.getByTestId('why-no-explanation').count()).resolves.toBe(0)

@@ -86,6 +86,9 @@ describe('renderer helpers', () => {
     expect([...bestRows(mbps, [row('a', 30, 5), row('b', 30, 5)])]).toEqual([])
     expect([...bestRows(mbps, rows)]).toEqual([1])
     expect([...bestRows(timeT, rows)]).toEqual([])
+    // values the table shows alike (294 and 294) are a tie, not one of them best
+    expect([...bestRows(mbps, [row('a', 294.3, 5), row('b', 293.8, 5), row('c', 250, 5)])]).toEqual([0, 1])
+    expect([...bestRows(mbps, [row('a', 294.3, 5), row('b', 293.8, 5)])]).toEqual([])
   })
 
   it('formats numbers to three figures', () => {

@@ -295,7 +295,7 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     // its reader's rate now stands in the rr column, against the baseline's
     await expect
       .poll(() => chart.getAttribute('aria-label'))
-      .toMatch(/SSD kyber and tools: mini — [\d.]+ \([+−±][\d.]+ %/)
+      .toMatch(/SSD kyber and tools: mini — [\d.]+ \(([+−±][\d.]+ %|[\d.,]+×)/)
     const mini = (await host.lab.librarySearch({ text: 'lab pc' })).hits[0]
     const fio = await host.lab.libraryCompare({
       sets: [

@@ -177,10 +177,63 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     await expect(page.getByTestId('real-job-file').textContent()).resolves.toContain(
       `filename=${host.library}/iosched-lab-run-XXXXXX/iosched-lab.test`,
     )
+    // its sizes as fio's users write them (SEQ1M's bs=1m, RND4K's bs=4k), not as byte counts
+    const job = (await page.getByTestId('real-job-file').textContent()) ?? ''
+    expect(job).toMatch(/^bs=1m$/m)
+    expect(job).toMatch(/^bs=4k$/m)
+    expect(job).not.toMatch(/^bs=\d+$/m)
+    expect(job).toMatch(/^size=\d+[kmg]$/m)
     await shots('real-dir', 'run-real')
+    // at 1024 the options' check boxes keep their size beside their long labels (the trace box
+    // was squeezed to a dot)
+    await page.setViewportSize({ width: 1024, height: 700 })
+    const boxes = await page
+      .locator('label.check input[type="checkbox"]')
+      .evaluateAll((els) =>
+        els.map(
+          (e) =>
+            (e as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
+        ),
+      )
+    await page.setViewportSize({ width: 1440, height: 900 })
+    expect(boxes.length).toBeGreaterThanOrEqual(3)
+    for (const w of boxes) expect(w).toBeGreaterThanOrEqual(12)
     // a fingerprint measures a device, not a file
     const fingerprint = page.getByRole('button', { name: /^Fingerprint/ })
     if (await fingerprint.count()) await expect(fingerprint.first().isDisabled()).resolves.toBe(true)
     expect(errors).toEqual([])
   }, 60_000)
+
+  it('marks best only a difference the table shows, and never sets a scheduler against itself', async () => {
+    // the schedulers' sequential writes on the SATA SSD differ below three significant figures
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Start' }).click()
+    for (const n of ['SEQ1M Q1T1', 'RND4K Q32T16', 'RND4K Q1T1', 'Database profile'])
+      await panel().getByRole('checkbox', { name: n, exact: true }).uncheck()
+    await panel().getByRole('checkbox', { name: 'SEQ1M Q8T1', exact: true }).check()
+    await page.getByLabel('Seconds per test').fill('1')
+    await page.getByLabel('Quick tests device preset').selectOption('ssd-sata-mlc')
+    await page.getByTestId('quick-simulate').click()
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    const table = page.getByRole('table', { name: 'Comparison' })
+    // the why never sets a scheduler against itself ("none against none")
+    await page.getByTestId('why-explanation').first().waitFor()
+    await expect(page.getByTestId('why').textContent()).resolves.not.toMatch(/(\S+) against \1,/)
+    // "best" marks a difference the table shows: never one of two cells that read the same (the
+    // schedulers' sequential writes, 320 MB/s each)
+    const byMetric = await table.locator('td[data-metric]').evaluateAll((tds) =>
+      tds.map((td) => ({
+        metric: td.getAttribute('data-metric')!,
+        text: (td.textContent ?? '').trim(),
+        best: td.classList.contains('best'),
+      })),
+    )
+    const metricsShown = [...new Set(byMetric.map((c) => c.metric))]
+    expect(metricsShown.length).toBeGreaterThan(8)
+    for (const m of metricsShown) {
+      const col = byMetric.filter((c) => c.metric === m)
+      const plain = new Set(col.filter((c) => !c.best).map((c) => c.text))
+      for (const c of col.filter((x) => x.best)) expect(plain.has(c.text), `${m}: best ${c.text}`).toBe(false)
+    }
+    expect(errors).toEqual([])
+  }, 120_000)
 })

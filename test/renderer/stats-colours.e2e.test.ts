@@ -195,6 +195,22 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     await writeFile(join(RESULTS, 'stats-report.html'), report)
     const view = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await view.setContent(report)
+    // a figure is one line (a latency cell's "p50 / p95 / p99 / p99.9 / max" too): a wide table
+    // scrolls sideways in its box instead of folding numbers over four lines
+    type Cell = { getBoundingClientRect(): { height: number }; textContent: string }
+    type Styled = { getComputedStyle(el: unknown): { lineHeight: string } }
+    const folded = await view
+      .locator('td.n')
+      .evaluateAll((tds) =>
+        (tds as unknown as Cell[])
+          .filter(
+            (td) =>
+              td.getBoundingClientRect().height >
+              1.8 * parseFloat((globalThis as unknown as Styled).getComputedStyle(td).lineHeight),
+          )
+          .map((td) => td.textContent),
+      )
+    expect(folded).toEqual([])
     await view.screenshot({ path: join(RESULTS, 'stats-report-1440.png'), fullPage: true })
     await view.setViewportSize({ width: 1024, height: 900 })
     await view.screenshot({ path: join(RESULTS, 'stats-report-1024.png'), fullPage: true })

@@ -43,6 +43,12 @@ describe('iosched-lab report', () => {
     expect(r.out).toMatch(/^noop\s+\S+ \S+\s+\S+/m)
     expect(r.out).toMatch(/^deadline\s/m)
     expect(r.out).toContain('device preset: hdd-2003-ide')
+    // the workload and the tunables, from the spec the run's document carries: enough to repeat it
+    expect(r.out).toContain('workload:\n  files: f 16M\n  writer: dd op=write file=f bs=1M count=16\n')
+    expect(r.out).not.toContain('not recorded')
+    expect(r.out).toContain(
+      'schedulers and tunables:\n  noop: noop, defaults\n  deadline: deadline, defaults',
+    )
   })
 
   it('writes HTML, CSV and JSON, to a file with -o', () => {
@@ -53,6 +59,8 @@ describe('iosched-lab report', () => {
     const page = readFileSync(html, 'utf8')
     expect(page).toContain('<svg')
     expect(page).not.toMatch(/<script/i)
+    // the spec as run, folded at the end
+    expect(page).toMatch(/<details id="spec"><summary>The spec as run[^<]*<\/summary>\s*<pre>\{/)
     const csv = cli('report', result, '--csv')
     expect(csv.out.trimEnd().split('\n')).toHaveLength(1 + 4)
     expect(JSON.parse(cli('report', result, '--json').out).schema).toBe('iosched-lab/report@1')

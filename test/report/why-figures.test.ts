@@ -18,6 +18,7 @@ import {
   decisionRows,
   explainShown,
   MECHANISM_NAME,
+  pairedText,
   stageHistogram,
   TIME_PART_NAME,
   timeRows,
@@ -110,6 +111,18 @@ describe('the why of a comparison, as figures', () => {
     expect(as.batches).toBeLessThan(dl.batches)
     if (as.waits! > 0) expect(as.rewardedPct).not.toBeNull()
     else expect(as.rewardedPct).toBeNull()
+  })
+
+  it('heads an explanation with the runs it sets against each other, or says they were alike', () => {
+    expect(pairedText(explain(sim, 'reader')!)).toBe("deadline against anticipatory, by the reader's time")
+    // every scheduler the same: not "noop against noop"
+    const same = ['noop', 'deadline'].map((label) => ({ ...sim[0], label, scheduler: label }))
+    const alike = explain(same, 'reader')!
+    expect(alike.text).toContain('nothing to explain')
+    expect(pairedText(alike)).toBe("every scheduler alike, by the reader's time")
+    const html = htmlReport(reportInput(same))
+    expect(html).toMatch(/<b>no mechanism found<\/b> every scheduler alike, by the reader(&#39;|')s time/)
+    expect(html).not.toContain('noop against noop')
   })
 
   it('explains simulated runs among themselves and real ones among themselves', () => {
@@ -217,6 +230,12 @@ describe('the reports’ why', () => {
     expect(html).toContain('<b>deceptive idleness</b>')
     expect(html).toContain('aria-label="Where the reader’s time went"')
     expect(html).toContain(e.text.slice(0, 60))
+    // the decisions' counts as the app's panel shows them: 64, not 64.0
+    const decisions = html.slice(html.indexOf('<th>FIFO expired</th>'))
+    const deadline = /<tr><td><span class="swatch"[^>]*><\/span>deadline<\/td>(.*?)<\/tr>/.exec(decisions)![1]
+    const cells = [...deadline.matchAll(/<td class="n">([^<]*)<\/td>/g)].map((m) => m[1])
+    expect(cells[0]).toMatch(/^[\d,]+$/)
+    for (const c of cells) expect(c).not.toMatch(/^\d+\.0+$/)
     const text = mailingListText(input)
     expect(text).toContain("where the reader's time went")
     expect(text).toContain('why: Under deadline the reader took')

@@ -130,6 +130,8 @@ export function jsonDocument(r: ExperimentResult) {
             : undefined,
       },
     })),
+    // the spec as run: a report of this document says the workload and how to repeat it
+    spec: r.spec,
     runs: r.runs,
   }
 }

@@ -10,6 +10,7 @@ import { sessionReportInput } from '../../shared/session/report-input'
 import type { RunKind } from '../../shared/session/types'
 import { findScheduler } from '../../shared/schedulers/registry'
 import { dateTime } from '../../shared/util/date-time'
+import { change } from '../../shared/util/people-numbers'
 import { tunablesText } from '../../shared/util/tunable-diff'
 import type { CliCommand, CliIo } from '../command'
 import { findEntry, libraryStore, requireSession, sessionPath } from '../session-ref'
@@ -250,8 +251,7 @@ function cellRow(name: string, cell: CompareCell | null): string[] {
     cell.value === null
       ? '-'
       : meanCi({ n: cell.n, mean: cell.value, ci95: cell.ci95 ?? NaN }, { plain: (x) => num(x) })
-  const diff =
-    cell.diffPercent === null ? '' : `${cell.diffPercent > 0 ? '+' : ''}${num(cell.diffPercent, 3)} %`
+  const diff = change(cell.diffPercent)
   const p = cell.p === null ? '' : cell.p < 0.0001 ? '<0.0001' : cell.p.toFixed(4)
   return [name, String(cell.n), value, diff, p, `${cell.significant ? '*' : ''}${cell.noisy ? '~' : ''}`]
 }

@@ -5,6 +5,7 @@ import { LatencyHistogram } from '../metrics/histogram'
 import { secondsOf } from './csv'
 import { escapeHtml as h } from './escape'
 import { fmt, fmtCi } from './format'
+import { num } from '../util/people-numbers'
 import type { ReportInput } from './input'
 import { systemRowsOf } from '../experiment/real-system'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
@@ -17,6 +18,7 @@ import {
   decisionRows,
   explainShown,
   MECHANISM_NAME,
+  pairedText,
   SHOWN_STAGES,
   stageHistogram,
   TIME_PART_NAME,
@@ -34,7 +36,7 @@ body { font: 14px/1.45 system-ui, sans-serif; color: var(--text); background: va
 h1 { font-size: 1.6em; margin: 0 0 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; padding-bottom: 0.2em; border-bottom: 1px solid var(--border); }
 .wide { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.6em 0; background: var(--panel); } th, td { padding: 0.25em 0.7em; border-bottom: 1px solid var(--border); }
-th { text-align: left; background: var(--chip); color: var(--muted); font-weight: 500; } td:first-child { white-space: nowrap; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+th { text-align: left; background: var(--chip); color: var(--muted); font-weight: 500; } td:first-child { white-space: nowrap; } td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .noisy { color: var(--warn); } .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; border-radius: 2px; }
 pre { background: var(--panel); border: 1px solid var(--border); border-radius: 6px; padding: 1em; overflow: auto; font-size: 12px; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid var(--border); border-radius: 8px; }
@@ -272,7 +274,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
   const explanations = explainShown(input.runs, process)
   for (const e of explanations)
     out.push(
-      `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(e.worst)} against ${h(e.best)}, by the ${h(e.process)}’s ${e.metric === 'seconds' ? 'time' : 'throughput'}</p>`,
+      `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(pairedText(e))}</p>`,
       `<p>${h(e.text)}</p></div>`,
     )
   if (explanations.length === 0)
@@ -305,7 +307,9 @@ function whySection(input: ReportInput, colour: Colour): string[] {
       const hist = stageHistogram(input.runs, l, process, k)
       return hist && hist.count > 0 ? fmt(hist.mean / 1e6) : '-'
     }
-    const opt = (v: number | null): string => (v === null ? '-' : fmt(v))
+    // counts as the app's panel shows them: 8, not 8.00 (means over repetitions keep their digits)
+    const count = (v: number): string => num(v)
+    const opt = (v: number | null): string => (v === null ? '-' : count(v))
     out.push(
       table(
         [
@@ -322,15 +326,15 @@ function whySection(input: ReportInput, colour: Colour): string[] {
         ],
         decisions.map((d) => [
           swatch(d.label),
-          h(fmt(d.requests)),
+          h(count(d.requests)),
           ...SHOWN_STAGES.map((k) => h(mean(d.label, k))),
-          h(fmt(d.batches)),
+          h(count(d.batches)),
           h(opt(d.waits)),
           h(d.rewardedPct === null ? '-' : `${fmt(d.rewardedPct)} %`),
           h(opt(d.deceived)),
-          h(fmt(d.expired)),
-          h(fmt(d.merged)),
-          h(fmt(d.seeks)),
+          h(count(d.expired)),
+          h(count(d.merged)),
+          h(count(d.seeks)),
         ]),
       ),
       `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle.</p>`,

@@ -50,7 +50,10 @@ export function reportInput(doc: unknown, environment: Array<[string, string]> =
       put('repetitions', doc.repetitions)
       put('seed', doc.seed)
       const runs = checkRuns(doc.runs, 'runs')
-      return make(str(doc.experiment, 'experiment'), '', null, runs, [...env, ...environment])
+      // (the spec as run: in documents written since it was added)
+      const spec = isObj(doc.spec) ? doc.spec : null
+      const description = spec && typeof spec.description === 'string' ? spec.description : ''
+      return make(str(doc.experiment, 'experiment'), description, spec, runs, [...env, ...environment])
     }
     case 'iosched-lab/experiment@1':
       return fromExperiment(doc, '', environment)

@@ -16,6 +16,14 @@ import { emptyProcessTime, TIME_PARTS } from '../metrics/why'
 export const shownOf = (r: { label: string; source?: string }): string =>
   r.source === 'real' ? `${r.label} (real)` : r.label
 
+/**
+ * Which runs an explanation sets against each other, as the panel and the report head it: "noop
+ * against anticipatory, by the reader's time"; "every scheduler alike" when they all gave the
+ * same (not "noop against noop").
+ */
+export const pairedText = (e: Pick<Explanation, 'best' | 'worst' | 'process' | 'metric'>): string =>
+  `${e.best === e.worst ? 'every scheduler alike' : `${e.worst} against ${e.best}`}, by the ${e.process}'s ${e.metric === 'seconds' ? 'time' : 'throughput'}`
+
 /** Each mechanism in words, as the panel and the report name it. */
 export const MECHANISM_NAME: Record<Mechanism, string> = {
   anticipation: 'anticipation',

@@ -48,3 +48,20 @@ export function significant(v: number | undefined | null, digits = 2): string {
   const p = v.toPrecision(digits)
   return Math.abs(Number(p)) >= 10 ** digits ? Math.round(v).toLocaleString('en-US') : p
 }
+
+/** Above this increase, in percent, a difference reads as a factor of the baseline. */
+export const FACTOR_ABOVE_PERCENT = 100
+
+/**
+ * A difference from a baseline (in percent of it), as every comparison shows it — the app's and
+ * the library's, `sessions compare` and the reports: with its sign (`+12.3 %`, `−45 %`, `±0 %`)
+ * up to twice the baseline; beyond, as the factor of the baseline it is (`66.3×`, not
+ * `+6,525 %`), as storage people say "66 times faster". A decrease stays a percentage (at most
+ * −100 % for a positive figure). Empty for a missing or undefined difference.
+ */
+export function change(diffPercent: number | null | undefined): string {
+  const d = diffPercent
+  if (d === null || d === undefined || !Number.isFinite(d)) return ''
+  if (d > FACTOR_ABOVE_PERCENT) return `${num(1 + d / 100)}×`
+  return `${d > 0 ? '+' : d < 0 ? '−' : '±'}${num(Math.abs(d))} %`
+}

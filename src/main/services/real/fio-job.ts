@@ -2,6 +2,7 @@ import { runSeed } from '../../../shared/experiment/runner'
 import type { ResolvedProcess, ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { FilePlace } from './file-layout'
 import { layoutFiles } from './file-layout'
+import { fioValue } from './fio-size'
 
 /** One fio job (INI section) and what the lab needs to read its results back. */
 export interface FioJobEntry {
@@ -340,7 +341,8 @@ export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: Translat
       '',
       `; process "${j.process}"`,
       `[${j.section}]`,
-      ...j.options.map(([k, v]) => `${k}=${v}`),
+      // sizes as people write them (bs=128k): fio reads them as the same bytes
+      ...j.options.map(([k, v]) => `${k}=${fioValue(k, v)}`),
     ]),
     '',
   ].join('\n')

@@ -3,6 +3,7 @@
 import type { LabelSummary } from '../../../shared/experiment/compare'
 import type { ProcessKind } from '../../../shared/experiment/process-kind'
 import type { Summary } from '../../../shared/metrics/stats'
+import { num } from '../../../shared/util/people-numbers'
 
 export interface Metric {
   id: string
@@ -272,14 +273,17 @@ export function tableMetrics(
 /**
  * The best rows for a metric (by mean): every row at the best value (a tie is a tie), none when it
  * has no direction, fewer than two rows have it, or all of them are at the same value (then no
- * row is better than another).
+ * row is better than another). Values that read the same at the table's three significant figures
+ * are a tie: 294 is not "best" beside another 294 for a difference the table does not show.
  */
 export function bestRows(m: Metric, rows: readonly LabelSummary[]): Set<number> {
   const out = new Set<number>()
   const i = bestIndex(m, rows)
   if (i < 0) return out
   const bestV = m.get(rows[i])!.mean
-  const same = (v: number): boolean => Math.abs(v - bestV) <= 1e-9 * Math.max(Math.abs(v), Math.abs(bestV))
+  const shown = num(bestV)
+  const same = (v: number): boolean =>
+    Math.abs(v - bestV) <= 1e-9 * Math.max(Math.abs(v), Math.abs(bestV)) || num(v) === shown
   let values = 0
   rows.forEach((r, k) => {
     const v = m.get(r)?.mean

@@ -6,7 +6,7 @@ import { ref, shallowRef, watch } from 'vue'
 import type { GalleryEntryView, ReproduceReport } from '../../../shared/api/gallery-contract'
 import type { ReproduceProgressEvent } from '../../../shared/api/gallery-events'
 import { useLab } from '../api'
-import { tabStorage } from '../lib/local-storage'
+import { storage, tabStorage } from '../lib/local-storage'
 import { longJob } from './long-job'
 import type { JobStatus } from './long-job'
 
@@ -33,6 +33,39 @@ export function keptVerdict(
   return { entry: entry as unknown as GalleryEntryView, report: report as unknown as ReproduceReport }
 }
 
+/** Where the lab keeps each entry's last verdict in short, for the start page's cards. */
+export const VERDICTS_KEY = 'iosched-lab.reproduce.verdicts'
+
+/** An entry's last reproduction in short: its claims that held and failed, and when it ended. */
+export interface LastVerdict {
+  pass: number
+  fail: number
+  /** ISO time it ended. */
+  at: string
+}
+
+/** The kept verdicts from their stored text, by entry name; those that are not one are left out. */
+export function keptVerdicts(text: string | null): Record<string, LastVerdict> {
+  let v: unknown
+  try {
+    v = JSON.parse(text ?? '{}')
+  } catch {
+    return {}
+  }
+  if (!isObject(v)) return {}
+  const out: Record<string, LastVerdict> = {}
+  for (const [name, x] of Object.entries(v))
+    if (
+      isObject(x) &&
+      Number.isInteger(x.pass) &&
+      Number.isInteger(x.fail) &&
+      typeof x.at === 'string' &&
+      !Number.isNaN(Date.parse(x.at))
+    )
+      out[name] = { pass: x.pass as number, fail: x.fail as number, at: x.at }
+  return out
+}
+
 export type ReproduceStatus = JobStatus
 
 export const useReproduce = defineStore('reproduce', () => {
@@ -48,6 +81,7 @@ export const useReproduce = defineStore('reproduce', () => {
       if (e.type === 'reproduce:progress') progress.value = e
       else if (e.type === 'reproduce:done') {
         report.value = e.report
+        remember(e.report)
         job.status.value = 'done'
       } else if (e.type === 'reproduce:failed') job.ended(e)
     },
@@ -70,6 +104,19 @@ export const useReproduce = defineStore('reproduce', () => {
     }
   })
 
+  // each entry's last verdict in short, on its card: kept across restarts (the app's storage, as
+  // its other choices), since "when it was run" says how old it is
+  const verdicts = ref<Record<string, LastVerdict>>(keptVerdicts(storage()?.getItem(VERDICTS_KEY) ?? null))
+  function remember(r: ReproduceReport): void {
+    const fail = r.claims.length - r.holding
+    verdicts.value = { ...verdicts.value, [r.name]: { pass: r.holding, fail, at: new Date().toISOString() } }
+    try {
+      storage()?.setItem(VERDICTS_KEY, JSON.stringify(verdicts.value))
+    } catch {
+      // full or refused: the cards show it until the app closes
+    }
+  }
+
   async function start(entryName: string): Promise<void> {
     if (busy.value) return
     name.value = entryName
@@ -82,5 +129,19 @@ export const useReproduce = defineStore('reproduce', () => {
     )
   }
 
-  return { status, name, runId, entry, progress, report, message, busy, start, cancel, onEvent, recover }
+  return {
+    status,
+    name,
+    runId,
+    entry,
+    progress,
+    report,
+    verdicts,
+    message,
+    busy,
+    start,
+    cancel,
+    onEvent,
+    recover,
+  }
 })

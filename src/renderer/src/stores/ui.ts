@@ -23,6 +23,11 @@ export const useUi = defineStore('ui', () => {
   const baseline = ref('')
   /** Run even beyond the work limits (experiment/work-limits.ts): the setup's "Allow large runs". */
   const allowLarge = ref(false)
+  /**
+   * A section of Results to take the user to when the run going ends well ('why': after a
+   * gallery entry's "Run … and see why"); '' for none.
+   */
+  const revealAfterRun = ref<'' | 'why'>('')
   /** A short message at the bottom (saved, opened …). */
   const notice = ref('')
   let noticeTimer: ReturnType<typeof setTimeout> | null = null
@@ -37,5 +42,5 @@ export const useUi = defineStore('ui', () => {
     noticeTimer = setTimeout(() => (notice.value = ''), 4000)
   }
 
-  return { view, theme, dark, baseline, allowLarge, notice, go, tell }
+  return { view, theme, dark, baseline, allowLarge, revealAfterRun, notice, go, tell }
 })
