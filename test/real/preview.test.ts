@@ -81,7 +81,7 @@ describe('the preview of a real run', () => {
     expect(p.refusals).toEqual([])
     const rr = section(p.jobFile, 'rr')
     expect(rr.filename).toBe('/dev/sdx')
-    expect(rr.size).toBe(String(8 * GiB))
+    expect(rr.size).toBe('8g') // fio's own suffix: 8 GiB
     expect(p.target?.sizeBytes).toBe(8 * GiB)
   })
 
