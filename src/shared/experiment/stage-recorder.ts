@@ -107,10 +107,7 @@ export class StageAccount {
         g2i: withZeros(this.g2i, this.zeroG2i),
         i2d: withZeros(this.i2d, this.zeroI2d),
         d2c: this.d2c.toJSON(),
-        q2c:
-          this.q2cLater.count === 0
-            ? this.q2c.toJSON()
-            : new LatencyHistogram().merge(this.q2c).merge(this.q2cLater).toJSON(),
+        q2c: joined(this.q2c, this.q2cLater),
       },
       batches: this.batches,
       expired: this.expired,
@@ -136,12 +133,26 @@ export class StageAccount {
   }
 }
 
-/** A histogram's JSON with `zeros` more values of 0 (counted apart on the hot path). */
+/**
+ * A histogram's JSON with `zeros` more values of 0 (counted apart on the hot path): what
+ * `recordZeros` on a copy would give, without the copy (a short run's why makes dozens of them).
+ */
 function withZeros(h: LatencyHistogram, zeros: number): LatencyHistogramJSON {
-  if (zeros === 0) return h.toJSON()
-  const all = new LatencyHistogram().merge(h)
-  all.recordZeros(zeros)
-  return all.toJSON()
+  const json = h.toJSON()
+  if (zeros === 0) return json
+  const first = json.counts[0]
+  if (first !== undefined && first[0] === 0) first[1] += zeros
+  else json.counts.unshift([0, zeros])
+  json.count += zeros
+  json.min = 0
+  return json
+}
+
+/** The JSON of two histograms' values together, merged into a new one only when both hold some. */
+function joined(a: LatencyHistogram, b: LatencyHistogram): LatencyHistogramJSON {
+  if (b.count === 0) return a.toJSON()
+  if (a.count === 0) return b.toJSON()
+  return new LatencyHistogram().merge(a).merge(b).toJSON()
 }
 
 /**
