@@ -103,9 +103,9 @@ export class StageAccount {
       readRequests: this.readRequests,
       writeRequests: this.writeRequests,
       stages: {
-        q2g: withZeros(this.q2g, this.zeroQ2g),
-        g2i: withZeros(this.g2i, this.zeroG2i),
-        i2d: withZeros(this.i2d, this.zeroI2d),
+        q2g: this.q2g.toJSONWithZeros(this.zeroQ2g),
+        g2i: this.g2i.toJSONWithZeros(this.zeroG2i),
+        i2d: this.i2d.toJSONWithZeros(this.zeroI2d),
         d2c: this.d2c.toJSON(),
         q2c: joined(this.q2c, this.q2cLater),
       },
@@ -131,21 +131,6 @@ export class StageAccount {
       othersWaitingNs: this.idleOthersNs,
     }
   }
-}
-
-/**
- * A histogram's JSON with `zeros` more values of 0 (counted apart on the hot path): what
- * `recordZeros` on a copy would give, without the copy (a short run's why makes dozens of them).
- */
-function withZeros(h: LatencyHistogram, zeros: number): LatencyHistogramJSON {
-  const json = h.toJSON()
-  if (zeros === 0) return json
-  const first = json.counts[0]
-  if (first !== undefined && first[0] === 0) first[1] += zeros
-  else json.counts.unshift([0, zeros])
-  json.count += zeros
-  json.min = 0
-  return json
 }
 
 /** The JSON of two histograms' values together, merged into a new one only when both hold some. */

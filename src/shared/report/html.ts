@@ -307,9 +307,8 @@ function whySection(input: ReportInput, colour: Colour): string[] {
       const hist = stageHistogram(input.runs, l, process, k)
       return hist && hist.count > 0 ? fmt(hist.mean / 1e6) : '-'
     }
-    // counts as the app's panel shows them: 8, not 8.00 (means over repetitions keep their digits)
-    const count = (v: number): string => num(v)
-    const opt = (v: number | null): string => (v === null ? '-' : count(v))
+    // counts as the app's panel shows them (num): 8, not 8.00; means over repetitions keep their digits
+    const opt = (v: number | null): string => (v === null ? '-' : num(v))
     out.push(
       table(
         [
@@ -326,15 +325,15 @@ function whySection(input: ReportInput, colour: Colour): string[] {
         ],
         decisions.map((d) => [
           swatch(d.label),
-          h(count(d.requests)),
+          h(num(d.requests)),
           ...SHOWN_STAGES.map((k) => h(mean(d.label, k))),
-          h(count(d.batches)),
+          h(num(d.batches)),
           h(opt(d.waits)),
           h(d.rewardedPct === null ? '-' : `${fmt(d.rewardedPct)} %`),
           h(opt(d.deceived)),
-          h(count(d.expired)),
-          h(count(d.merged)),
-          h(count(d.seeks)),
+          h(num(d.expired)),
+          h(num(d.merged)),
+          h(num(d.seeks)),
         ]),
       ),
       `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle.</p>`,

@@ -18,20 +18,19 @@ export class PidTable<T> {
   }
 
   get(pid: number): T | undefined {
-    const d = this.dense
-    return pid >= 0 && pid < d.length && (pid | 0) === pid ? d[pid] : this.all.get(pid)
+    return below(pid, this.dense.length) ? this.dense[pid] : this.all.get(pid)
   }
 
   set(pid: number, value: T): void {
     this.all.set(pid, value)
-    if (!(pid >= 0 && pid < DENSE_PIDS && (pid | 0) === pid)) return
+    if (!below(pid, DENSE_PIDS)) return
     // filled with undefined up to the pid, not left with holes: the array stays a fast one
     while (this.dense.length <= pid) this.dense.push(undefined)
     this.dense[pid] = value
   }
 
   delete(pid: number): boolean {
-    if (pid >= 0 && pid < this.dense.length && (pid | 0) === pid) this.dense[pid] = undefined
+    if (below(pid, this.dense.length)) this.dense[pid] = undefined
     return this.all.delete(pid)
   }
 
@@ -39,3 +38,6 @@ export class PidTable<T> {
     return this.all.values()
   }
 }
+
+/** A whole pid in [0, limit): one the dense array holds or may hold. */
+const below = (pid: number, limit: number): boolean => pid >= 0 && pid < limit && (pid | 0) === pid

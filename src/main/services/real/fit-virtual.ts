@@ -364,6 +364,8 @@ function correct(
   const bounded = (v.pathUs as number) * (short < 1 ? short ** 0.8 : 1)
   const pathUs = r3(Math.max(0, over > 0 ? bounded - over : bounded))
   const contentionMode = ((v.readContentionUs as number | undefined) ?? 0) > 0
+  const mb = meas.find((p) => p.name === 'buffered-write')
+  const sb = sim.find((p) => p.name === 'buffered-write')
   const values: ParamValues = {
     ...v,
     pathUs,
@@ -408,14 +410,14 @@ function correct(
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
     // the buffered point's time is its copies and, at its second pass, writing back the first
     // pass's pages at once: its rate corrects writeback's own link rate
-    ...(v.cacheWriteMBps !== undefined && meas.some((p) => p.name === 'buffered-write')
+    ...(v.cacheWriteMBps !== undefined && mb && sb
       ? {
           // within a factor of 4 of the direct writes' rate: where the copies bound the point
           // its rate hardly moves with the writeback's, and nothing else says how far to go
           cacheWriteMBps: step(
             v.cacheWriteMBps as number,
-            m('buffered-write').MBps,
-            s('buffered-write').MBps,
+            mb.MBps,
+            sb.MBps,
             (v.writeMBps as number) / 4,
             (v.writeMBps as number) * 4,
           ),
@@ -443,8 +445,6 @@ function correct(
   // to a hypervisor (freshPageUs captured), the writes into reported pages give the cost of
   // touching one such page again — 256 of them per MiB — and the first pass's other writes the
   // free memory the guest never reports (fit-fresh-pages.ts)
-  const mb = meas.find((p) => p.name === 'buffered-write')
-  const sb = sim.find((p) => p.name === 'buffered-write')
   if (mb && sb) {
     const p25Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(25) / 1000
     const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (p25Us(mb) - p25Us(sb)) / 1024
