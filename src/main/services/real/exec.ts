@@ -30,12 +30,13 @@ export class CommandError extends Error {
 export function runCommand(
   command: string,
   args: readonly string[],
-  opts: { allowFailure?: boolean; input?: string; timeoutMs?: number } = {},
+  opts: { allowFailure?: boolean; input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CommandOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       timeout: opts.timeoutMs,
+      env: opts.env,
     })
     let stdout = ''
     let stderr = ''

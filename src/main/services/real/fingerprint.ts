@@ -25,6 +25,8 @@ import { deviceName, sysBlockDir, readSys } from './sysfs'
 import { offeredOf } from './kernel-offers'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
+import type { FreshPageProbe } from './fresh-page-probe'
+import { measureFreshPages } from './fresh-page-probe'
 import {
   MEDIAN_ONLY,
   VIRTUAL_BASE,
@@ -114,6 +116,8 @@ export interface FingerprintOptions {
   runner?: RealExperimentRunner
   /** Run the scheduler points of a virtual device (default true). */
   schedulerPoints?: boolean
+  /** How the cost of reported memory is measured (default: probeFreshPages, in a child process). */
+  freshPageProbe?: () => Promise<FreshPageProbe>
 }
 
 /**
@@ -217,6 +221,8 @@ export async function fingerprintDevice(
     names.map((n) => [n, noiseOf(perPass.map((ps) => ps.find((p) => p.name === n)!))]),
   )
   const host = captureHost({ readAheadKiB: q.readAheadKiB, nrRequests: q.nrRequests, device: t.name })
+  // after the sweep, whose points it must not disturb: the cost of memory the guest reported
+  await measureFreshPages(host, o.freshPageProbe, ev.notice)
   // as many simulated passes as real ones, merged as they are: a run draws what varies from one
   // real run to the next (its buffers' contiguity, its stalls), and one draw against the median
   // of three made the corrections chase that draw (fp35 refitted: qd1 reads −18 % with one, −6 %)

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import {
+  freshPageCost,
+  measureFreshPages,
+  probeFreshPages,
+} from '../../src/main/services/real/fresh-page-probe'
+import type { FreshPageProbe } from '../../src/main/services/real/fresh-page-probe'
+
+/** MiB times, µs: `warm` of about 400 µs, then `fresh` that cost `perPageUs` more a 4 KiB page. */
+function times(warm: number, fresh: number, perPageUs = 11): number[] {
+  const out: number[] = []
+  for (let i = 0; i < warm; i++) out.push(400 + (i % 9) * 3)
+  for (let i = 0; i < fresh; i++) out.push(400 + 256 * perPageUs + (i % 5) * 20)
+  return out
+}
+
+// The fingerprint's buffered point left the cost at 0 whenever its 64 MiB found warm memory alone
+// (fp36, fp38), while a buffered writer's passes on the same machine met reported memory; the
+// probe touches memory until it meets some and prices it itself.
+describe('what touching memory the guest reported costs, measured directly', () => {
+  it('prices the MiB that came from reported memory by their distance from the warm ones', () => {
+    const p = freshPageCost(times(500, 64))
+    expect(p.freshMiB).toBe(64)
+    expect(p.touchedMiB).toBe(564)
+    expect(p.freshPageUs!).toBeGreaterThan(11 * 0.97)
+    expect(p.freshPageUs!).toBeLessThan(11 * 1.05)
+    expect(p.warmUs).toBeGreaterThan(399)
+    expect(p.warmUs).toBeLessThan(430)
+  })
+
+  it('says the cost was not seen when every MiB was warm', () => {
+    const p = freshPageCost(times(300, 0))
+    expect(p.freshPageUs).toBeNull()
+    expect(p.freshMiB).toBe(0)
+  })
+
+  it('puts the measured cost into the host preset with its source, or 0 when it was not seen', async () => {
+    const probe = (r: FreshPageProbe) => () => Promise.resolve(r)
+    const seen = {
+      overrides: { freshPageUs: 0 } as Record<string, unknown>,
+      sources: {} as Record<string, string>,
+    }
+    const notes: string[] = []
+    await measureFreshPages(
+      seen,
+      probe({ freshPageUs: 10.5, touchedMiB: 900, freshMiB: 64, warmUs: 410 }),
+      (m) => notes.push(m),
+    )
+    expect(seen.overrides.freshPageUs).toBe(10.5)
+    expect(seen.sources.freshPageUs).toMatch(/^measured: 64 of 900 MiB/)
+    expect(notes[0]).toMatch(/10\.5 µs/)
+    const unseen = {
+      overrides: { freshPageUs: 0 } as Record<string, unknown>,
+      sources: {} as Record<string, string>,
+    }
+    await measureFreshPages(unseen, probe({ freshPageUs: null, touchedMiB: 8192, freshMiB: 0, warmUs: 400 }))
+    expect(unseen.overrides.freshPageUs).toBe(0)
+    expect(unseen.sources.freshPageUs).toMatch(/not seen/)
+    // a machine that does not report (captureHost left no freshPageUs): nothing to measure
+    let called = false
+    const none = { overrides: {} as Record<string, unknown>, sources: {} as Record<string, string> }
+    await measureFreshPages(none, () => {
+      called = true
+      return Promise.resolve({ freshPageUs: 1, touchedMiB: 1, freshMiB: 1, warmUs: 1 })
+    })
+    expect(called).toBe(false)
+    expect(none.overrides.freshPageUs).toBeUndefined()
+  })
+
+  it('touches memory in a child process, one MiB at a time, no more than its cap', async () => {
+    const p = await probeFreshPages({ capMiB: 24 })
+    expect(p.touchedMiB).toBe(24)
+    expect(p.warmUs).toBeGreaterThan(0)
+    if (p.freshPageUs !== null) expect(p.freshPageUs).toBeGreaterThan(0)
+  })
+
+  it('says so when the program it runs prints no list of times', async () => {
+    await expect(probeFreshPages({ capMiB: 1, execPath: '/bin/echo' })).rejects.toThrow(
+      /printed no list of times/,
+    )
+  })
+})
