@@ -6,11 +6,11 @@ import {
 } from '../../src/main/services/real/fresh-page-probe'
 import type { FreshPageProbe } from '../../src/main/services/real/fresh-page-probe'
 
-/** MiB times, µs: `warm` of about 400 µs, then `fresh` that cost `perPageUs` more a 4 KiB page. */
+/** Times of 2 MiB steps, µs: `warm` of about 800, then `fresh` that cost `perPageUs` more a page. */
 function times(warm: number, fresh: number, perPageUs = 11): number[] {
   const out: number[] = []
-  for (let i = 0; i < warm; i++) out.push(400 + (i % 9) * 3)
-  for (let i = 0; i < fresh; i++) out.push(400 + 256 * perPageUs + (i % 5) * 20)
+  for (let i = 0; i < warm; i++) out.push(800 + (i % 9) * 6)
+  for (let i = 0; i < fresh; i++) out.push(800 + 512 * perPageUs + (i % 5) * 40)
   return out
 }
 
@@ -19,13 +19,13 @@ function times(warm: number, fresh: number, perPageUs = 11): number[] {
 // probe touches memory until it meets some and prices it itself.
 describe('what touching memory the guest reported costs, measured directly', () => {
   it('prices the MiB that came from reported memory by their distance from the warm ones', () => {
-    const p = freshPageCost(times(500, 64))
+    const p = freshPageCost(times(500, 32))
     expect(p.freshMiB).toBe(64)
-    expect(p.touchedMiB).toBe(564)
+    expect(p.touchedMiB).toBe(1064)
     expect(p.freshPageUs!).toBeGreaterThan(11 * 0.97)
     expect(p.freshPageUs!).toBeLessThan(11 * 1.05)
-    expect(p.warmUs).toBeGreaterThan(399)
-    expect(p.warmUs).toBeLessThan(430)
+    expect(p.warmUsPerMiB).toBeGreaterThan(399)
+    expect(p.warmUsPerMiB).toBeLessThan(430)
   })
 
   it('says the cost was not seen when every MiB was warm', () => {
@@ -43,7 +43,7 @@ describe('what touching memory the guest reported costs, measured directly', () 
     const notes: string[] = []
     await measureFreshPages(
       seen,
-      probe({ freshPageUs: 10.5, touchedMiB: 900, freshMiB: 64, warmUs: 410 }),
+      probe({ freshPageUs: 10.5, touchedMiB: 900, freshMiB: 64, warmUsPerMiB: 410 }),
       (m) => notes.push(m),
     )
     expect(seen.overrides.freshPageUs).toBe(10.5)
@@ -53,7 +53,10 @@ describe('what touching memory the guest reported costs, measured directly', () 
       overrides: { freshPageUs: 0 } as Record<string, unknown>,
       sources: {} as Record<string, string>,
     }
-    await measureFreshPages(unseen, probe({ freshPageUs: null, touchedMiB: 8192, freshMiB: 0, warmUs: 400 }))
+    await measureFreshPages(
+      unseen,
+      probe({ freshPageUs: null, touchedMiB: 8192, freshMiB: 0, warmUsPerMiB: 400 }),
+    )
     expect(unseen.overrides.freshPageUs).toBe(0)
     expect(unseen.sources.freshPageUs).toMatch(/not seen/)
     // a machine that does not report (captureHost left no freshPageUs): nothing to measure
@@ -61,16 +64,16 @@ describe('what touching memory the guest reported costs, measured directly', () 
     const none = { overrides: {} as Record<string, unknown>, sources: {} as Record<string, string> }
     await measureFreshPages(none, () => {
       called = true
-      return Promise.resolve({ freshPageUs: 1, touchedMiB: 1, freshMiB: 1, warmUs: 1 })
+      return Promise.resolve({ freshPageUs: 1, touchedMiB: 1, freshMiB: 1, warmUsPerMiB: 1 })
     })
     expect(called).toBe(false)
     expect(none.overrides.freshPageUs).toBeUndefined()
   })
 
-  it('touches memory in a child process, one MiB at a time, no more than its cap', async () => {
+  it('touches memory in a child process, 2 MiB at a time, no more than its cap', async () => {
     const p = await probeFreshPages({ capMiB: 24 })
     expect(p.touchedMiB).toBe(24)
-    expect(p.warmUs).toBeGreaterThan(0)
+    expect(p.warmUsPerMiB).toBeGreaterThan(0)
     if (p.freshPageUs !== null) expect(p.freshPageUs).toBeGreaterThan(0)
   })
 
