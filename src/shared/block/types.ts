@@ -34,6 +34,12 @@ export interface IoContext {
 /** Whoever is told when a bio's data transfer has finished (page cache, direct I/O, aio). */
 export interface BioOwner {
   bioDone(bio: Bio, now: SimTime): void
+  /**
+   * How many physically contiguous runs the bio's memory makes, where the owner knows (the page
+   * cache: its pages as they were allocated). A driver maps a request's memory joining adjacent
+   * pages (block/blk-merge.c __blk_rq_map_sg), so this is the descriptors its data takes.
+   */
+  memoryRuns?(bio: Bio): number
 }
 
 /** A contiguous transfer for one owner. Pooled by the block layer; fields are reset on reuse. */

@@ -36,6 +36,11 @@ export class SimFile {
    * folio; folios are aligned to their size, so a page's folio starts at its index rounded down.
    */
   folio: Uint8Array | null = null
+  /**
+   * One bit per page: set where the page's memory does not follow the page before it — it was
+   * allocated apart from it (allocated lazily, with the first page cached).
+   */
+  private apart: Uint32Array | null = null
 
   /**
    * A file of one extent (the common case): its device sector and length, so mapping a sector
@@ -90,6 +95,45 @@ export class SimFile {
       }
       i = pages.seek(i + (1 << o), end, PG_ANY, false)
     }
+  }
+
+  /**
+   * Pages [first, end) were allocated one after another, so their memory is one run — the buddy
+   * allocator hands out the pages of a per-CPU list in order, and a folio is one block — and it
+   * follows page `first − 1`'s when that was the allocation just before (`joined`). A process
+   * writing a file in order leaves it in long runs; one writing pages at random, a run a page.
+   */
+  placed(first: number, end: number, joined: boolean): void {
+    if (end <= first) return
+    const a = (this.apart ??= new Uint32Array((this.pageCount + 31) >>> 5))
+    if (joined) a[first >>> 5] &= ~(1 << (first & 31))
+    else a[first >>> 5] |= 1 << (first & 31)
+    // clear [first + 1, end) a word at a time
+    let p = first + 1
+    while (p < end) {
+      const w = p >>> 5
+      const lo = p & 31
+      const hi = Math.min(32, lo + end - p)
+      const mask = hi - lo === 32 ? 0xffffffff : ((1 << (hi - lo)) - 1) << lo
+      a[w] &= ~mask
+      p += hi - lo
+    }
+  }
+
+  /** How many physically contiguous runs the memory of pages [first, end) makes (placed). */
+  memoryRuns(first: number, end: number): number {
+    const a = this.apart
+    if (a === null || end <= first) return Math.max(0, end - first)
+    let runs = 1
+    for (let p = first + 1; p < end;) {
+      const w = p >>> 5
+      const lo = p & 31
+      const hi = Math.min(32, lo + end - p)
+      const mask = hi - lo === 32 ? 0xffffffff : ((1 << (hi - lo)) - 1) << lo
+      runs += popcount(a[w] & mask)
+      p += hi - lo
+    }
+    return runs
   }
 
   /** First page of the folio that holds page `p`. */
@@ -290,4 +334,11 @@ export class FileAllocator {
 
 function uncached(pages: PageFlags, from: number, to: number): boolean {
   return pages.seek(from, to, PG_ANY, true) === to
+}
+
+/** Set bits of a 32-bit word. */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
 }

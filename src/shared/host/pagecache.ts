@@ -42,6 +42,9 @@ const KEEP_CLEAN = PG_DIRTY | PG_LOCKED | PG_WRITEBACK | PG_REFERENCED
  * that of a list of single pages.
  */
 export class PageCache implements BioOwner {
+  /** The page allocated last, for whether the next one's memory follows it (SimFile.placed). */
+  private lastFile: SimFile | null = null
+  private lastPage = -1
   cached = 0
   dirty = 0
   writeback = 0
@@ -211,6 +214,10 @@ export class PageCache implements BioOwner {
   private add(f: SimFile, first: number, end: number, state: number): void {
     const pf = f.pages!
     this.cached += end - first
+    // the pages' memory: one run, after the last page allocated if that was the one before
+    f.placed(first, end, this.lastFile === f && this.lastPage === first - 1)
+    this.lastFile = f
+    this.lastPage = end - 1
     if (this.ring.count + end - first <= this.ringCap) {
       pf.update(first, end, state, 0)
       this.push(f.id, first, end - first)
@@ -430,6 +437,13 @@ export class PageCache implements BioOwner {
       out.push(q.makeBio(f.map(fs), len, op, sync, ctx, this, f, fs, true))
       fs += len
     }
+  }
+
+  /** The runs of memory a page bio's pages make (BioOwner.memoryRuns). */
+  memoryRuns(bio: Bio): number {
+    const f = bio.ref as SimFile
+    const first = Math.floor(bio.tag / SECTORS_PER_PAGE)
+    return f.memoryRuns(first, Math.floor((bio.tag + bio.nsect - 1) / SECTORS_PER_PAGE) + 1)
   }
 
   bioDone(bio: Bio, now: SimTime): void {
