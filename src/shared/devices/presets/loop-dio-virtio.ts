@@ -82,7 +82,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     backingQueueDepth: '/sys/block/vda/mq/0/nr_tags = 128',
     backingMaxTransferKiB: '/sys/block/vda/queue/max_sectors_kb = 4096',
     ringSlots:
-      '/sys/block/vda/device/features: no VIRTIO_RING_F_INDIRECT_DESC; queue/max_segments 254 = ring − 2. Measured (ftrace): beside a QD4 stream of 1 MiB writes the driver refused requests (each issued twice: BLK_STS_DEV_RESOURCE) with two in flight. A request of page-cache pages maps to one descriptor per folio (the host’s largeFolioKiB; __blk_rq_map_sg joins adjacent pages): 84 writeback requests of 512 KiB were in flight at once, and none merged — their 128 + 128 one-page segments exceed max_segments (ll_new_hw_segment)',
+      '/sys/block/vda/device/features: no VIRTIO_RING_F_INDIRECT_DESC; queue/max_segments 254 = ring − 2. Measured (ftrace): beside a QD4 stream of 1 MiB writes the driver refused requests (each issued twice: BLK_STS_DEV_RESOURCE) with two in flight. A request of page-cache pages maps to one descriptor per run of adjacent pages (__blk_rq_map_sg joins them): pages allocated in order make long runs, pages dirtied at random one each (backing-stack.ts pageRuns): 84 writeback requests of 512 KiB were in flight at once, and none merged — their 128 + 128 one-page segments exceed max_segments (ll_new_hw_segment)',
     sharedLanes:
       'measured (ftrace blk tracer, Linux 6.18, a 4 KiB O_DIRECT QD1 reader next to 1 MiB writes): reads dispatched with no write at the device took D2C p50 0.07 ms; the few dispatched with 16–90 writes there took 2–21 ms — reads queue behind writes (the default)',
     readServiceUs:
