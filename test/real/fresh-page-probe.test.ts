@@ -70,6 +70,24 @@ describe('what touching memory the guest reported costs, measured directly', () 
     expect(none.overrides.freshPageUs).toBeUndefined()
   })
 
+  it('keeps the sweep when the probe fails: the cost is 0 and its source says why', async () => {
+    const host = {
+      overrides: { freshPageUs: 0 } as Record<string, unknown>,
+      sources: {} as Record<string, string>,
+    }
+    const notes: string[] = []
+    await measureFreshPages(
+      host,
+      () => Promise.reject(new Error('node -e: killed by SIGTERM')),
+      (m) => notes.push(m),
+    )
+    expect(host.overrides.freshPageUs).toBe(0)
+    expect(host.sources.freshPageUs).toMatch(
+      /^not measured \(the fresh-page probe failed: node -e: killed by SIGTERM\)/,
+    )
+    expect(notes[0]).toMatch(/failed/)
+  })
+
   it('touches memory in a child process, 2 MiB at a time, no more than its cap', async () => {
     const p = await probeFreshPages({ capMiB: 24 })
     expect(p.touchedMiB).toBe(24)

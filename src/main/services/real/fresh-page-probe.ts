@@ -108,7 +108,9 @@ export async function probeFreshPages(
 /**
  * On a guest that reports its free memory (captureHost left `freshPageUs` for the fingerprint),
  * measure the cost and put it in the host preset with where it came from; a notice says what was
- * found. Without reported memory within reach the cost stays 0 and the source says it was not seen.
+ * found. Without reported memory within reach the cost stays 0 and the source says it was not
+ * seen; a probe that fails (cannot start, times out) leaves it 0 too and says why, rather than
+ * losing the sweep measured before it.
  */
 export async function measureFreshPages(
   host: { overrides: Record<string, unknown>; sources: Record<string, string> },
@@ -116,7 +118,16 @@ export async function measureFreshPages(
   notice: (message: string) => void = () => {},
 ): Promise<void> {
   if (host.overrides.freshPageUs === undefined) return
-  const p = await probe()
+  let p: FreshPageProbe
+  try {
+    p = await probe()
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e)
+    host.overrides.freshPageUs = 0
+    host.sources.freshPageUs = `not measured (the fresh-page probe failed: ${why}); 0 unless the buffered point saw such writes`
+    notice(`free page reporting: the probe of its cost failed (${why}); it is taken as 0`)
+    return
+  }
   host.overrides.freshPageUs = p.freshPageUs ?? 0
   host.sources.freshPageUs =
     p.freshPageUs === null
