@@ -114,9 +114,10 @@ describeReal('fingerprinting a scratch device (root)', () => {
       'seq-read',
       'seq-write',
       'buffered-write',
+      'buffered-randwrite',
     ])
     for (const p of doc.measured.points) expect(p.iops).toBeGreaterThan(0)
-    expect(doc.simulated.points).toHaveLength(8)
+    expect(doc.simulated.points).toHaveLength(9)
     // where the VM reports its free memory, what touching it again costs is fitted
     if (doc.host?.pageReporting?.on) {
       expect(doc.host.overrides.freshPageUs).toBeGreaterThanOrEqual(0)

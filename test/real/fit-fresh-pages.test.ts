@@ -15,6 +15,16 @@ function point(fast: number, slow: number, baseUs = 140, extraUs = 2560) {
 // fingerprint of 2026-12-05 (fp34) had 2–3 of its 128 writes at 2.6–2.9 ms beside a median of
 // 0.14 ms, where its first pass's median (p75) saw none of them and fitted 0.05 µs a page.
 describe('reported pages and the warm pool, from a buffered write point', () => {
+  it('with the probe’s price of a MiB of reported memory, does not take writes slow for another reason for fresh ones', () => {
+    // fp40: two writes of 0.6 ms beside a median of 0.14 ms, read as fresh pages at 1.7 µs a page
+    const hiccups = point(126, 2, 140, 460)
+    expect(freshWrites(hiccups).count).toBe(2)
+    expect(freshWrites(hiccups, 256 * 10.75 * 1000).count).toBe(0)
+    expect(warmPoolMiB(hiccups, 64, 1, 256 * 10.75 * 1000)).toBe(64)
+    // real ones still count
+    expect(freshWrites(point(125, 3, 140, 2750), 256 * 10.75 * 1000).count).toBe(3)
+  })
+
   it('finds the slow writes and their distance from the others, however few they are', () => {
     const few = freshWrites(point(125, 3))
     expect(few.count).toBe(3)

@@ -32,6 +32,8 @@ export interface HostRuntime {
   /** CPU of a blocked task's wake-up and switch back in (host `wakeUs`). */
   wake: SimTime
   copyPerKiB: SimTime
+  /** A buffered write()'s work per call beyond the system call and the copy (writeCallUs). */
+  writeCall: SimTime
   /** System time of allocating one reported page (0: no free page reporting). */
   freshPage: SimTime
   submit: SimTime
@@ -109,6 +111,7 @@ export class Kernel implements PageIoListener {
       syscall: Math.max(1, Math.round(n('syscallUs') * US)),
       wake: Math.round(n('wakeUs') * US),
       copyPerKiB: Math.round(n('copyUsPerKiB') * US),
+      writeCall: Math.round(((hv.writeCallUs as number | undefined) ?? 0) * US),
       freshPage: Math.round(n('freshPageUs') * US),
       submit: Math.round(n('submitUs') * US),
       writebackPage: Math.round(((hv.writebackPageUs as number | undefined) ?? 0) * US),

@@ -203,6 +203,18 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'writeCallUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      'CPU a buffered write() spends per call beyond its system call and its copy: the write path’s work per call (generic_perform_write: the folio’s write_begin and write_end, file_update_time, balance_dirty_pages_ratelimited) — what makes small buffered writes cost more per byte than large ones',
+    min: 0,
+    max: 100_000,
+    source:
+      '[assumed] 0 (the presets count a write’s work in copyUsPerKiB); the fingerprint fits it from the median 4 KiB buffered write() (fio’s clat: the call alone)',
+  },
+  {
     name: 'freshPageUs',
     kind: 'number',
     default: 0,

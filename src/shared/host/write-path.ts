@@ -19,8 +19,9 @@ export function bufferedWrite(t: Task): void {
   t.dirtied = end - first
   t.written = 0
   t.k = K_BALANCE
-  // the copy, and the first touch of pages the hypervisor had taken back (page-reporting.ts)
-  t.burst(Math.round((t.len / 1024) * k.h.copyPerKiB) + fresh * k.h.freshPage)
+  // the call's own work, the copy, and the first touch of pages the hypervisor had taken back
+  // (page-reporting.ts)
+  t.burst(k.h.writeCall + Math.round((t.len / 1024) * k.h.copyPerKiB) + fresh * k.h.freshPage)
 }
 
 /** balance_dirty_pages: throttle a writer that pushed dirty memory over the limit. */

@@ -19,6 +19,7 @@ export type SweepName =
   | 'seq-read'
   | 'seq-write'
   | 'buffered-write'
+  | 'buffered-randwrite'
 
 /** A fitted model: its family, the preset it starts from, the fitted values and why each. */
 export interface FittedModel {

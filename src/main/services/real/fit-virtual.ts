@@ -38,6 +38,12 @@ export interface FitPoint {
   fioCpuUs: number | null
   /** CPUs kept busy machine-wide while the point ran (0 … CPUs); null when unknown. */
   busyCpus: number | null
+  /**
+   * The buffered point's: what a write into reported memory costs beyond the others, as the
+   * fresh-page probe measured it (256 pages × freshPageUs, ns). A write slow by less than half of
+   * that was slow for another reason, not fresh memory (fit-fresh-pages.ts freshWrites).
+   */
+  freshExcessNs?: number
 }
 
 /**
@@ -222,7 +228,7 @@ function residualSizes(meas: readonly FitPoint[], sim: readonly FitPoint[]): num
     if (!s) continue
     const r = {
       iops: rel(s.iops, m.iops),
-      p50: medianResidual(m.name, m.latency, s.latency),
+      p50: medianResidual(m.name, m.latency, s.latency, m.freshExcessNs),
       medianOnly: MEDIAN_ONLY.has(m.name),
     }
     out.push(residualSize(r))
@@ -259,7 +265,12 @@ export function refineVirtual(
   host: ParamValues,
   meas: readonly FitPoint[],
   simulate: SweepSimulator,
-  o: { tolerance?: number; maxIterations?: number } = {},
+  o: {
+    tolerance?: number
+    maxIterations?: number
+    /** Host values measured directly (the fresh-page probe): the corrections leave them. */
+    measured?: ReadonlySet<string>
+  } = {},
 ): { values: ParamValues; host: ParamValues; simulated: FitPoint[]; iterations: number } {
   const tol = o.tolerance ?? 0.03
   const maxIt = o.maxIterations ?? 8
@@ -276,6 +287,7 @@ export function refineVirtual(
     const next = correct(v, h, meas, sim)
     v = next.values
     h = next.host
+    for (const k of o.measured ?? []) if (k in host) h[k] = host[k]
     sim = simulate(v, h)
     const standing = fitStanding(fitted, sim)
     if (betterFit(standing, best)) best = { values: v, host: h, simulated: sim, ...standing }
@@ -296,6 +308,8 @@ export function fitVirtual(
   pathFit: { us: number; why: string } | undefined,
   host: ParamValues,
   simulate: SweepSimulator,
+  /** Host values measured directly, which the corrections leave (refineVirtual). */
+  measured: ReadonlySet<string> = new Set(),
 ): {
   first: { values: ParamValues; sources: Record<string, string> }
   refined: ReturnType<typeof refineVirtual>
@@ -304,7 +318,7 @@ export function fitVirtual(
 } {
   const fits = ([false, true] as const).map((contention) => {
     const first = initialVirtual(points, facts, sizeBytes, pathFit, contention)
-    const refined = refineVirtual(first.values, host, points, simulate)
+    const refined = refineVirtual(first.values, host, points, simulate, { measured })
     return { first, refined, standing: fitStanding(points, refined.simulated) }
   })
   // the worst residual decides, and where it is the same point's in both (a point neither
@@ -324,6 +338,8 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
   wakeUs: "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls",
   copyUsPerKiB:
     'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
+  writeCallUs:
+    'fitted: the median 4 KiB buffered write() (a system call, one page copied, the call’s work in the write path) beyond the simulated',
   freshPageUs:
     'fitted: the 1 MiB buffered write() calls into pages the guest had reported to the hypervisor (those over 4 × the fastest tenth), beyond the others, per 4 KiB page (free page reporting: page-reporting.ts)',
   warmPoolMiB:
@@ -439,6 +455,17 @@ function correct(
       clamp(((host.syscallUs as number | undefined) ?? 0.3) + (q32[0] - q32[1]) / 2, 0.05, 1000),
     )
   if (q1) out.wakeUs = r3(clamp(((host.wakeUs as number | undefined) ?? 0) + (q1[0] - q1[1]), 0, 1000))
+  // a buffered write() of 4 KiB: a system call, a page's copy and the call's own work, no sleep
+  // under the dirty limits — its median beyond the simulated is that work (fio's clat: the call
+  // alone; fio's own time between calls, about 1 µs here, is not the kernel's and stays out)
+  const m4 = meas.find((p) => p.name === 'buffered-randwrite')
+  const s4 = sim.find((p) => p.name === 'buffered-randwrite')
+  if (m4 && s4) {
+    const p50Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(50) / 1000
+    out.writeCallUs = r3(
+      clamp(((host.writeCallUs as number | undefined) ?? 0) + (p50Us(m4) - p50Us(s4)), 0, 1000),
+    )
+  }
   // a buffered write() of 1 MiB is CPU alone (no throttling under the dirty limits): its median
   // beyond the simulated one is copy and page allocation the host preset did not count. The
   // rewrite (into pages freed a moment before) gives the copy; where the host reports free memory
@@ -453,7 +480,12 @@ function correct(
       const fresh = correctFreshPage(host.freshPageUs as number, mb.latency, sb.latency, 256)
       out.freshPageUs = r3(clamp(fresh, 0, 1000))
       // two passes of 1 MiB writes: half the point's writes are the first pass's
-      out.warmPoolMiB = warmPoolMiB(mb.latency, LatencyHistogram.fromJSON(mb.latency).count / 2)
+      out.warmPoolMiB = warmPoolMiB(
+        mb.latency,
+        LatencyHistogram.fromJSON(mb.latency).count / 2,
+        1,
+        mb.freshExcessNs,
+      )
     }
   }
   return { values, host: out }

@@ -110,14 +110,14 @@ export async function probeFreshPages(
  * measure the cost and put it in the host preset with where it came from; a notice says what was
  * found. Without reported memory within reach the cost stays 0 and the source says it was not
  * seen; a probe that fails (cannot start, times out) leaves it 0 too and says why, rather than
- * losing the sweep measured before it.
+ * losing the sweep measured before it. True when the probe saw the cost (a measured value).
  */
 export async function measureFreshPages(
   host: { overrides: Record<string, unknown>; sources: Record<string, string> },
   probe: () => Promise<FreshPageProbe> = () => probeFreshPages(),
   notice: (message: string) => void = () => {},
-): Promise<void> {
-  if (host.overrides.freshPageUs === undefined) return
+): Promise<boolean> {
+  if (host.overrides.freshPageUs === undefined) return false
   let p: FreshPageProbe
   try {
     p = await probe()
@@ -126,7 +126,7 @@ export async function measureFreshPages(
     host.overrides.freshPageUs = 0
     host.sources.freshPageUs = `not measured (the fresh-page probe failed: ${why}); 0 unless the buffered point saw such writes`
     notice(`free page reporting: the probe of its cost failed (${why}); it is taken as 0`)
-    return
+    return false
   }
   host.overrides.freshPageUs = p.freshPageUs ?? 0
   host.sources.freshPageUs =
@@ -138,4 +138,5 @@ export async function measureFreshPages(
       ? `free page reporting: no reported memory within ${p.touchedMiB} MiB; its cost is taken as 0`
       : `free page reporting: touching a reported page again costs ${p.freshPageUs} µs (${p.freshMiB} of ${p.touchedMiB} MiB were reported)`,
   )
+  return p.freshPageUs !== null
 }
