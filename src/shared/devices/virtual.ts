@@ -1,4 +1,4 @@
-import { SECTOR, WRITE, type DeviceInfo, type Request } from '../block/types'
+import type { DeviceInfo, Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
@@ -13,12 +13,13 @@ import { laneSpeeds } from './lane-speeds'
 import { RequestRing } from './request-ring'
 import type { VirtualConfig } from './virtual-params'
 import { markPart } from './device-parts'
+import { VirtualLink } from './virtual-link'
+import type { PartMarks } from './virtual-link'
 import {
   V_BACKING,
   V_CONTENTION,
   V_LANE_WAIT,
   V_LINK,
-  V_LINK_WAIT,
   V_PASS,
   V_PATH,
   V_SERVICE,
@@ -59,7 +60,7 @@ import {
  * the lanes' does each request's share of the lanes (its service over `parallel`), so that lanes
  * all busy keep the thread busy throughout.
  */
-export class VirtualDevice implements Device, Handler {
+export class VirtualDevice implements Device, Handler, PartMarks {
   readonly info: DeviceInfo
   inFlight = 0
   readonly parts = VIRTUAL_PARTS
@@ -71,7 +72,8 @@ export class VirtualDevice implements Device, Handler {
   private readonly free = [0, 0]
   /** Waiting for a lane: one line, or one per direction. */
   private readonly lines: [RequestRing, RequestRing]
-  private linkFree: SimTime = 0
+  /** The link the data beyond a request's first 4 KiB crosses (virtual-link.ts). */
+  private readonly link: VirtualLink
   private readonly threads: PathThread[] = []
   private nextThread = 0
   private cpu: HostCpu | null = null
@@ -82,8 +84,6 @@ export class VirtualDevice implements Device, Handler {
   private inFlightCost: SimTime = 0
   /** The host's pauses under load (null: none). */
   private readonly stalls: HostStalls | null
-  /** The stall time the link's schedule has been moved by. */
-  private linkMark = 0
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
   private readonly backing: BackingStack | null
   /** Contention mode with `signalPerPass`: the host's thread and its passes (null: off). */
@@ -117,6 +117,7 @@ export class VirtualDevice implements Device, Handler {
     const shared = new RequestRing()
     this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
     this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
+    this.link = new VirtualLink(cfg, this)
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
     this.passes = this.contention && cfg.signalPerPass ? new PassServer() : null
     // the host's stalls are its own, whichever structure serves the requests (host-stalls.ts)
@@ -135,6 +136,11 @@ export class VirtualDevice implements Device, Handler {
             (rq, now) => this.serveBacked(rq, now),
             (upper, now) => this.completed(upper, now),
           )
+  }
+
+  /** The run keeps the parts of each request's service (the sink's wantsParts, set once the run knows). */
+  get wantsParts(): boolean {
+    return this.sink.wantsParts === true
   }
 
   attachCpu(cpu: HostCpu): void {
@@ -235,33 +241,9 @@ export class VirtualDevice implements Device, Handler {
    * `rq`'s service — each upper request's in it, when it is the backing queue's — up to `t` went
    * to `part` (device-parts.ts).
    */
-  private mark(rq: Request, part: number, t: SimTime): void {
+  mark(rq: Request, part: number, t: SimTime): void {
     if (this.backing === null) return markPart(rq, part, t)
     for (let b = rq.bioHead; b !== null; b = b.next) markPart(b.ref as Request, part, t)
-  }
-
-  /** A request's data beyond 4 KiB on the link, ns: page-cache writes at their own rate (cacheWriteMBps). */
-  private extraNs(rq: Request): number {
-    const bytes = Math.max(0, rq.nsect * SECTOR - 4096)
-    return bytes * (rq.op === WRITE && rq.pages ? this.cfg.cacheWriteNsPerByte : this.cfg.nsPerByte[rq.op])
-  }
-
-  /** Its data beyond 4 KiB (`extra` ns on the link) after its service, which ends at `done`. */
-  private linked(rq: Request, extra: number, done: number): number {
-    if (extra > 0) {
-      const linkStart = Math.max(this.linkFree, done)
-      this.linkFree = linkStart + extra
-      if (this.sink.wantsParts === true) {
-        this.mark(rq, V_LINK_WAIT, linkStart)
-        this.mark(rq, V_LINK, this.linkFree)
-      }
-      return this.linkFree
-    }
-    if (!this.cfg.sharedLanes) return done
-    // one line to one backing store: a small request is answered only after the data of the
-    // requests before it has crossed (a read behind a large write waits for its transfer)
-    if (this.linkFree > done && this.sink.wantsParts === true) this.mark(rq, V_LINK_WAIT, this.linkFree)
-    return Math.max(done, this.linkFree)
   }
 
   /** The service is done with a request: the backing queue's, or this device's own. */
@@ -296,8 +278,8 @@ export class VirtualDevice implements Device, Handler {
       this.mark(rq, V_CONTENTION, now + service + cost)
       this.mark(rq, V_STALL, now + service + cost + stall)
     }
-    const extra = this.extraNs(rq)
-    const done = this.linked(rq, extra, now + service + cost + stall)
+    const extra = this.link.extraNs(rq)
+    const done = this.link.after(rq, extra, now + service + cost + stall)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
 
@@ -310,8 +292,7 @@ export class VirtualDevice implements Device, Handler {
     if (this.stalls === null) return 0
     const stall = this.stalls.start(now, workNs)
     rq.devMark = this.stalls.total
-    if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
-    this.linkMark = this.stalls.total
+    this.link.stalled(now, this.stalls.total)
     return stall
   }
 
@@ -324,7 +305,7 @@ export class VirtualDevice implements Device, Handler {
   private contendInPass(rq: Request, now: SimTime, own: number): void {
     const op = rq.op
     const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const extra = this.extraNs(rq)
+    const extra = this.link.extraNs(rq)
     const stall = this.stalls !== null ? this.stalls.start(now, own) : 0
     const server = this.passes!
     const pass = server.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
@@ -391,8 +372,8 @@ export class VirtualDevice implements Device, Handler {
       this.mark(rq, V_SERVICE, now + stall + service)
     }
     // beyond its first 4 KiB, a request's data follows over the device's one link
-    const extra = this.extraNs(rq)
-    const done = this.linked(rq, extra, now + stall + service)
+    const extra = this.link.extraNs(rq)
+    const done = this.link.after(rq, extra, now + stall + service)
     this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
 }
