@@ -2,14 +2,7 @@ import { SECTOR, WRITE, type Request } from '../block/types'
 import type { SimTime } from '../sim/time'
 import type { VirtualConfig } from './virtual-params'
 import { V_LINK, V_LINK_WAIT } from './virtual-parts'
-
-/** Where a virtual device marks the parts of a request's service (device-parts.ts). */
-export interface PartMarks {
-  /** The run keeps the parts (CompletionSink.wantsParts): mark them. */
-  readonly wantsParts: boolean
-  /** `rq`'s service up to `t` went to `part`. */
-  mark(rq: Request, part: number, t: SimTime): void
-}
+import type { PartMarks } from './virtual-parts'
 
 /**
  * A virtual device's one link, shared by every lane (virtual.ts): a request's data beyond its

@@ -5,8 +5,6 @@ import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device, HostCpu } from './device'
 import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
-import { PassServer } from './signal-pass'
-import type { SignalPass } from './signal-pass'
 import { largestTransferSectors } from './virtual-params'
 import { PathThread } from './path-thread'
 import { laneSpeeds } from './lane-speeds'
@@ -14,21 +12,9 @@ import { RequestRing } from './request-ring'
 import type { VirtualConfig } from './virtual-params'
 import { markPart } from './device-parts'
 import { VirtualLink } from './virtual-link'
-import type { PartMarks } from './virtual-link'
-import {
-  V_BACKING,
-  V_CONTENTION,
-  V_LANE_WAIT,
-  V_LINK,
-  V_PASS,
-  V_PATH,
-  V_SERVICE,
-  V_SIGNAL,
-  V_STALL,
-  V_THREAD,
-  V_THREAD_WAIT,
-  VIRTUAL_PARTS,
-} from './virtual-parts'
+import { DepthLaw } from './virtual-depth-law'
+import type { VirtualHost } from './virtual-structure'
+import { V_BACKING, V_LANE_WAIT, V_PATH, V_SERVICE, V_STALL, VIRTUAL_PARTS } from './virtual-parts'
 
 /**
  * A virtual device (loop, virtio, device-mapper): what is measurable at its block interface.
@@ -60,7 +46,7 @@ import {
  * the lanes' does each request's share of the lanes (its service over `parallel`), so that lanes
  * all busy keep the thread busy throughout.
  */
-export class VirtualDevice implements Device, Handler, PartMarks {
+export class VirtualDevice implements Device, Handler, VirtualHost {
   readonly info: DeviceInfo
   inFlight = 0
   readonly parts = VIRTUAL_PARTS
@@ -73,21 +59,18 @@ export class VirtualDevice implements Device, Handler, PartMarks {
   /** Waiting for a lane: one line, or one per direction. */
   private readonly lines: [RequestRing, RequestRing]
   /** The link the data beyond a request's first 4 KiB crosses (virtual-link.ts). */
-  private readonly link: VirtualLink
+  readonly link: VirtualLink
   private readonly threads: PathThread[] = []
   private nextThread = 0
   private cpu: HostCpu | null = null
   /** The I/O scheduler's work per request, done on the device's path (see `schedulerWork`). */
   private schedNs: SimTime = 0
-  /** Contention mode (`contentionNs` set): what the requests in flight add to one started now. */
-  private readonly contention: boolean
-  private inFlightCost: SimTime = 0
+  /** The depth law (virtual-depth-law.ts), when `contentionNs` is set (null: the lanes). */
+  private readonly law: DepthLaw | null
   /** The host's pauses under load (null: none). */
-  private readonly stalls: HostStalls | null
+  readonly stalls: HostStalls | null
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
   private readonly backing: BackingStack | null
-  /** Contention mode with `signalPerPass`: the host's thread and its passes (null: off). */
-  private readonly passes: PassServer | null
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -116,10 +99,10 @@ export class VirtualDevice implements Device, Handler, PartMarks {
     this.free[1] = this.speed[1].length
     const shared = new RequestRing()
     this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
-    this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
+    const contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
+    this.law = contention ? new DepthLaw(cfg, engine, rng, this) : null
     this.link = new VirtualLink(cfg, this)
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
-    this.passes = this.contention && cfg.signalPerPass ? new PassServer() : null
     // the host's stalls are its own, whichever structure serves the requests (host-stalls.ts)
     this.stalls = cfg.stallEveryNs > 0 ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs) : null
     this.backing =
@@ -161,8 +144,10 @@ export class VirtualDevice implements Device, Handler, PartMarks {
    * (`pathThreads` 0: no serial path.)
    */
   schedulerWork(ns: SimTime, scheduler: string): void {
-    const measured = this.cfg.schedulerPathNs[scheduler]
-    this.schedNs = this.threads.length > 0 || this.contention ? (measured ?? ns) : 0
+    const work = this.cfg.schedulerPathNs[scheduler] ?? ns
+    // on the serial path, or (the depth law) a contention of its own
+    if (this.law !== null) this.law.schedNs = work
+    else this.schedNs = this.threads.length > 0 ? work : 0
   }
 
   start(rq: Request, now: SimTime): void {
@@ -170,8 +155,7 @@ export class VirtualDevice implements Device, Handler, PartMarks {
     if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
       throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
     this.inFlight++
-    // the scheduler's work is on the serial path, or (contention mode) a contention of its own
-    const ns = this.cfg.pathNs + (this.contention ? 0 : this.schedNs)
+    const ns = this.cfg.pathNs + this.schedNs
     if (ns > 0 && this.threads.length > 0 && this.cpu !== null) {
       const t = this.threads[this.nextThread]
       this.nextThread = (this.nextThread + 1) % this.threads.length
@@ -193,7 +177,7 @@ export class VirtualDevice implements Device, Handler, PartMarks {
   /** Serve a request: this device's, or the backing queue's when it has one. */
   private serveBacked(rq: Request, now: SimTime): void {
     if (this.backing !== null && this.sink.wantsParts === true) this.mark(rq, V_BACKING, now)
-    if (this.contention) return this.contend(rq, now)
+    if (this.law !== null) return this.law.take(rq, now)
     const line = this.lines[rq.op]
     line.push(rq)
     this.pump(line, now)
@@ -206,7 +190,6 @@ export class VirtualDevice implements Device, Handler, PartMarks {
       this.toLanes(rq, now)
       return
     }
-    if (kind === EV_PASS) return this.passEnds(data as SignalPass, now)
     if (kind === EV_LANE_FREE) {
       const lane = data as RestingLane
       this.busy[lane.op][lane.lane] = 0
@@ -222,11 +205,7 @@ export class VirtualDevice implements Device, Handler, PartMarks {
       this.engine.at(now + owed, this, EV_DONE, rq)
       return
     }
-    if (this.contention) {
-      this.inFlightCost -= rq.devInt
-      this.deliver(rq, now)
-      return
-    }
+    if (this.law !== null) return this.law.finished(rq, now)
     // a lane is done with its request (a fractional lane rests first: EV_LANE_FREE)
     const op = rq.op
     if (rq.devInt >= 0) {
@@ -246,8 +225,12 @@ export class VirtualDevice implements Device, Handler, PartMarks {
     for (let b = rq.bioHead; b !== null; b = b.next) markPart(b.ref as Request, part, t)
   }
 
+  doneAt(rq: Request, t: SimTime): void {
+    this.engine.at(t, this, EV_DONE, rq)
+  }
+
   /** The service is done with a request: the backing queue's, or this device's own. */
-  private deliver(rq: Request, now: SimTime): void {
+  deliver(rq: Request, now: SimTime): void {
     if (this.backing !== null) this.backing.served(rq, now)
     else this.completed(rq, now)
   }
@@ -258,83 +241,16 @@ export class VirtualDevice implements Device, Handler, PartMarks {
   }
 
   /**
-   * Contention mode: every request is served at once, in the time drawn for its direction plus
-   * what each request already in flight adds (its direction's contention and the scheduler's work
-   * per request), plus its data beyond 4 KiB over the link. The depth law of a device whose host
-   * side serves its requests with shared resources: at depth n a request takes its QD1 time and
-   * n − 1 contentions, so the rate is n / (t₁ + (n − 1) c), bounded by 1 / c.
-   */
-  private contend(rq: Request, now: SimTime): void {
-    const op = rq.op
-    const own = this.cfg.contentionNs[op] + this.schedNs
-    if (this.passes !== null) return this.contendInPass(rq, now, own)
-    const service = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const cost = this.inFlightCost
-    this.inFlightCost += own
-    rq.devInt = own
-    const stall = this.stalled(rq, now, own)
-    if (this.sink.wantsParts === true) {
-      this.mark(rq, V_SERVICE, now + service)
-      this.mark(rq, V_CONTENTION, now + service + cost)
-      this.mark(rq, V_STALL, now + service + cost + stall)
-    }
-    const extra = this.link.extraNs(rq)
-    const done = this.link.after(rq, extra, now + service + cost + stall)
-    this.engine.at(Math.round(done), this, EV_DONE, rq)
-  }
-
-  /**
    * A request starts its service with `workNs` of the host thread's serial work: the time a stall
    * under way holds its start back (0 without stalls). The link's schedule moves with every stall
    * (a link still busy now was busy through it).
    */
-  private stalled(rq: Request, now: SimTime, workNs: number): number {
+  stalled(rq: Request, now: SimTime, workNs: number): number {
     if (this.stalls === null) return 0
     const stall = this.stalls.start(now, workNs)
     rq.devMark = this.stalls.total
     this.link.stalled(now, this.stalls.total)
     return stall
-  }
-
-  /**
-   * Contention mode, signalled per pass (signal-pass.ts): the host's one thread performs the
-   * requests in turn — each its contention and its data beyond 4 KiB — between the way there (the
-   * kick of a request that opens a pass) and back (the pass's interrupt) that make up the rest of
-   * the drawn QD1 time; a pass is delivered all at once.
-   */
-  private contendInPass(rq: Request, now: SimTime, own: number): void {
-    const op = rq.op
-    const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const extra = this.link.extraNs(rq)
-    const stall = this.stalls !== null ? this.stalls.start(now, own) : 0
-    const server = this.passes!
-    const pass = server.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
-    if (this.sink.wantsParts === true) {
-      // its way there (none when it joined a pass under way), the pass's way back
-      this.mark(rq, V_SIGNAL, server.arrived - stall)
-      this.mark(rq, V_STALL, server.arrived)
-      this.mark(rq, V_THREAD_WAIT, server.begun)
-      this.mark(rq, V_THREAD, server.begun + own)
-      this.mark(rq, V_LINK, server.begun + own + extra)
-      this.mark(rq, V_SIGNAL, server.begun + own + extra + pass.back)
-    }
-    if (pass.due < 0) {
-      pass.due = pass.end
-      this.engine.at(pass.due, this, EV_PASS, pass)
-    }
-  }
-
-  /** A pass's end event: later if it grew (or a stall moved it), else every request of it done. */
-  private passEnds(pass: SignalPass, now: SimTime): void {
-    if (!this.passes!.ended(pass, now, this.stalls !== null ? this.stalls.owed(pass.mark) : 0)) {
-      pass.due = pass.end
-      this.engine.at(pass.due, this, EV_PASS, pass)
-      return
-    }
-    for (const rq of pass.held) {
-      if (this.sink.wantsParts === true) this.mark(rq, V_PASS, now)
-      this.deliver(rq, now)
-    }
   }
 
   /** Start the requests at the head of a line while their direction has a free lane. */
@@ -374,14 +290,13 @@ export class VirtualDevice implements Device, Handler, PartMarks {
     // beyond its first 4 KiB, a request's data follows over the device's one link
     const extra = this.link.extraNs(rq)
     const done = this.link.after(rq, extra, now + stall + service)
-    this.engine.at(Math.round(done), this, EV_DONE, rq)
+    this.doneAt(rq, Math.round(done))
   }
 }
 
 const EV_DONE = 0
 const EV_PATHED = 1
 const EV_LANE_FREE = 2
-const EV_PASS = 3
 
 /** A fractional lane resting after a request. */
 class RestingLane {
