@@ -7,38 +7,25 @@ import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
 import { largestTransferSectors } from './virtual-params'
 import { PathThread } from './path-thread'
-import { laneSpeeds } from './lane-speeds'
-import { RequestRing } from './request-ring'
 import type { VirtualConfig } from './virtual-params'
 import { markPart } from './device-parts'
 import { VirtualLink } from './virtual-link'
 import { DepthLaw } from './virtual-depth-law'
-import type { VirtualHost } from './virtual-structure'
-import { V_BACKING, V_LANE_WAIT, V_PATH, V_SERVICE, V_STALL, VIRTUAL_PARTS } from './virtual-parts'
+import { VirtualLanes } from './virtual-lanes'
+import type { ServingStructure, VirtualHost } from './virtual-structure'
+import { V_BACKING, V_PATH, V_STALL, VIRTUAL_PARTS } from './virtual-parts'
 
 /**
  * A virtual device (loop, virtio, device-mapper): what is measurable at its block interface.
  * A request first takes the device's own path on the host — `pathUs` of CPU in one of its threads
  * (a loop device's worker runs the file I/O of each request in turn), competing with the
- * processes for the host's CPUs — then waits, in arrival order, for a lane of its direction: the
- * device serves `readParallel` reads and `writeParallel` writes at once (a fractional last lane
- * serves a request at full speed, then rests, so that it does that fraction of a lane's work — a
- * lane at a twentieth of the speed would instead hold a request twenty times as long, a latency
- * the device never shows). A lane is held for the request's service time, drawn
- * from the measured distribution of its direction (a 4 KiB request's), and then for the transfer
- * of the rest of its data over the device's one link, shared by every lane. With `sharedLanes`, reads and writes queue in
- * one line, so a read waits behind the writes that came before it (a virtio ring, one backing
- * disk), and a small request is answered only once the data of the large ones before it has
- * crossed the link; without, each direction has its own line.
- *
- * With `readContentionUs`/`writeContentionUs` set, the lanes give way to the depth law measured on
- * this machine's loop device over a Firecracker virtio disk: every request is served at once, in
- * its drawn time plus what each request already in flight adds — so at depth n a request takes its
- * QD1 time and n − 1 contentions (fio 4 KiB randread means 59, 100, 157, 478 µs at QD 1, 4, 8, 32:
- * 57 + (n − 1) × 14 µs within 6 %; a reader beside QD8 and QD32 writers took its QD1 time plus the
- * writers' share). The guest CPU of the device's own thread stays on the path (`pathUs`); the
- * scheduler's work per request joins its contention. A host that signals once per pass over its
- * queue (`signalPerPass`: signal-pass.ts) delivers each pass whole.
+ * processes for the host's CPUs — then, through the queue of the device under it if one is
+ * modelled (backing-stack.ts), reaches the structure that serves it (virtual-structure.ts): the
+ * lanes (virtual-lanes.ts), a few requests of each direction at once, each for its service time
+ * drawn from the measured distribution of its direction; or, with
+ * `readContentionUs`/`writeContentionUs` set, the depth law measured on this machine
+ * (virtual-depth-law.ts), every request at once, slowed by each one in flight. Either way the data
+ * beyond a request's first 4 KiB then crosses the device's one link (virtual-link.ts).
  *
  * In either structure, under load the host now and then stops serving altogether (`stallEveryMs`:
  * host-stalls.ts) — the tail of a deep queue. The stalls are the host's (its thread loses the CPU
@@ -50,14 +37,6 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
   readonly info: DeviceInfo
   inFlight = 0
   readonly parts = VIRTUAL_PARTS
-  /** Per direction: lane speeds (fastest first) and which are busy. */
-  private readonly speed: [Float64Array, Float64Array]
-  private readonly busy: [Uint8Array, Uint8Array]
-  /** Per direction: the lanes' work in parallel (`parallel`): a request's share of the host thread is its service ÷ this. */
-  private readonly laneWork: [number, number]
-  private readonly free = [0, 0]
-  /** Waiting for a lane: one line, or one per direction. */
-  private readonly lines: [RequestRing, RequestRing]
   /** The link the data beyond a request's first 4 KiB crosses (virtual-link.ts). */
   readonly link: VirtualLink
   private readonly threads: PathThread[] = []
@@ -67,6 +46,8 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
   private schedNs: SimTime = 0
   /** The depth law (virtual-depth-law.ts), when `contentionNs` is set (null: the lanes). */
   private readonly law: DepthLaw | null
+  /** What serves the requests: the depth law, or the lanes (virtual-lanes.ts). */
+  private readonly structure: ServingStructure
   /** The host's pauses under load (null: none). */
   readonly stalls: HostStalls | null
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
@@ -92,15 +73,9 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
       pageMaxSectors: largestTransferSectors(cfg, 4),
       writeCache: cfg.writeCache,
     }
-    this.speed = [laneSpeeds(cfg.parallel[0]), laneSpeeds(cfg.parallel[1])]
-    this.laneWork = [Math.max(cfg.parallel[0], 1e-3), Math.max(cfg.parallel[1], 1e-3)]
-    this.busy = [new Uint8Array(this.speed[0].length), new Uint8Array(this.speed[1].length)]
-    this.free[0] = this.speed[0].length
-    this.free[1] = this.speed[1].length
-    const shared = new RequestRing()
-    this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
     const contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
     this.law = contention ? new DepthLaw(cfg, engine, rng, this) : null
+    this.structure = this.law ?? new VirtualLanes(cfg, engine, rng, this)
     this.link = new VirtualLink(cfg, this)
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
     // the host's stalls are its own, whichever structure serves the requests (host-stalls.ts)
@@ -164,11 +139,11 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
     }
     // no host CPUs to run the path on (a device on its own): its cost is a delay
     if (ns > 0) this.engine.at(now + ns, this, EV_PATHED, rq)
-    else this.toLanes(rq, now)
+    else this.afterPath(rq, now)
   }
 
-  /** The request has been through the host path: it waits for a lane (or the backing queue). */
-  toLanes(rq: Request, now: SimTime): void {
+  /** The request has been through the host path: on to its structure (or the backing queue). */
+  afterPath(rq: Request, now: SimTime): void {
     markPart(rq, V_PATH, now)
     if (this.backing !== null) return this.backing.submit(rq)
     this.serveBacked(rq, now)
@@ -177,24 +152,14 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
   /** Serve a request: this device's, or the backing queue's when it has one. */
   private serveBacked(rq: Request, now: SimTime): void {
     if (this.backing !== null && this.sink.wantsParts === true) this.mark(rq, V_BACKING, now)
-    if (this.law !== null) return this.law.take(rq, now)
-    const line = this.lines[rq.op]
-    line.push(rq)
-    this.pump(line, now)
+    this.structure.take(rq, now)
   }
 
   onEvent(kind: number, data: unknown): void {
     const now = this.engine.now
     const rq = data as Request
     if (kind === EV_PATHED) {
-      this.toLanes(rq, now)
-      return
-    }
-    if (kind === EV_LANE_FREE) {
-      const lane = data as RestingLane
-      this.busy[lane.op][lane.lane] = 0
-      this.free[lane.op]++
-      this.pump(this.lines[lane.op], now)
+      this.afterPath(rq, now)
       return
     }
     // a stall began while it was in service: it completes that much later (its lane held)
@@ -205,15 +170,7 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
       this.engine.at(now + owed, this, EV_DONE, rq)
       return
     }
-    if (this.law !== null) return this.law.finished(rq, now)
-    // a lane is done with its request (a fractional lane rests first: EV_LANE_FREE)
-    const op = rq.op
-    if (rq.devInt >= 0) {
-      this.busy[op][rq.devInt] = 0
-      this.free[op]++
-      this.pump(this.lines[op], now)
-    }
-    this.deliver(rq, now)
+    this.structure.finished(rq, now)
   }
 
   /**
@@ -225,6 +182,7 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
     for (let b = rq.bioHead; b !== null; b = b.next) markPart(b.ref as Request, part, t)
   }
 
+  /** Its service ends at `t`: the completion event, where a stall that began meanwhile moves it. */
   doneAt(rq: Request, t: SimTime): void {
     this.engine.at(t, this, EV_DONE, rq)
   }
@@ -252,56 +210,7 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
     this.link.stalled(now, this.stalls.total)
     return stall
   }
-
-  /** Start the requests at the head of a line while their direction has a free lane. */
-  private pump(line: RequestRing, now: SimTime): void {
-    while (line.size > 0) {
-      const rq = line.peek()
-      if (this.free[rq.op] === 0) return
-      line.shift()
-      this.serve(rq, now)
-    }
-  }
-
-  private serve(rq: Request, now: SimTime): void {
-    const op = rq.op
-    const speeds = this.speed[op]
-    const busy = this.busy[op]
-    let lane = 0
-    while (busy[lane] !== 0) lane++
-    busy[lane] = 1
-    this.free[op]--
-    rq.devInt = lane
-    const service = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const speed = speeds[lane]
-    // the host thread serves the lanes: a request takes its share of the thread, so that lanes all
-    // busy keep it busy throughout (the depth law's contention is that share, measured)
-    const stall = this.stalled(rq, now, service / this.laneWork[op])
-    if (speed < 1) {
-      // the fractional lane: free again once it has rested (1/speed − 1) × the service
-      rq.devInt = -1
-      this.engine.at(Math.round(now + stall + service / speed), this, EV_LANE_FREE, new RestingLane(op, lane))
-    }
-    if (this.sink.wantsParts === true) {
-      this.mark(rq, V_LANE_WAIT, now)
-      this.mark(rq, V_STALL, now + stall)
-      this.mark(rq, V_SERVICE, now + stall + service)
-    }
-    // beyond its first 4 KiB, a request's data follows over the device's one link
-    const extra = this.link.extraNs(rq)
-    const done = this.link.after(rq, extra, now + stall + service)
-    this.doneAt(rq, Math.round(done))
-  }
 }
 
 const EV_DONE = 0
 const EV_PATHED = 1
-const EV_LANE_FREE = 2
-
-/** A fractional lane resting after a request. */
-class RestingLane {
-  constructor(
-    readonly op: number,
-    readonly lane: number,
-  ) {}
-}
