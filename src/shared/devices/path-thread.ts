@@ -19,7 +19,7 @@ export class PathThread implements HostThread {
 
   constructor(
     readonly pid: number,
-    private readonly dev: { toLanes(rq: Request, now: SimTime): void },
+    private readonly dev: { afterPath(rq: Request, now: SimTime): void },
   ) {}
 
   submit(rq: Request, cpu: HostCpu, ns: number): void {
@@ -32,7 +32,7 @@ export class PathThread implements HostThread {
   }
 
   cpuDone(now: SimTime): void {
-    this.dev.toLanes(this.queue.shift(), now)
+    this.dev.afterPath(this.queue.shift(), now)
     if (this.queue.size > 0) this.cpu!.run(this, this.ns)
     else {
       this.running = false

@@ -145,7 +145,7 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     min: 0,
     max: 1e6,
     source:
-      'measured on this machine (6.18 Firecracker guest, loop device on virtio, fio 4 KiB randread/randwrite at QD 1, 4, 8, 32): the mean latency grows linearly with depth, by 14 µs per read and 9–17 µs per write in flight, and a read beside QD8 and QD32 writers takes its QD1 time plus the writers’ share — see devices/virtual.ts',
+      'measured on this machine (6.18 Firecracker guest, loop device on virtio, fio 4 KiB randread/randwrite at QD 1, 4, 8, 32): the mean latency grows linearly with depth, by 14 µs per read and 9–17 µs per write in flight, and a read beside QD8 and QD32 writers takes its QD1 time plus the writers’ share — see devices/virtual-depth-law.ts',
   },
   {
     name: 'writeContentionUs',

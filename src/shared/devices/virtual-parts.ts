@@ -1,3 +1,6 @@
+import type { Request } from '../block/types'
+import type { SimTime } from '../sim/time'
+
 /**
  * The parts of a virtual device's service (Device.parts), in the order they pass: the device's
  * own path on the host (its thread's CPU, and waiting for the thread and a CPU), the queue of the
@@ -35,3 +38,11 @@ export const V_THREAD = 8
 export const V_LINK_WAIT = 9
 export const V_LINK = 10
 export const V_PASS = 11
+
+/** Where a virtual device marks the parts of a request's service (device-parts.ts). */
+export interface PartMarks {
+  /** The run keeps the parts (CompletionSink.wantsParts): mark them. */
+  readonly wantsParts: boolean
+  /** `rq`'s service up to `t` went to `part`. */
+  mark(rq: Request, part: number, t: SimTime): void
+}

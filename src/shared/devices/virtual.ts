@@ -1,57 +1,31 @@
-import { SECTOR, WRITE, type DeviceInfo, type Request } from '../block/types'
+import type { DeviceInfo, Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { CompletionSink, Device, HostCpu } from './device'
 import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
-import { PassServer } from './signal-pass'
-import type { SignalPass } from './signal-pass'
 import { largestTransferSectors } from './virtual-params'
 import { PathThread } from './path-thread'
-import { laneSpeeds } from './lane-speeds'
-import { RequestRing } from './request-ring'
 import type { VirtualConfig } from './virtual-params'
 import { markPart } from './device-parts'
-import {
-  V_BACKING,
-  V_CONTENTION,
-  V_LANE_WAIT,
-  V_LINK,
-  V_LINK_WAIT,
-  V_PASS,
-  V_PATH,
-  V_SERVICE,
-  V_SIGNAL,
-  V_STALL,
-  V_THREAD,
-  V_THREAD_WAIT,
-  VIRTUAL_PARTS,
-} from './virtual-parts'
+import { VirtualLink } from './virtual-link'
+import { DepthLaw } from './virtual-depth-law'
+import { VirtualLanes } from './virtual-lanes'
+import type { ServingStructure, VirtualHost } from './virtual-structure'
+import { V_BACKING, V_PATH, V_STALL, VIRTUAL_PARTS } from './virtual-parts'
 
 /**
  * A virtual device (loop, virtio, device-mapper): what is measurable at its block interface.
  * A request first takes the device's own path on the host — `pathUs` of CPU in one of its threads
  * (a loop device's worker runs the file I/O of each request in turn), competing with the
- * processes for the host's CPUs — then waits, in arrival order, for a lane of its direction: the
- * device serves `readParallel` reads and `writeParallel` writes at once (a fractional last lane
- * serves a request at full speed, then rests, so that it does that fraction of a lane's work — a
- * lane at a twentieth of the speed would instead hold a request twenty times as long, a latency
- * the device never shows). A lane is held for the request's service time, drawn
- * from the measured distribution of its direction (a 4 KiB request's), and then for the transfer
- * of the rest of its data over the device's one link, shared by every lane. With `sharedLanes`, reads and writes queue in
- * one line, so a read waits behind the writes that came before it (a virtio ring, one backing
- * disk), and a small request is answered only once the data of the large ones before it has
- * crossed the link; without, each direction has its own line.
- *
- * With `readContentionUs`/`writeContentionUs` set, the lanes give way to the depth law measured on
- * this machine's loop device over a Firecracker virtio disk: every request is served at once, in
- * its drawn time plus what each request already in flight adds — so at depth n a request takes its
- * QD1 time and n − 1 contentions (fio 4 KiB randread means 59, 100, 157, 478 µs at QD 1, 4, 8, 32:
- * 57 + (n − 1) × 14 µs within 6 %; a reader beside QD8 and QD32 writers took its QD1 time plus the
- * writers' share). The guest CPU of the device's own thread stays on the path (`pathUs`); the
- * scheduler's work per request joins its contention. A host that signals once per pass over its
- * queue (`signalPerPass`: signal-pass.ts) delivers each pass whole.
+ * processes for the host's CPUs — then, through the queue of the device under it if one is
+ * modelled (backing-stack.ts), reaches the structure that serves it (virtual-structure.ts): the
+ * lanes (virtual-lanes.ts), a few requests of each direction at once, each for its service time
+ * drawn from the measured distribution of its direction; or, with
+ * `readContentionUs`/`writeContentionUs` set, the depth law measured on this machine
+ * (virtual-depth-law.ts), every request at once, slowed by each one in flight. Either way the data
+ * beyond a request's first 4 KiB then crosses the device's one link (virtual-link.ts).
  *
  * In either structure, under load the host now and then stops serving altogether (`stallEveryMs`:
  * host-stalls.ts) — the tail of a deep queue. The stalls are the host's (its thread loses the CPU
@@ -59,35 +33,25 @@ import {
  * the lanes' does each request's share of the lanes (its service over `parallel`), so that lanes
  * all busy keep the thread busy throughout.
  */
-export class VirtualDevice implements Device, Handler {
+export class VirtualDevice implements Device, Handler, VirtualHost {
   readonly info: DeviceInfo
   inFlight = 0
   readonly parts = VIRTUAL_PARTS
-  /** Per direction: lane speeds (fastest first) and which are busy. */
-  private readonly speed: [Float64Array, Float64Array]
-  private readonly busy: [Uint8Array, Uint8Array]
-  /** Per direction: the lanes' work in parallel (`parallel`): a request's share of the host thread is its service ÷ this. */
-  private readonly laneWork: [number, number]
-  private readonly free = [0, 0]
-  /** Waiting for a lane: one line, or one per direction. */
-  private readonly lines: [RequestRing, RequestRing]
-  private linkFree: SimTime = 0
+  /** The link the data beyond a request's first 4 KiB crosses (virtual-link.ts). */
+  readonly link: VirtualLink
   private readonly threads: PathThread[] = []
   private nextThread = 0
   private cpu: HostCpu | null = null
   /** The I/O scheduler's work per request, done on the device's path (see `schedulerWork`). */
   private schedNs: SimTime = 0
-  /** Contention mode (`contentionNs` set): what the requests in flight add to one started now. */
-  private readonly contention: boolean
-  private inFlightCost: SimTime = 0
+  /** The depth law (virtual-depth-law.ts), when `contentionNs` is set (null: the lanes). */
+  private readonly law: DepthLaw | null
+  /** What serves the requests: the depth law, or the lanes (virtual-lanes.ts). */
+  private readonly structure: ServingStructure
   /** The host's pauses under load (null: none). */
-  private readonly stalls: HostStalls | null
-  /** The stall time the link's schedule has been moved by. */
-  private linkMark = 0
+  readonly stalls: HostStalls | null
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
   private readonly backing: BackingStack | null
-  /** Contention mode with `signalPerPass`: the host's thread and its passes (null: off). */
-  private readonly passes: PassServer | null
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -109,16 +73,11 @@ export class VirtualDevice implements Device, Handler {
       pageMaxSectors: largestTransferSectors(cfg, 4),
       writeCache: cfg.writeCache,
     }
-    this.speed = [laneSpeeds(cfg.parallel[0]), laneSpeeds(cfg.parallel[1])]
-    this.laneWork = [Math.max(cfg.parallel[0], 1e-3), Math.max(cfg.parallel[1], 1e-3)]
-    this.busy = [new Uint8Array(this.speed[0].length), new Uint8Array(this.speed[1].length)]
-    this.free[0] = this.speed[0].length
-    this.free[1] = this.speed[1].length
-    const shared = new RequestRing()
-    this.lines = cfg.sharedLanes ? [shared, shared] : [shared, new RequestRing()]
-    this.contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
+    const contention = cfg.contentionNs[0] > 0 || cfg.contentionNs[1] > 0
+    this.law = contention ? new DepthLaw(cfg, engine, rng, this) : null
+    this.structure = this.law ?? new VirtualLanes(cfg, engine, rng, this)
+    this.link = new VirtualLink(cfg, this)
     for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
-    this.passes = this.contention && cfg.signalPerPass ? new PassServer() : null
     // the host's stalls are its own, whichever structure serves the requests (host-stalls.ts)
     this.stalls = cfg.stallEveryNs > 0 ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs) : null
     this.backing =
@@ -135,6 +94,11 @@ export class VirtualDevice implements Device, Handler {
             (rq, now) => this.serveBacked(rq, now),
             (upper, now) => this.completed(upper, now),
           )
+  }
+
+  /** The run keeps the parts of each request's service (the sink's wantsParts, set once the run knows). */
+  get wantsParts(): boolean {
+    return this.sink.wantsParts === true
   }
 
   attachCpu(cpu: HostCpu): void {
@@ -155,8 +119,10 @@ export class VirtualDevice implements Device, Handler {
    * (`pathThreads` 0: no serial path.)
    */
   schedulerWork(ns: SimTime, scheduler: string): void {
-    const measured = this.cfg.schedulerPathNs[scheduler]
-    this.schedNs = this.threads.length > 0 || this.contention ? (measured ?? ns) : 0
+    const work = this.cfg.schedulerPathNs[scheduler] ?? ns
+    // on the serial path, or (the depth law) a contention of its own
+    if (this.law !== null) this.law.schedNs = work
+    else this.schedNs = this.threads.length > 0 ? work : 0
   }
 
   start(rq: Request, now: SimTime): void {
@@ -164,8 +130,7 @@ export class VirtualDevice implements Device, Handler {
     if (rq.nsect <= 0 || rq.sector < 0 || rq.end > this.info.capacitySectors)
       throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
     this.inFlight++
-    // the scheduler's work is on the serial path, or (contention mode) a contention of its own
-    const ns = this.cfg.pathNs + (this.contention ? 0 : this.schedNs)
+    const ns = this.cfg.pathNs + this.schedNs
     if (ns > 0 && this.threads.length > 0 && this.cpu !== null) {
       const t = this.threads[this.nextThread]
       this.nextThread = (this.nextThread + 1) % this.threads.length
@@ -174,11 +139,11 @@ export class VirtualDevice implements Device, Handler {
     }
     // no host CPUs to run the path on (a device on its own): its cost is a delay
     if (ns > 0) this.engine.at(now + ns, this, EV_PATHED, rq)
-    else this.toLanes(rq, now)
+    else this.afterPath(rq, now)
   }
 
-  /** The request has been through the host path: it waits for a lane (or the backing queue). */
-  toLanes(rq: Request, now: SimTime): void {
+  /** The request has been through the host path: on to its structure (or the backing queue). */
+  afterPath(rq: Request, now: SimTime): void {
     markPart(rq, V_PATH, now)
     if (this.backing !== null) return this.backing.submit(rq)
     this.serveBacked(rq, now)
@@ -187,25 +152,14 @@ export class VirtualDevice implements Device, Handler {
   /** Serve a request: this device's, or the backing queue's when it has one. */
   private serveBacked(rq: Request, now: SimTime): void {
     if (this.backing !== null && this.sink.wantsParts === true) this.mark(rq, V_BACKING, now)
-    if (this.contention) return this.contend(rq, now)
-    const line = this.lines[rq.op]
-    line.push(rq)
-    this.pump(line, now)
+    this.structure.take(rq, now)
   }
 
   onEvent(kind: number, data: unknown): void {
     const now = this.engine.now
     const rq = data as Request
     if (kind === EV_PATHED) {
-      this.toLanes(rq, now)
-      return
-    }
-    if (kind === EV_PASS) return this.passEnds(data as SignalPass, now)
-    if (kind === EV_LANE_FREE) {
-      const lane = data as RestingLane
-      this.busy[lane.op][lane.lane] = 0
-      this.free[lane.op]++
-      this.pump(this.lines[lane.op], now)
+      this.afterPath(rq, now)
       return
     }
     // a stall began while it was in service: it completes that much later (its lane held)
@@ -216,56 +170,25 @@ export class VirtualDevice implements Device, Handler {
       this.engine.at(now + owed, this, EV_DONE, rq)
       return
     }
-    if (this.contention) {
-      this.inFlightCost -= rq.devInt
-      this.deliver(rq, now)
-      return
-    }
-    // a lane is done with its request (a fractional lane rests first: EV_LANE_FREE)
-    const op = rq.op
-    if (rq.devInt >= 0) {
-      this.busy[op][rq.devInt] = 0
-      this.free[op]++
-      this.pump(this.lines[op], now)
-    }
-    this.deliver(rq, now)
+    this.structure.finished(rq, now)
   }
 
   /**
    * `rq`'s service — each upper request's in it, when it is the backing queue's — up to `t` went
    * to `part` (device-parts.ts).
    */
-  private mark(rq: Request, part: number, t: SimTime): void {
+  mark(rq: Request, part: number, t: SimTime): void {
     if (this.backing === null) return markPart(rq, part, t)
     for (let b = rq.bioHead; b !== null; b = b.next) markPart(b.ref as Request, part, t)
   }
 
-  /** A request's data beyond 4 KiB on the link, ns: page-cache writes at their own rate (cacheWriteMBps). */
-  private extraNs(rq: Request): number {
-    const bytes = Math.max(0, rq.nsect * SECTOR - 4096)
-    return bytes * (rq.op === WRITE && rq.pages ? this.cfg.cacheWriteNsPerByte : this.cfg.nsPerByte[rq.op])
-  }
-
-  /** Its data beyond 4 KiB (`extra` ns on the link) after its service, which ends at `done`. */
-  private linked(rq: Request, extra: number, done: number): number {
-    if (extra > 0) {
-      const linkStart = Math.max(this.linkFree, done)
-      this.linkFree = linkStart + extra
-      if (this.sink.wantsParts === true) {
-        this.mark(rq, V_LINK_WAIT, linkStart)
-        this.mark(rq, V_LINK, this.linkFree)
-      }
-      return this.linkFree
-    }
-    if (!this.cfg.sharedLanes) return done
-    // one line to one backing store: a small request is answered only after the data of the
-    // requests before it has crossed (a read behind a large write waits for its transfer)
-    if (this.linkFree > done && this.sink.wantsParts === true) this.mark(rq, V_LINK_WAIT, this.linkFree)
-    return Math.max(done, this.linkFree)
+  /** Its service ends at `t`: the completion event, where a stall that began meanwhile moves it. */
+  doneAt(rq: Request, t: SimTime): void {
+    this.engine.at(t, this, EV_DONE, rq)
   }
 
   /** The service is done with a request: the backing queue's, or this device's own. */
-  private deliver(rq: Request, now: SimTime): void {
+  deliver(rq: Request, now: SimTime): void {
     if (this.backing !== null) this.backing.served(rq, now)
     else this.completed(rq, now)
   }
@@ -276,136 +199,18 @@ export class VirtualDevice implements Device, Handler {
   }
 
   /**
-   * Contention mode: every request is served at once, in the time drawn for its direction plus
-   * what each request already in flight adds (its direction's contention and the scheduler's work
-   * per request), plus its data beyond 4 KiB over the link. The depth law of a device whose host
-   * side serves its requests with shared resources: at depth n a request takes its QD1 time and
-   * n − 1 contentions, so the rate is n / (t₁ + (n − 1) c), bounded by 1 / c.
-   */
-  private contend(rq: Request, now: SimTime): void {
-    const op = rq.op
-    const own = this.cfg.contentionNs[op] + this.schedNs
-    if (this.passes !== null) return this.contendInPass(rq, now, own)
-    const service = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const cost = this.inFlightCost
-    this.inFlightCost += own
-    rq.devInt = own
-    const stall = this.stalled(rq, now, own)
-    if (this.sink.wantsParts === true) {
-      this.mark(rq, V_SERVICE, now + service)
-      this.mark(rq, V_CONTENTION, now + service + cost)
-      this.mark(rq, V_STALL, now + service + cost + stall)
-    }
-    const extra = this.extraNs(rq)
-    const done = this.linked(rq, extra, now + service + cost + stall)
-    this.engine.at(Math.round(done), this, EV_DONE, rq)
-  }
-
-  /**
    * A request starts its service with `workNs` of the host thread's serial work: the time a stall
    * under way holds its start back (0 without stalls). The link's schedule moves with every stall
    * (a link still busy now was busy through it).
    */
-  private stalled(rq: Request, now: SimTime, workNs: number): number {
+  stalled(rq: Request, now: SimTime, workNs: number): number {
     if (this.stalls === null) return 0
     const stall = this.stalls.start(now, workNs)
     rq.devMark = this.stalls.total
-    if (this.linkFree > now) this.linkFree += this.stalls.total - this.linkMark
-    this.linkMark = this.stalls.total
+    this.link.stalled(now, this.stalls.total)
     return stall
-  }
-
-  /**
-   * Contention mode, signalled per pass (signal-pass.ts): the host's one thread performs the
-   * requests in turn — each its contention and its data beyond 4 KiB — between the way there (the
-   * kick of a request that opens a pass) and back (the pass's interrupt) that make up the rest of
-   * the drawn QD1 time; a pass is delivered all at once.
-   */
-  private contendInPass(rq: Request, now: SimTime, own: number): void {
-    const op = rq.op
-    const drawn = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const extra = this.extraNs(rq)
-    const stall = this.stalls !== null ? this.stalls.start(now, own) : 0
-    const server = this.passes!
-    const pass = server.start(rq, now, drawn, own, extra, stall, this.stalls?.total ?? 0)
-    if (this.sink.wantsParts === true) {
-      // its way there (none when it joined a pass under way), the pass's way back
-      this.mark(rq, V_SIGNAL, server.arrived - stall)
-      this.mark(rq, V_STALL, server.arrived)
-      this.mark(rq, V_THREAD_WAIT, server.begun)
-      this.mark(rq, V_THREAD, server.begun + own)
-      this.mark(rq, V_LINK, server.begun + own + extra)
-      this.mark(rq, V_SIGNAL, server.begun + own + extra + pass.back)
-    }
-    if (pass.due < 0) {
-      pass.due = pass.end
-      this.engine.at(pass.due, this, EV_PASS, pass)
-    }
-  }
-
-  /** A pass's end event: later if it grew (or a stall moved it), else every request of it done. */
-  private passEnds(pass: SignalPass, now: SimTime): void {
-    if (!this.passes!.ended(pass, now, this.stalls !== null ? this.stalls.owed(pass.mark) : 0)) {
-      pass.due = pass.end
-      this.engine.at(pass.due, this, EV_PASS, pass)
-      return
-    }
-    for (const rq of pass.held) {
-      if (this.sink.wantsParts === true) this.mark(rq, V_PASS, now)
-      this.deliver(rq, now)
-    }
-  }
-
-  /** Start the requests at the head of a line while their direction has a free lane. */
-  private pump(line: RequestRing, now: SimTime): void {
-    while (line.size > 0) {
-      const rq = line.peek()
-      if (this.free[rq.op] === 0) return
-      line.shift()
-      this.serve(rq, now)
-    }
-  }
-
-  private serve(rq: Request, now: SimTime): void {
-    const op = rq.op
-    const speeds = this.speed[op]
-    const busy = this.busy[op]
-    let lane = 0
-    while (busy[lane] !== 0) lane++
-    busy[lane] = 1
-    this.free[op]--
-    rq.devInt = lane
-    const service = this.cfg.service[op].draw(this.rng.next()) * 1000
-    const speed = speeds[lane]
-    // the host thread serves the lanes: a request takes its share of the thread, so that lanes all
-    // busy keep it busy throughout (the depth law's contention is that share, measured)
-    const stall = this.stalled(rq, now, service / this.laneWork[op])
-    if (speed < 1) {
-      // the fractional lane: free again once it has rested (1/speed − 1) × the service
-      rq.devInt = -1
-      this.engine.at(Math.round(now + stall + service / speed), this, EV_LANE_FREE, new RestingLane(op, lane))
-    }
-    if (this.sink.wantsParts === true) {
-      this.mark(rq, V_LANE_WAIT, now)
-      this.mark(rq, V_STALL, now + stall)
-      this.mark(rq, V_SERVICE, now + stall + service)
-    }
-    // beyond its first 4 KiB, a request's data follows over the device's one link
-    const extra = this.extraNs(rq)
-    const done = this.linked(rq, extra, now + stall + service)
-    this.engine.at(Math.round(done), this, EV_DONE, rq)
   }
 }
 
 const EV_DONE = 0
 const EV_PATHED = 1
-const EV_LANE_FREE = 2
-const EV_PASS = 3
-
-/** A fractional lane resting after a request. */
-class RestingLane {
-  constructor(
-    readonly op: number,
-    readonly lane: number,
-  ) {}
-}

@@ -115,8 +115,9 @@ export function initialVirtual(
   /** The path's time per request when the scheduler points determined it (fit-scheduler-cost.ts). */
   pathFit?: { us: number; why: string },
   /**
-   * Fit the depth law (contention per request in flight, devices/virtual.ts) rather than lanes
-   * and a serial path: how a virtual device on this machine's hypervisor was measured to behave.
+   * Fit the depth law (contention per request in flight, devices/virtual-depth-law.ts) rather
+   * than lanes and a serial path: how a virtual device on this machine's hypervisor was measured
+   * to behave.
    */
   contention = false,
 ): { values: ParamValues; sources: Record<string, string> } {
