@@ -1,9 +1,10 @@
-// npm run -s bench:hash [-- --only TEXT] [-- --out FILE] [-- --compare FILE]
+// npm run -s bench:hash [-- --only TEXT] [-- --out FILE] [-- --compare FILE] [-- --no-why]
 // A fingerprint of the simulator's results, to show an optimisation changed nothing: every gallery
 // entry's runs (each variant, each sweep value, each scheduler, the first repetition), every
 // example, and the bench's cases at their quick sizes, each simulated with the why, the result's
 // JSON hashed (SHA-256). Prints one line per run and the hash of them all; `--out` saves the lines,
 // `--compare` reads such a file and names the runs whose results differ (exit status 1).
+// `--no-why`: each simulated without the why (RunHooks.why), the way a run that does without it goes.
 import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { loadGalleryEntry, listGallery, specsOf } from '../src/main/services/gallery-entries'
@@ -19,6 +20,7 @@ const option = (name: string): string | undefined => {
 const only = option('--only')
 const out = option('--out')
 const compare = option('--compare')
+const why = !argv.includes('--no-why')
 
 /** Every spec to hash, named. */
 function specs(): { name: string; doc: unknown }[] {
@@ -51,7 +53,7 @@ for (const { name, doc } of specs()) {
   const spec = resolveSpec(doc)
   spec.schedulers.forEach((s, i) => {
     const line = `${name} ${s.label ?? s.name} ${createHash('sha256')
-      .update(JSON.stringify(simulate(spec, i, 0)))
+      .update(JSON.stringify(simulate(spec, i, 0, { why })))
       .digest('hex')
       .slice(0, 16)}`
     total.update(line + '\n')

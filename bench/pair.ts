@@ -1,4 +1,5 @@
 // npm run -s bench:pair -- OTHER_CHECKOUT [--pairs N] [--full] [--only TEXT] [--no-why] [--b-no-why] [--gc]
+//   [--sample SECONDS]
 // Before/after figures on a noisy machine: each bench case (bench/cases.ts, quick sizes unless
 // --full) from this checkout (A) and another (B, e.g. `git worktree add ../base <commit>` with
 // node_modules linked) loaded into one process and run alternately, A B B A A B …, the CPU time
@@ -25,6 +26,10 @@ if (!other || other.startsWith('--')) {
 const pairs = Math.max(2, Number(option('--pairs') ?? 6) || 6)
 const quick = !argv.includes('--full')
 const only = option('--only')
+// `--sample`: a sample's CPU seconds at least (default 0.1; a shorter case runs several times a
+// sample). The 2003 flagship's schedulers take 5–20 ms a run: at 0.1 s a sample their figures
+// still move by a quarter from one pass to the next; `--only 2003 --sample 1` prices them.
+const sampleSeconds = Math.max(0.01, Number(option('--sample') ?? 0.1) || 0.1)
 // `--no-why`: this checkout's runs without the why (RunHooks.why); `--b-no-why`: the other's (a
 // checkout from before the why ignores the hook). `--b-no-why` with OTHER_CHECKOUT a copy of this
 // one (`git archive HEAD | tar -x -C DIR`, node_modules linked) prices the why alone. This checkout
@@ -80,8 +85,8 @@ for (const [i, name] of a.names.entries()) {
     console.log(`${name.padEnd(52)} not in B`)
     continue
   }
-  // Warm both sides' code for this case (a short case, a few runs). A case shorter than a tenth of
-  // a second (the 2003 flagship's schedulers, ~10 ms) is run several times a sample, as many on
+  // Warm both sides' code for this case (a short case, a few runs). A case shorter than a sample
+  // (`--sample`; the 2003 flagship's schedulers, ~10 ms) is run several times a sample, as many on
   // both sides: a few ms of CPU time are at the mercy of the machine's other work (single pairs
   // from 0.2 to 2.5). Not with `--gc`: that prices a cold run.
   let warm = Infinity
@@ -91,7 +96,7 @@ for (const [i, name] of a.names.entries()) {
     spent += ta + tb
     warm = Math.min(warm, ta, tb)
   }
-  const times = collect ? 1 : Math.min(50, Math.ceil(0.1 / Math.max(1e-4, warm)))
+  const times = collect ? 1 : Math.min(500 * sampleSeconds, Math.ceil(sampleSeconds / Math.max(1e-4, warm)))
   const ratios: number[] = []
   for (let k = 0; k < pairs; k++) {
     gc()

@@ -97,6 +97,23 @@ describe('device parts of D2C', () => {
     }
   })
 
+  it('flash: reads retried on a worn drive, and reads the host link holds up, add up', () => {
+    // both paths a read's parts are told along (flash-parts.ts takeFlashParts): the die's work with
+    // read retries after it, and the host link's earlier transfers after its first page
+    const worn = { readRetryPct: 30, readRetryMax: 3 }
+    const r = simulate(
+      spec('ssd-sata-mlc', worn, [
+        fio('rr', 'randread', '4k', { iodepth: 32 }),
+        fio('sr', 'read', '256k', { iodepth: 32, size: '64m' }),
+      ]),
+      0,
+    )
+    expectPartsAddUp(r)
+    expect(mean(proc(r, 'rr'), 'read retry')).toBeGreaterThan(0)
+    expect(mean(proc(r, 'sr'), 'waiting for the host link')).toBeGreaterThan(0)
+    expect(mean(proc(r, 'sr'), 'array')).toBeGreaterThan(0)
+  })
+
   it('flash: random writes on a full drive without a write buffer pay for garbage collection', () => {
     const full = { writeBufferKiB: 0, initialFreePct: 5 }
     const r = simulate(spec('ssd-sata-mlc', full, [fio('rw', 'randwrite', '4k', { size: '64m' })], 1), 0)

@@ -6,7 +6,8 @@ export interface BlockObserver {
   dispatched(rq: Request, now: SimTime): void
   /**
    * `rq` is done. With `BlockQueue.wantsParts`, `rq.devParts` holds its service split into the
-   * device's physical parts (ns, indexed as `Device.parts`; those set in `rq.devMask`).
+   * device's physical parts (ns, indexed as `Device.parts`; those set in `rq.devMask`), or as the
+   * device filled them for its `Device.takeParts`.
    */
   completed(rq: Request, now: SimTime): void
   /** Requests queued in the scheduler or in flight at the device changed. */

@@ -106,6 +106,7 @@ export class Request {
    * `Device.parts`, filled by the device (device-parts.ts); null when the run keeps none. Only the
    * parts whose bit is set in `devMask` hold this dispatch's time (the others are stale: nothing
    * clears them, so a request costs only the parts it has). Set up by the block layer at dispatch.
+   * A device that takes its parts itself (Device.takeParts) fills them its own way (flash-parts.ts).
    */
   devParts: Float64Array | null = null
   devMask = 0

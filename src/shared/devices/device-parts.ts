@@ -25,3 +25,19 @@ export function markPart(rq: Request, part: number, t: SimTime): void {
     parts[part] = ns
   } else parts[part] += ns
 }
+
+/**
+ * Add a completed request's marked parts (markPart: those whose bit is set in `Request.devMask`)
+ * to `into`: how the run takes a device's parts unless the device takes them itself
+ * (Device.takeParts).
+ */
+export function addMarkedParts(rq: Request, into: Float64Array): void {
+  const parts = rq.devParts!
+  let mask = rq.devMask
+  while (mask !== 0) {
+    const low = mask & -mask
+    mask ^= low
+    const i = 31 - Math.clz32(low)
+    into[i] += parts[i]
+  }
+}

@@ -31,6 +31,12 @@ export interface Device {
    * time queued inside the device included). Absent: the device does not split its service time.
    */
   readonly parts?: readonly string[]
+  /**
+   * Add a completed request's parts (its `devParts`, as this device filled them) to `into`, indexed
+   * as `parts`: for a device that fills them otherwise than by markPart (flash-parts.ts). Absent:
+   * the parts marked (device-parts.ts addMarkedParts).
+   */
+  readonly takeParts?: (rq: Request, into: Float64Array) => void
   start(rq: Request, now: SimTime): void
   /**
    * Whether the driver can take `rq` now, asked before `start` by a device whose room is not a

@@ -1,6 +1,6 @@
 import type { Request } from '../block/types'
 import type { SimTime } from '../sim/time'
-import { markPart } from './device-parts'
+import { addMarkedParts, markPart } from './device-parts'
 
 /**
  * The parts of a flash command's service (Device.parts). A command's pages are served by several
@@ -41,31 +41,133 @@ const P_RETRY = 8
 const P_ERASE = 9
 const P_GC = 10
 const P_BUFFER_ROOM = 11
-/** The parts readDone sets on a read that the die's work decided, the link's, or neither. */
-const READ_BARE = (1 << P_OVERHEAD) | (1 << P_HOST)
-const READ_VIA_LINK = READ_BARE | (1 << P_ARRAY) | (1 << P_LINK_WAIT)
-const READ_VIA_DIE =
-  READ_BARE | (1 << P_DIE_WAIT) | (1 << P_ARRAY) | (1 << P_CHAN_WAIT) | (1 << P_CHAN) | (1 << P_RETRY)
+/**
+ * A read's parts are worked out in one step, when the run takes them (takeFlashParts, at its
+ * completion): while flash.ts places the read it writes the times of its path into the request's
+ * `devParts` — the latest die's work as each die is offered (readOffer), then the command's start,
+ * the host link's times and its completion (readPlaced) — and sets `devMask` to the path that
+ * decided it: the die's work, the link's, or neither. Those codes are negative, and markPart's
+ * masks never are (at most 31 parts): a write's parts are marked as it is placed (writeDone), and
+ * taken as any device's (addMarkedParts). The block layer starts each request unmarked
+ * (BlockQueue.start), so a read has no parts marked before.
+ */
+const READ_VIA_DIE = -1
+const READ_VIA_LINK = -2
+const READ_BARE = -3
+// A read's times in its `devParts`: its start (after the command overhead); the latest die's work
+// (readOffer's arguments); the first page sensed, the link free, the completion (readPlaced).
+const R_T = 0
+const R_S = 1
+const R_SENSE1 = 2
+const R_XS = 3
+const R_XE = 4
+const R_SENSED = 5
+const R_END = 6
+const R_FIRST = 7
+const R_LINK = 8
+const R_DONE = 9
+if (FLASH_PARTS.length <= R_DONE) throw new Error("a read's times need a slot each in its devParts")
 
 /**
- * The path through one command: flash.ts offers it each die's work as it places it, and keeps the
- * one that ends last (`end`), as the times it passed; the command's own steps before and after
+ * The latest die's work for the read being placed (flash.ts, as each die's work ends later than
+ * the last offered): the die is free at `s`, its first page is sensed after `first`, its channel
+ * takes the pages from `xs` (`kX`: their transfer), the last is out at `sensed`, and read retries
+ * end it at `end`. Sensing that outlasts the transfers is array time.
+ */
+export function readOffer(
+  times: Float64Array,
+  s: number,
+  first: number,
+  xs: number,
+  kX: number,
+  sensed: number,
+  end: number,
+): void {
+  times[R_S] = s
+  times[R_SENSE1] = s + first
+  times[R_XS] = xs
+  times[R_XE] = xs + kX
+  times[R_SENSED] = sensed
+  times[R_END] = end
+}
+
+/**
+ * A read placed: started at `t` (after the command overhead), done at `done`, its data crossing
+ * the host link after the die's work (`viaDie`: the latest die offered, if `offered`), or else
+ * after the link's earlier transfers (free at `linkFrom`) and its first page (`t + tr0`).
+ */
+export function readPlaced(
+  rq: Request,
+  times: Float64Array,
+  t: SimTime,
+  tr0: number,
+  linkFrom: number,
+  viaDie: boolean,
+  offered: boolean,
+  done: SimTime,
+): void {
+  times[R_T] = t
+  times[R_DONE] = done
+  if (!viaDie) {
+    times[R_FIRST] = t + tr0
+    times[R_LINK] = linkFrom
+    rq.devMask = READ_VIA_LINK
+  } else rq.devMask = offered ? READ_VIA_DIE : READ_BARE
+}
+
+/**
+ * Add a completed flash command's parts to `into` (Device.takeParts). A read's (readPlaced): mark
+ * by mark along its path, as markPart would have marked them — `c…` the cursor after each mark
+ * (markPart's `devAt`, from the dispatch), none past `done`; a write's: as marked.
+ */
+export function takeFlashParts(rq: Request, into: Float64Array): void {
+  const path = rq.devMask
+  if (path >= 0) return addMarkedParts(rq, into)
+  const m = rq.devParts!
+  const done = m[R_DONE]
+  const c0 = rq.devAt
+  const c1 = Math.max(c0, Math.round(m[R_T]))
+  let cn = c1
+  if (path === READ_VIA_DIE) {
+    // The die's times come in order (s ≤ s + first ≤ xs ≤ xs + kX ≤ sensed ≤ end: flash.ts) and
+    // none is past `done` (the data crosses the link after the die's work): each cursor is its
+    // time rounded, or c1 if later — the cursors' chain without its steps (markPart's rounding
+    // keeps the order; a time past `done` by less than its rounding rounds to `done`)
+    const c2 = Math.max(c1, Math.round(m[R_S]))
+    const c3 = Math.max(c1, Math.round(m[R_SENSE1]))
+    const c4 = Math.max(c1, Math.round(m[R_XS]))
+    const c5 = Math.max(c1, Math.round(m[R_XE]))
+    const c6 = Math.max(c1, Math.round(m[R_SENSED]))
+    // read retries end it after its last page (without them `end` is `sensed`: no time)
+    cn = Math.max(c1, Math.round(m[R_END]))
+    into[P_DIE_WAIT] += c2 - c1
+    into[P_ARRAY] += c3 - c2 + (c6 - c5)
+    into[P_CHAN_WAIT] += c4 - c3
+    into[P_CHAN] += c5 - c4
+    into[P_RETRY] += cn - c6
+  } else if (path === READ_VIA_LINK) {
+    const c2 = cursor(c1, m[R_FIRST], done)
+    cn = cursor(c2, m[R_LINK], done)
+    into[P_ARRAY] += c2 - c1
+    into[P_LINK_WAIT] += cn - c2
+  }
+  into[P_OVERHEAD] += c1 - c0
+  into[P_HOST] += Math.max(cn, Math.round(done)) - cn
+}
+
+/**
+ * The path through one write: flash.ts offers it each die's program as it places it, and keeps
+ * the one that ends last (`end`), as the times it passed; the write's own steps before and after
  * are marked when it is done. Fields, no allocation per command.
  */
 export class FlashPath {
   /** End of the latest die's work offered for this command (−∞: none yet). */
   end = -Infinity
-  /** What that die did: 0 nothing yet, 1 a read, 2 a program. */
-  private kind = 0
-  // a read: die free, first page sensed, channel taken, pages across it, last page sensed
-  private s = 0
-  private first = 0
-  private xs = 0
-  private kX = 0
-  private sensed = 0
-  // a program: first page in, die free, old pages read back, channel taken; then the pipeline
+  // the first page in, die free, old pages read back, channel taken; then the pipeline
   private ready = 0
   private s0 = 0
+  private s = 0
+  private xs = 0
   private tX = 0
   private k = 0
   private step = 0
@@ -76,22 +178,6 @@ export class FlashPath {
   /** A new command. */
   reset(): void {
     this.end = -Infinity
-    this.kind = 0
-  }
-
-  /**
-   * A die reads k pages: it is free at `s`, its first page is sensed after `first`, its channel
-   * takes them from `xs` (`kX`: their transfer), the last is out at `sensed`, and read retries end
-   * it at `end`. Sensing that outlasts the transfers is array time.
-   */
-  read(s: number, first: number, xs: number, kX: number, sensed: number, end: number): void {
-    this.end = end
-    this.kind = 1
-    this.s = s
-    this.first = first
-    this.xs = xs
-    this.kX = kX
-    this.sensed = sensed
   }
 
   /**
@@ -115,7 +201,6 @@ export class FlashPath {
     end: number,
   ): void {
     this.end = end
-    this.kind = 2
     this.ready = ready
     this.s0 = s0
     this.s = s
@@ -126,89 +211,6 @@ export class FlashPath {
     this.tProg = tProg
     this.gc = gc
     this.erase = erase
-  }
-
-  /**
-   * A read is done at `done`, its data crossing the host link after the die's work (`viaDie`), or
-   * else after the link's earlier transfers (free at `linkFrom`) and its first page (`t + tr0`).
-   */
-  readDone(rq: Request, t: SimTime, tr0: number, linkFrom: number, viaDie: boolean, done: SimTime): void {
-    const parts = rq.devParts
-    if (parts === null) return
-    // A command's parts are all marked here, in one go (flash.ts computes its completion at its
-    // start): unless some were marked before, each is set once, a part no mark reached set to 0 —
-    // the sums the run takes (StageAccount.takeParts) are markPart's, without a test and branch
-    // per mark. Small functions, each its own path, so that the compiler inlines them.
-    if (rq.devMask !== 0) this.readDoneMarked(rq, parts, t, tr0, linkFrom, viaDie, done)
-    else if (!viaDie) readViaLink(rq, parts, t, t + tr0, linkFrom, done)
-    else if (this.kind === 1) this.readViaDie(rq, parts, t, done)
-    else readBare(rq, parts, t, done)
-  }
-
-  /** readDone of a read the die's work decided. `c…`: the cursor after each mark (markPart's `devAt`), none past `done`. */
-  private readViaDie(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
-    const c1 = Math.max(rq.devAt, Math.round(t))
-    const c2 = cursor(c1, this.s, done)
-    const c3 = cursor(c2, this.s + this.first, done)
-    const c4 = cursor(c3, this.xs, done)
-    const c5 = cursor(c4, this.xs + this.kX, done)
-    const c6 = cursor(c5, this.sensed, done)
-    // read retries end it after its last page (without them `end` is `sensed`: no time)
-    const c7 = this.end === this.sensed ? c6 : cursor(c6, this.end, done)
-    parts[P_DIE_WAIT] = c2 - c1
-    parts[P_ARRAY] = c3 - c2 + (c6 - c5)
-    parts[P_CHAN_WAIT] = c4 - c3
-    parts[P_CHAN] = c5 - c4
-    parts[P_RETRY] = c7 - c6
-    readEnd(rq, parts, c1, c7, done, READ_VIA_DIE)
-  }
-
-  /** readDone for a request that has parts marked already: mark by mark (markPart's arithmetic on locals). */
-  private readDoneMarked(
-    rq: Request,
-    parts: Float64Array,
-    t: SimTime,
-    tr0: number,
-    linkFrom: number,
-    viaDie: boolean,
-    done: SimTime,
-  ): void {
-    let at = rq.devAt
-    let mask = rq.devMask
-    let r = Math.round(t)
-    if (r > at) mask = addPart(parts, mask, P_OVERHEAD, r - at)
-    at = Math.max(at, r)
-    if (viaDie && this.kind === 1) {
-      r = Math.round(Math.min(this.s, done))
-      if (r > at) mask = addPart(parts, mask, P_DIE_WAIT, r - at)
-      at = Math.max(at, r)
-      r = Math.round(Math.min(this.s + this.first, done))
-      if (r > at) mask = addPart(parts, mask, P_ARRAY, r - at)
-      at = Math.max(at, r)
-      r = Math.round(Math.min(this.xs, done))
-      if (r > at) mask = addPart(parts, mask, P_CHAN_WAIT, r - at)
-      at = Math.max(at, r)
-      r = Math.round(Math.min(this.xs + this.kX, done))
-      if (r > at) mask = addPart(parts, mask, P_CHAN, r - at)
-      at = Math.max(at, r)
-      r = Math.round(Math.min(this.sensed, done))
-      if (r > at) mask = addPart(parts, mask, P_ARRAY, r - at)
-      at = Math.max(at, r)
-      r = Math.round(Math.min(this.end, done))
-      if (r > at) mask = addPart(parts, mask, P_RETRY, r - at)
-      at = Math.max(at, r)
-    } else if (!viaDie) {
-      r = Math.round(Math.min(t + tr0, done))
-      if (r > at) mask = addPart(parts, mask, P_ARRAY, r - at)
-      at = Math.max(at, r)
-      r = Math.round(Math.min(linkFrom, done))
-      if (r > at) mask = addPart(parts, mask, P_LINK_WAIT, r - at)
-      at = Math.max(at, r)
-    }
-    r = Math.round(done)
-    if (r > at) mask = addPart(parts, mask, P_HOST, r - at)
-    rq.devAt = Math.max(at, r)
-    rq.devMask = mask
   }
 
   /**
@@ -228,18 +230,8 @@ export class FlashPath {
     } else markPart(rq, P_HOST, done)
   }
 
-  /** The die's times as marks, none past `done`. */
+  /** The program's times as marks, none past `done`. */
   private marks(rq: Request, done: SimTime): void {
-    if (this.kind === 1) {
-      markPart(rq, P_DIE_WAIT, Math.min(this.s, done))
-      markPart(rq, P_ARRAY, Math.min(this.s + this.first, done))
-      markPart(rq, P_CHAN_WAIT, Math.min(this.xs, done))
-      markPart(rq, P_CHAN, Math.min(this.xs + this.kX, done))
-      markPart(rq, P_ARRAY, Math.min(this.sensed, done))
-      markPart(rq, P_RETRY, Math.min(this.end, done))
-      return
-    }
-    if (this.kind !== 2) return
     const { k, step, tProg, tX } = this
     markPart(rq, P_HOST, Math.min(this.ready, done))
     markPart(rq, P_DIE_WAIT, Math.min(this.s0, done))
@@ -265,57 +257,4 @@ export class FlashPath {
 /** The cursor after a mark at `t` (markPart's `devAt`, rounded), none past `done`: never behind `c`. */
 function cursor(c: number, t: number, done: SimTime): number {
   return Math.max(c, Math.round(Math.min(t, done)))
-}
-
-/** readDone of a read the link decided: its first page sensed at `sensed`, the link free at `linkFrom`. */
-function readViaLink(
-  rq: Request,
-  parts: Float64Array,
-  t: SimTime,
-  sensed: number,
-  linkFrom: number,
-  done: SimTime,
-): void {
-  const c1 = Math.max(rq.devAt, Math.round(t))
-  const c2 = cursor(c1, sensed, done)
-  const c3 = cursor(c2, linkFrom, done)
-  parts[P_ARRAY] = c2 - c1
-  parts[P_LINK_WAIT] = c3 - c2
-  readEnd(rq, parts, c1, c3, done, READ_VIA_LINK)
-}
-
-/** readDone of a read neither the die nor the link decided (no die's work offered). */
-function readBare(rq: Request, parts: Float64Array, t: SimTime, done: SimTime): void {
-  const c1 = Math.max(rq.devAt, Math.round(t))
-  readEnd(rq, parts, c1, c1, done, READ_BARE)
-}
-
-/**
- * The ends of a read's parts set in one go: the command overhead up to its first mark's cursor
- * `c1`, the host transfer from its last one `cn` to `done`; `mask`: the parts set.
- */
-function readEnd(
-  rq: Request,
-  parts: Float64Array,
-  c1: number,
-  cn: number,
-  done: SimTime,
-  mask: number,
-): void {
-  const r = Math.max(cn, Math.round(done))
-  parts[P_OVERHEAD] = c1 - rq.devAt
-  parts[P_HOST] = r - cn
-  rq.devMask = mask
-  rq.devAt = r
-}
-
-/** Add `ns` to part `part` of a request's parts whose set parts are `mask`; returns the new mask. */
-function addPart(parts: Float64Array, mask: number, part: number, ns: number): number {
-  const bit = 1 << part
-  if ((mask & bit) === 0) {
-    parts[part] = ns
-    return mask | bit
-  }
-  parts[part] += ns
-  return mask
 }

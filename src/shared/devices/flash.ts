@@ -4,7 +4,7 @@ import type { SimTime } from '../sim/time'
 import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
 import { FlashVariability, type FlashVariabilityConfig } from './flash-variability'
-import { FLASH_PARTS, FlashPath } from './flash-parts'
+import { FLASH_PARTS, FlashPath, readOffer, readPlaced, takeFlashParts } from './flash-parts'
 
 /**
  * The flash family (reference §10): CompactFlash, eMMC, SATA SSD, NVMe — one model, different
@@ -82,9 +82,14 @@ export class Flash implements Device, Handler {
   readonly info: DeviceInfo
   inFlight = 0
   readonly parts = FLASH_PARTS
+  readonly takeParts = takeFlashParts
   private readonly path = new FlashPath()
-  /** The command being placed is split into parts along this path (null: the run keeps none). */
+  /** The write being placed is split into parts along this path (null: the run keeps none). */
   private tracing: FlashPath | null = null
+  /** The read being placed: its `devParts`, where its path's times go (null: the run keeps none). */
+  private readTimes: Float64Array | null = null
+  /** End of the latest die's work offered for the read being placed (readOffer). */
+  private dieEnd = -Infinity
 
   private readonly units: number
   private readonly channels: number
@@ -224,8 +229,14 @@ export class Flash implements Device, Handler {
       throw new Error(`${this.info.name}: request [${rq.sector}, ${rq.end}) outside the device`)
     if (this.inFlight++ === 0 && this.slcUsed > 0) this.drainSlc(now)
     if (rq.devParts !== null) {
-      this.tracing = this.path
-      this.path.reset()
+      // the run keeps parts: a read's path goes into them as it is placed, a write is marked along its
+      if (rq.op === READ) {
+        this.readTimes = rq.devParts
+        this.dieEnd = -Infinity
+      } else {
+        this.tracing = this.path
+        this.path.reset()
+      }
     }
     const t = now + this.overhead + (this.vary.jitter ? this.vary.drawJitterNs() : 0)
     const done = Math.round(rq.op === READ ? this.read(rq, t) : this.write(rq, t))
@@ -270,10 +281,19 @@ export class Flash implements Device, Handler {
     this.hostFree = Math.max(linkFrom, t + tr0) + xfer
     const viaDie = last + xfer / np
     const done = Math.max(viaDie, this.hostFree)
-    const tr = this.tracing
-    if (tr !== null) {
-      tr.readDone(rq, t, tr0, linkFrom, viaDie >= this.hostFree, Math.round(done))
-      this.tracing = null
+    const times = this.readTimes
+    if (times !== null) {
+      readPlaced(
+        rq,
+        times,
+        t,
+        tr0,
+        linkFrom,
+        viaDie >= this.hostFree,
+        this.dieEnd > -Infinity,
+        Math.round(done),
+      )
+      this.readTimes = null
     }
     return done
   }
@@ -287,7 +307,7 @@ export class Flash implements Device, Handler {
     this.chanFree[c] = xs + k * tX
     const end = Math.max(xs + k * tX, s + k * this.tR + tX)
     this.unitFree[u] = end
-    if (this.tracing !== null && end > this.tracing.end) this.tracing.read(s, this.tR, xs, k * tX, end, end)
+    if (this.readTimes !== null && end > this.dieEnd) this.offer(s, this.tR, xs, k * tX, end, end)
     return end
   }
 
@@ -319,9 +339,14 @@ export class Flash implements Device, Handler {
     this.chanFree[c] = xs + k * tX + againX
     const end = Math.max(xs + k * tX, s + sensed + tX) + again
     this.unitFree[u] = end
-    if (this.tracing !== null && end > this.tracing.end)
-      this.tracing.read(s, first, xs, k * tX, end - again, end)
+    if (this.readTimes !== null && end > this.dieEnd) this.offer(s, first, xs, k * tX, end - again, end)
     return end
+  }
+
+  /** A die's work for the read being placed that ends after all offered before it (readOffer). */
+  private offer(s: number, first: number, xs: number, kX: number, sensed: number, end: number): void {
+    this.dieEnd = end
+    readOffer(this.readTimes!, s, first, xs, kX, sensed, end)
   }
 
   /**
@@ -353,8 +378,7 @@ export class Flash implements Device, Handler {
     const xs = Math.max(s + first, this.chanFg[c])
     this.chanFg[c] = xs + k * tX + againX
     const end = Math.max(xs + k * tX, s + sensed + tX) + again
-    if (this.tracing !== null && end > this.tracing.end)
-      this.tracing.read(s, first, xs, k * tX, end - again, end)
+    if (this.readTimes !== null && end > this.dieEnd) this.offer(s, first, xs, k * tX, end - again, end)
     this.fgFree[u] = end
     if (backlogEnd > s) {
       // the backlog not yet begun moves back by the time the read holds the die

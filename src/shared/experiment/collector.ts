@@ -159,7 +159,7 @@ export class RunCollector implements BlockObserver {
     const a = this.accountOf(rq)
     st.requestInserted(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
     if (rq.queuedAt !== rq.insertedAt) this.requestLatency.record(now - rq.insertedAt)
-    if (rq.devParts !== null) a.takeParts(rq.devParts, rq.devMask)
+    if (rq.devParts !== null) st.takeParts(rq, a.parts)
   }
 
   /** The run's request (I→C) and service (D→C) latencies, once: with the why, from its stages. */

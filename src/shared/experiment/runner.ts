@@ -83,7 +83,7 @@ export function simulate(
   queue.setDevice(device)
   queue.setScheduler(type.create(entry.tunables, queue))
   const collector = new RunCollector(hooks.why ?? true)
-  collector.stages?.useParts(device.parts ?? [])
+  collector.stages?.useParts(device.parts ?? [], device.takeParts)
   queue.observer = collector
   // a device splits its service time into parts only for a run that keeps them
   queue.wantsParts = collector.stages !== null && (device.parts?.length ?? 0) > 0

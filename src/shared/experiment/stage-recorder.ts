@@ -3,6 +3,8 @@ import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { groupOf } from './process-groups'
 import { PidTable } from '../util/pid-table'
 import type { IdleWaits, ProcessStages, RunWhy } from '../metrics/why'
+import type { Request } from '../block/types'
+import { addMarkedParts } from '../devices/device-parts'
 
 /**
  * One process's requests as they pass the block layer: btt's stage histograms and the counters
@@ -36,7 +38,7 @@ export class StageAccount {
   zeroG2i = 0
   zeroQ2g = 0
   zeroI2d = 0
-  /** D2C parts, ns, indexed as the recorder's `partNames` (empty when the device names none). */
+  /** D2C parts, ns, indexed as the recorder's `partNames` (empty when the device names none): StageRecorder.takeParts. */
   readonly parts: Float64Array
   batches = 0
   expired = 0
@@ -67,17 +69,6 @@ export class StageAccount {
     parts: number,
   ) {
     this.parts = new Float64Array(parts)
-  }
-
-  /** A request's device parts (Request.devParts): those set in `mask` (Request.devMask) added up. */
-  takeParts(parts: Float64Array, mask: number): void {
-    const own = this.parts
-    while (mask !== 0) {
-      const low = mask & -mask
-      mask ^= low
-      const i = 31 - Math.clz32(low)
-      own[i] += parts[i]
-    }
   }
 
   /** Record the gathered stages in their histograms. */
@@ -152,14 +143,21 @@ export class StageRecorder {
   private last: StageAccount | null = null
   private lastPid = -1
 
+  /** Add a completed request's D2C parts to its account's `parts` (Device.takeParts). */
+  takeParts: (rq: Request, into: Float64Array) => void = addMarkedParts
+
   constructor(private partNames: readonly string[] = []) {}
 
-  /** Name the device's D2C parts (Device.parts), before the first request is accounted. */
-  useParts(names: readonly string[]): void {
+  /**
+   * Name the device's D2C parts (Device.parts), and how to take a request's (Device.takeParts),
+   * before the first request is accounted.
+   */
+  useParts(names: readonly string[], take: (rq: Request, into: Float64Array) => void = addMarkedParts): void {
     if (this.byName.size > 0) throw new Error('device parts named after requests were accounted')
     if (names.length > 31)
       throw new Error(`a device names at most 31 parts (a request's bit mask), not ${names.length}`)
     this.partNames = names
+    this.takeParts = take
   }
 
   /** The account of the process with `pid`, named `name` (its spec process: `rr/3` → `rr`). */

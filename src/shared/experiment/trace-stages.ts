@@ -7,30 +7,21 @@ import { READ, WRITE } from '../block/types'
 import type { ProcessSeries } from './result'
 import type { StageAccount } from './stage-recorder'
 import { StageRecorder } from './stage-recorder'
+import { TraceRequests } from './trace-requests'
 
 /**
  * btt's request stages from a blktrace (blkparse's events, blkparse-line.ts), per process, in the
  * shape simulated runs have (metrics/why.ts), with the dispatches for the sector-over-time plot
- * and each process's completed bytes over time.
- *
- * How events become requests (blktrace(8), blkparse(1) "TRACE ACTIONS"; the kernel's
- * kernel/trace/blktrace.c): Q queues a bio (the request's queue time, and its owner: the pid and
- * command that issued it); G gets it a request; M and F merge a later bio into a queued request at
- * its back or front (the request grows; the merge counts for the bio's process); X splits a bio at
- * a sector (the first part keeps the Q, the rest is queued at the same time unless it is queued
- * again); I inserts the request into the scheduler; D issues it to the device (R requeues it:
- * the next D counts); C completes it. Bios and requests are found by device and sector (`sector +
- * blocks` for bios, the start sector for requests, since merges grow them).
+ * and each process's completed bytes over time. trace-requests.ts matches the events to requests.
  *
  * Events a request may lack, and what stands in for them:
  * - no G (a request the trace saw first at I or D): G = Q — no wait for a request slot was seen;
  * - no I (blk-mq issued it directly, bypassing the scheduler: `none`, flushes, passthrough): I = D —
  *   it spent no time in a scheduler, and G…D counts as G2I (the submission path);
  * - no D before C: D = C.
- * Requests without data (empty flushes: `Q FWS [cmd]`, no sector) are matched in order among the
- * device's other requests without data. A request whose Q the trace did not see (queued before
- * tracing began) has no stages and no owner; one that had not completed when tracing stopped is
- * left out; both are counted in `missing`.
+ * A request whose Q the trace did not see (queued before tracing began) has no stages and no
+ * owner; one that had not completed when tracing stopped is left out; both are counted in
+ * `missing`.
  *
  * Dispatch order gives each process's batches (runs of consecutive dispatches), seeks and head
  * travel (sectors from the end of the previous dispatch), as the simulator counts them
@@ -49,28 +40,6 @@ export interface TraceStagesOptions {
   maxEvents?: number
 }
 
-interface Bio {
-  q: number
-  acc: StageAccount | null
-  pid: number
-  write: boolean
-  /** Made by a split: a later Q of the same bio is the same I/O. */
-  split: boolean
-}
-
-interface Req {
-  dev: string
-  sector: number
-  nsect: number
-  q: number
-  g: number
-  i: number
-  d: number
-  acc: StageAccount | null
-  pid: number
-  write: boolean
-}
-
 export const DEFAULT_MAX_TRACE_EVENTS = 5_000_000
 
 /** A trace read into stages: see the module comment. Feed it events in time order, then `finish`. */
@@ -79,11 +48,7 @@ export class TraceStages {
   private readonly sample = new DispatchSample()
   private readonly names = new Map<number, string>()
   private readonly series = new Map<string, { pid: number; ts: TimeSeries }>()
-  private readonly bios = new Map<string, Bio[]>()
-  private readonly byStart = new Map<string, Req[]>()
-  private readonly byEnd = new Map<string, Req[]>()
-  /** Requests without data (empty flushes), oldest first, per device. */
-  private readonly dataless = new Map<string, Req[]>()
+  private readonly requests = new TraceRequests((e, write) => this.owner(e, write))
   private readonly maxEvents: number
   private events = 0
   private cutAtNs = -1
@@ -127,139 +92,43 @@ export class TraceStages {
           this.anchorNs = e.ns
         return
       case 'Q':
-        return this.queued(e)
+        return this.requests.queued(e)
       case 'M':
-      case 'F':
-        return this.merged(e)
+      case 'F': {
+        const acc = this.requests.merged(e)
+        if (acc) acc.merged++
+        return
+      }
       case 'X':
-        return this.split(e)
+        return this.requests.split(e)
       case 'G':
       case 'I':
-        return this.got(e)
+        return this.requests.got(e)
       case 'D':
         return this.issued(e)
       case 'R':
-        return this.requeued(e)
+        return this.requests.requeued(e)
       case 'C':
         return this.completed(e)
     }
   }
 
-  private account(pid: number, comm: string, sector: number, write: boolean): StageAccount {
-    let name = this.names.get(pid)
+  /**
+   * The account of a queued I/O's process (its pid named at its first I/O). An empty flush names
+   * no sector: a pid first seen so is not named by it, and its flush counts for no one.
+   */
+  private owner(e: BlkparseEvent, write: boolean): StageAccount | null {
+    if (e.sector < 0 && this.o.nameOf && !this.names.has(e.pid)) return null
+    let name = this.names.get(e.pid)
     if (name === undefined) {
-      name = this.o.nameOf?.(pid, comm, sector, write) ?? (comm || `pid ${pid}`)
-      this.names.set(pid, name)
+      name = this.o.nameOf?.(e.pid, e.process, e.sector, write) ?? (e.process || `pid ${e.pid}`)
+      this.names.set(e.pid, name)
     }
-    return this.recorder.of(pid, name)
-  }
-
-  private queued(e: BlkparseEvent): void {
-    const write = isWriteRwbs(e.rwbs)
-    if (e.sector < 0) {
-      // an empty flush: a request of its own, matched in order (a pid first seen so is not named
-      // by it: it names no sector)
-      const acc = this.o.nameOf && !this.names.has(e.pid) ? null : this.account(e.pid, e.process, -1, write)
-      push(this.dataless, e.dev, this.newReq(e, e.ns, acc, e.pid, write))
-      return
-    }
-    const key = bioKey(e.dev, e.sector, e.nsect)
-    const same = this.bios.get(key)
-    // the rest of a split bio queued again: the same I/O, queued when its first part was
-    if (same?.some((b) => b.split)) {
-      const b = same.find((x) => x.split)!
-      b.split = false
-      return
-    }
-    const acc = this.account(e.pid, e.process, e.sector, write)
-    push(this.bios, key, { q: e.ns, acc, pid: e.pid, write, split: false })
-  }
-
-  private takeBio(dev: string, sector: number, nsect: number): Bio | undefined {
-    const key = bioKey(dev, sector, nsect)
-    const list = this.bios.get(key)
-    const b = list?.shift()
-    if (list && list.length === 0) this.bios.delete(key)
-    return b
-  }
-
-  private merged(e: BlkparseEvent): void {
-    if (e.sector < 0) return
-    const b = this.takeBio(e.dev, e.sector, e.nsect)
-    if (b?.acc) b.acc.merged++
-    if (e.action === 'M') {
-      // back merge: the request that ends where the bio starts grows by it
-      const r = first(this.byEnd, `${e.dev}:${e.sector}`, (x) => x.d < 0)
-      if (!r) return
-      this.unindex(r)
-      r.nsect += e.nsect
-      this.index(r)
-    } else {
-      const r = first(this.byStart, `${e.dev}:${e.sector + e.nsect}`, (x) => x.d < 0)
-      if (!r) return
-      this.unindex(r)
-      r.sector = e.sector
-      r.nsect += e.nsect
-      this.index(r)
-    }
-  }
-
-  private split(e: BlkparseEvent): void {
-    // the bio queued as `sector + n` is now `sector + (splitAt − sector)` and a rest from splitAt
-    const list = [...this.bios.entries()].find(
-      ([k, l]) => k.startsWith(`${e.dev}:${e.sector}+`) && l.length > 0,
-    )
-    if (!list) return
-    const [key, bios] = list
-    const whole = Number(key.slice(key.indexOf('+') + 1))
-    const b = bios.shift()!
-    if (bios.length === 0) this.bios.delete(key)
-    push(this.bios, bioKey(e.dev, e.sector, e.nsect), b)
-    // both parts may be queued again (the kernel traces Q once per bio it is given): the same I/O
-    b.split = true
-    const rest = whole - e.nsect
-    if (rest > 0) push(this.bios, bioKey(e.dev, e.splitAt!, rest), { ...b })
-  }
-
-  private newReq(e: BlkparseEvent, q: number, acc: StageAccount | null, pid: number, write: boolean): Req {
-    return { dev: e.dev, sector: e.sector, nsect: e.nsect, q, g: -1, i: -1, d: -1, acc, pid, write }
-  }
-
-  /** The request an event names: found, or made from its bio (or without a Q: unowned). */
-  private request(e: BlkparseEvent, pick: (r: Req) => boolean): Req {
-    if (e.sector < 0) {
-      const list = this.dataless.get(e.dev)
-      const r = list?.find(pick)
-      if (r) return r
-      const n = this.newReq(e, -1, null, e.pid, isWriteRwbs(e.rwbs))
-      push(this.dataless, e.dev, n)
-      return n
-    }
-    const found = exact(this.byStart, e, pick)
-    if (found) return found
-    const b = this.takeBio(e.dev, e.sector, e.nsect)
-    const r = b
-      ? this.newReq(e, b.q, b.acc, b.pid, b.write)
-      : this.newReq(e, -1, null, e.pid, isWriteRwbs(e.rwbs))
-    this.index(r)
-    return r
-  }
-
-  private got(e: BlkparseEvent): void {
-    const r = this.request(e, (x) => (e.action === 'G' ? x.g < 0 && x.i < 0 : x.i < 0) && x.d < 0)
-    if (e.action === 'G') r.g = e.ns
-    else r.i = e.ns
+    return this.recorder.of(e.pid, name)
   }
 
   private issued(e: BlkparseEvent): void {
-    const r = this.request(e, (x) => x.d < 0)
-    r.d = e.ns
-    if (r.sector >= 0 && r.nsect !== e.nsect) {
-      // a merge the trace did not show: the device is sent what D says
-      this.unindex(r)
-      r.nsect = e.nsect
-      this.index(r)
-    }
+    const r = this.requests.issued(e)
     if (e.sector < 0) return
     const a = r.acc
     if (this.lastEnd >= 0 && e.sector !== this.lastEnd) {
@@ -283,24 +152,9 @@ export class TraceStages {
     }
   }
 
-  private requeued(e: BlkparseEvent): void {
-    const r =
-      e.sector < 0 ? this.dataless.get(e.dev)?.find((x) => x.d >= 0) : exact(this.byStart, e, (x) => x.d >= 0)
-    if (r) r.d = -1
-  }
-
   private completed(e: BlkparseEvent): void {
-    let r: Req | undefined
-    if (e.sector < 0) {
-      const list = this.dataless.get(e.dev)
-      const k = list ? list.findIndex((x) => x.d >= 0) : -1
-      if (k < 0) return
-      r = list!.splice(k, 1)[0]
-    } else {
-      r = exact(this.byStart, e, (x) => x.d >= 0) ?? exact(this.byStart, e, () => true)
-      if (!r) return
-      this.unindex(r)
-    }
+    const r = this.requests.completed(e)
+    if (!r) return
     if (r.q < 0 || r.acc === null) {
       // without data: the flush machinery's own flush request, no one's I/O
       if (r.sector >= 0) this.unowned++
@@ -323,17 +177,6 @@ export class TraceStages {
     return s.ts
   }
 
-  private index(r: Req): void {
-    if (r.sector < 0) return
-    push(this.byStart, `${r.dev}:${r.sector}`, r)
-    push(this.byEnd, `${r.dev}:${r.sector + r.nsect}`, r)
-  }
-
-  private unindex(r: Req): void {
-    remove(this.byStart, `${r.dev}:${r.sector}`, r)
-    remove(this.byEnd, `${r.dev}:${r.sector + r.nsect}`, r)
-  }
-
   /** The run's t = 0, ns after the trace's first event: the anchor, or that first event. */
   get originNs(): number {
     return this.anchorNs >= 0 && this.baseNs >= 0 ? this.anchorNs - this.baseNs : 0
@@ -344,10 +187,7 @@ export class TraceStages {
    * from the run's t = 0, and the trace's seeks.
    */
   finish(missing: readonly string[] = []): TraceStagesResult {
-    const left = [...this.byStart.values(), ...this.dataless.values()].reduce(
-      (n, l) => n + l.filter((r) => r.q >= 0).length,
-      0,
-    )
+    const left = this.requests.inFlight
     const notes = [...missing]
     if (this.o.anchor !== undefined && this.anchorNs < 0)
       notes.push(`the trace has no start mark ("${this.o.anchor}"): its times count from its first event`)
@@ -439,32 +279,3 @@ function rebin(
 
 const binMs = (tMs: readonly number[], i: number, intervalMs: number): number =>
   i + 1 < tMs.length ? tMs[i + 1] - tMs[i] : intervalMs
-
-export const isWriteRwbs = (rwbs: string): boolean => rwbs.includes('W')
-
-const bioKey = (dev: string, sector: number, nsect: number): string => `${dev}:${sector}+${nsect}`
-
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const l = m.get(k)
-  if (l) l.push(v)
-  else m.set(k, [v])
-}
-
-function remove<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const l = m.get(k)
-  if (!l) return
-  const i = l.indexOf(v)
-  if (i >= 0) l.splice(i, 1)
-  if (l.length === 0) m.delete(k)
-}
-
-function first<K, V>(m: Map<K, V[]>, k: K, pick: (v: V) => boolean): V | undefined {
-  return m.get(k)?.find(pick)
-}
-
-/** The request starting at the event's sector that `pick` accepts, the same size preferred. */
-function exact(m: Map<string, Req[]>, e: BlkparseEvent, pick: (r: Req) => boolean): Req | undefined {
-  const l = m.get(`${e.dev}:${e.sector}`)
-  if (!l) return undefined
-  return l.find((r) => pick(r) && r.nsect === e.nsect) ?? l.find(pick)
-}
