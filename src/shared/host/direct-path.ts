@@ -4,6 +4,7 @@ import type { SimTime } from '../sim/time'
 import { K_AIO, K_AIO_WAIT, K_DIRECT, K_DIRECT_WAIT, K_STEP } from './continuations'
 import { dioCoherent } from './dio-coherence'
 import type { Task } from './task'
+import { submitAll } from './submit-path'
 
 /**
  * Direct I/O: bios straight from the process, past the page cache — synchronous (O_DIRECT
@@ -35,7 +36,7 @@ export function direct(t: Task): void {
     if (physio) break
   }
   t.dirNext = fs
-  if (t.submitAll(K_DIRECT_WAIT)) directWait(t)
+  if (submitAll(t, K_DIRECT_WAIT)) directWait(t)
 }
 
 function ownBio(t: Task, sector: number, nsect: number, slot: AioSlot | null): Bio {
@@ -81,7 +82,7 @@ export function aioIssue(t: Task): void {
   }
   t.aioInFlight++
   if (slot.remaining === 0) aioComplete(t, slot)
-  if (!t.submitAll(K_STEP, true)) return
+  if (!submitAll(t, K_STEP, true)) return
   t.k = K_STEP
   t.program.step(t)
 }
