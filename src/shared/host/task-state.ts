@@ -5,7 +5,6 @@ import type { SimTime } from '../sim/time'
 import type { Bio, IoContext, IoPrioClass, Op } from '../block/types'
 import { READ } from '../block/types'
 import type { LatencyHistogram } from '../metrics/histogram'
-import { LatencyGather } from '../metrics/latency-gather'
 import type { ProcessTime } from '../metrics/why'
 import type { MetaOp } from '../fs/types'
 import type { AnonSpace } from './anon'
@@ -73,8 +72,8 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   outstanding = 0
 
   // Results.
-  /** Its operations' latencies (fio's clat): `recordLatency`, read as `latency`. */
-  private readonly opLatency = new LatencyGather()
+  /** Its operations' latencies (fio's clat): its histogram in the kernel's gather (`recordLatency`, `latency`). */
+  private readonly latencyNo: number
   /** Where its time went (why.ts ProcessTime, from `timeAt`) frozen when its clock stopped. */
   stoppedTime: ProcessTime | null = null
   bytesRead = 0
@@ -143,6 +142,7 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   ) {
     super()
     this.weight = niceWeight(nice)
+    this.latencyNo = kernel.latencies.open()
     this.sleepTimer = new Timer(kernel.engine, this, 0)
     this.reclaimPriority = kernel.era.defPriority
   }
@@ -153,11 +153,11 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
 
   /** Its operations' latencies so far. */
   get latency(): LatencyHistogram {
-    return this.opLatency.histogram()
+    return this.kernel.latencies.histogram(this.latencyNo)
   }
 
   recordLatency(ns: SimTime): void {
-    this.opLatency.record(ns)
+    this.kernel.latencies.record(this.latencyNo, ns)
   }
 
   get cpuUsed(): SimTime {
@@ -170,7 +170,7 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   }
 
   resetStats(): void {
-    this.opLatency.reset()
+    this.kernel.latencies.reset(this.latencyNo)
     this.bytesRead = 0
     this.bytesWritten = 0
     this.ops = 0
