@@ -38,3 +38,43 @@ for (const n of [40, 600]) {
     expect(() => ix.remove(gone[0])).toThrow(/not in this index/)
   })
 }
+
+it('keeps order through sizes 0, 1 and 2, where a lone request is held apart from the array', () => {
+  const ix = new SectorIndex()
+  const a = rq(1, 50)
+  const b = rq(2, 10)
+  expect(ix.size).toBe(0)
+  expect(ix.first).toBeUndefined()
+  expect(ix.ceiling(0)).toBeNull()
+  ix.insert(a)
+  expect([ix.size, ix.first, ix.at(0), ix.indexOf(a), ix.indexOf(b)]).toEqual([1, a, a, 0, -1])
+  expect([ix.ceiling(50), ix.ceiling(51), ix.floor(51), ix.floor(50), ix.fromPos(20)]).toEqual([
+    a,
+    null,
+    a,
+    null,
+    a,
+  ])
+  expect(ix.lowerBound(50, 0)).toBe(0)
+  expect(ix.lowerBound(50, 2)).toBe(1)
+  ix.insert(b)
+  expect(contents(ix)).toEqual([
+    [10, 2],
+    [50, 1],
+  ])
+  expect(ix.next(b)).toBe(a)
+  ix.remove(b)
+  expect([ix.size, ix.first, ix.next(a)]).toEqual([1, a, null])
+  // a front merge moved the lone request's start: it is removed by its old key all the same
+  a.sector = 40
+  ix.remove(a, 50)
+  expect(ix.size).toBe(0)
+  expect(() => ix.remove(a)).toThrow(/not in this index/)
+  // two, then one left by removeAt, then none
+  ix.insert(a)
+  ix.insert(b)
+  ix.removeAt(ix.indexOf(a))
+  expect([ix.size, ix.first, ix.at(0)]).toEqual([1, b, b])
+  ix.removeAt(0)
+  expect([ix.size, ix.first]).toEqual([0, undefined])
+})

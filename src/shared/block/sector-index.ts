@@ -12,22 +12,39 @@ import type { Request } from './types'
 const LOOP_MOVE = 128
 
 export class SectorIndex {
+  /**
+   * The requests held: a lone one in `solo`, with `items` empty; two or more in `items`. A lone
+   * request is the common case of a per-process queue (a thousand synchronous readers queue one
+   * request each), and there an insert and a removal touch only this object, where the array and
+   * its store were two more cold cache lines each time.
+   */
+  private count = 0
+  private solo: Request | null = null
   private items: Request[] = []
 
   get size(): number {
-    return this.items.length
+    return this.count
   }
 
   get first(): Request | undefined {
-    return this.items[0]
+    return this.count === 1 ? this.solo! : this.items[0]
   }
 
   at(i: number): Request {
-    return this.items[i]
+    return this.count === 1 && i === 0 ? this.solo! : this.items[i]
   }
 
   /** Index of the first request that sorts at or after (sector, id). */
   lowerBound(sector: number, id = -1): number {
+    if (this.count < 2) {
+      const s = this.solo
+      return s !== null && (s.sector < sector || (s.sector === sector && s.id < id)) ? 1 : 0
+    }
+    return this.search(sector, id)
+  }
+
+  /** lowerBound in `items` (two or more requests). */
+  private search(sector: number, id: number): number {
     const a = this.items
     let lo = 0
     let hi = a.length
@@ -41,8 +58,18 @@ export class SectorIndex {
   }
 
   insert(rq: Request): void {
+    if (this.count === 0) {
+      this.solo = rq
+      this.count = 1
+      return
+    }
     const a = this.items
-    const i = this.lowerBound(rq.sector, rq.id)
+    if (this.count === 1) {
+      a.push(this.solo!)
+      this.solo = null
+    }
+    this.count++
+    const i = this.search(rq.sector, rq.id)
     let j = a.length
     if (j - i > LOOP_MOVE) return void a.splice(i, 0, rq)
     a.push(rq)
@@ -52,7 +79,8 @@ export class SectorIndex {
 
   /** Remove `rq`, found by its sector (or by `atSector`, where it was indexed before it moved). */
   remove(rq: Request, atSector = rq.sector): void {
-    let i = this.lowerBound(atSector, rq.id)
+    if (this.count < 2 && this.solo === rq) return this.removeAt(0)
+    let i = this.count < 2 ? -1 : this.search(atSector, rq.id)
     // A request whose sector already moved (front merge) may not be found by its old key when
     // its new key crossed a neighbour's: fall back to a scan, which is rare.
     if (this.items[i] !== rq) i = this.items.indexOf(rq)
@@ -62,38 +90,46 @@ export class SectorIndex {
 
   /** Remove the request at place `i` (from `indexOf`, when the caller needed the place anyway). */
   removeAt(i: number): void {
+    if (this.count < 2) {
+      this.solo = null
+      this.count = 0
+      return
+    }
     const a = this.items
     const last = a.length - 1
-    if (last - i > LOOP_MOVE) return void a.splice(i, 1)
-    for (; i < last; i++) a[i] = a[i + 1]
-    a.pop()
+    if (last - i > LOOP_MOVE) a.splice(i, 1)
+    else {
+      for (; i < last; i++) a[i] = a[i + 1]
+      a.pop()
+    }
+    if (--this.count === 1) this.solo = a.pop()!
   }
 
   /** The first request that starts at or after `sector` (mq-deadline's deadline_from_pos), or null. */
   fromPos(sector: number): Request | null {
-    return this.items[this.lowerBound(sector)] ?? null
+    return this.at(this.lowerBound(sector)) ?? null
   }
 
   indexOf(rq: Request): number {
     const i = this.lowerBound(rq.sector, rq.id)
-    return this.items[i] === rq ? i : -1
+    return this.at(i) === rq ? i : -1
   }
 
   /** The request after `rq` in sector order (the kernel's rb_next), or null. */
   next(rq: Request): Request | null {
     const i = this.indexOf(rq)
-    return i >= 0 && i + 1 < this.items.length ? this.items[i + 1] : null
+    return i >= 0 && i + 1 < this.count ? this.at(i + 1) : null
   }
 
   /** The first request starting at or after `sector`, or null. */
   ceiling(sector: number): Request | null {
     const i = this.lowerBound(sector)
-    return i < this.items.length ? this.items[i] : null
+    return i < this.count ? this.at(i) : null
   }
 
   /** The last request starting before `sector`, or null. */
   floor(sector: number): Request | null {
     const i = this.lowerBound(sector) - 1
-    return i >= 0 ? this.items[i] : null
+    return i >= 0 ? this.at(i) : null
   }
 }

@@ -169,7 +169,7 @@ export function simulate(
       cpuSeconds: (t.cpuTime + t.childCpuTime) / SECOND,
       latencyMs: summarizeLatency(t.latency),
       latency: t.latency.toJSON(),
-      time: t.stoppedTime ?? t.time.at(stopAt, t.cpuTime),
+      time: t.stoppedTime ?? t.timeAt(stopAt, t.cpuTime),
       ...(t.program.phases ? { phases: t.program.phases() } : {}),
     }
   })

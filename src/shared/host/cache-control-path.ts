@@ -2,6 +2,7 @@ import { K_FADVISE_DROP, K_FLUSHBUF_MORE, K_FLUSHBUF_WAIT } from './continuation
 import { PAGE } from './files'
 import { startSyncWriteback, syncWritebackChunks } from './write-path'
 import type { Task } from './task'
+import { submitAll } from './submit-path'
 
 /**
  * Dropping a file's cached pages, as fio's `invalidate` does before each pass over its region:
@@ -19,7 +20,7 @@ export function fadviseStart(t: Task): void {
   t.pg = Math.floor(t.off / PAGE)
   t.endPg = Math.min(Math.ceil((t.off + t.len) / PAGE), f.pageCount)
   t.kernel.cache.writebackRange(f, t.pg, t.endPg, false, t, t.bios)
-  if (!t.submitAll(K_FADVISE_DROP)) return
+  if (!submitAll(t, K_FADVISE_DROP)) return
   fadviseDrop(t)
 }
 

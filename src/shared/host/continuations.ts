@@ -1,5 +1,5 @@
 /**
- * A task's continuations: what it does when it next holds the CPU (Task.cpuDone dispatches on
+ * A task's continuations: what it does when it next holds the CPU (continue-task.ts dispatches on
  * them). Numbers, not strings or closures: one switch on the hot path, no allocation.
  */
 export const K_STEP = 0

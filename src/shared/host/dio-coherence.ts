@@ -4,6 +4,7 @@ import type { SimFile } from './files'
 import { PG_WRITEBACK } from './pagecache'
 import type { Task } from './task'
 import { paceWriteback } from './write-path'
+import { submitAll } from './submit-path'
 
 /**
  * O_DIRECT and the page cache (Linux): before a direct transfer reaches the device, the cached
@@ -37,7 +38,7 @@ export function dioCoherent(t: Task, k: number): boolean {
     const n = c.dirty > 0 ? cache.writebackRange(c, first, end, true, t, t.bios) : 0
     if (n > 0 && paceWriteback(t, n, k)) return false
   }
-  if (t.bios.length > 0 && !t.submitAll(k)) return false
+  if (t.bios.length > 0 && !submitAll(t, k)) return false
   if (c.writeback > 0 && c.anyPage(first, end, PG_WRITEBACK)) {
     t.k = k
     t.block()

@@ -4,6 +4,7 @@ import type { SimTime } from '../sim/time'
 import { K_AIO, K_AIO_WAIT, K_DIRECT, K_DIRECT_WAIT, K_STEP } from './continuations'
 import { dioCoherent } from './dio-coherence'
 import type { Task } from './task'
+import { addBuilt, submitAll, submitOne } from './submit-path'
 
 /**
  * Direct I/O: bios straight from the process, past the page cache — synchronous (O_DIRECT
@@ -27,15 +28,19 @@ export function direct(t: Task): void {
   const physio = t.kernel.h.physio
   const end = t.dirEnd
   let fs = t.dirNext
+  let first: Bio | null = null
+  let n = 0
   while (fs < end) {
     const len = Math.min(end - fs, f.contiguousFrom(fs), q.maxSectors)
-    t.bios.push(ownBio(t, f.map(fs), len, null))
+    const b = ownBio(t, f.map(fs), len, null)
+    if (n++ === 0) first = b
+    else addBuilt(t, first!, n, b)
     t.outstanding++
     fs += len
     if (physio) break
   }
   t.dirNext = fs
-  if (t.submitAll(K_DIRECT_WAIT)) directWait(t)
+  if (n === 1 ? submitOne(t, first!, K_DIRECT_WAIT) : submitAll(t, K_DIRECT_WAIT)) directWait(t)
 }
 
 function ownBio(t: Task, sector: number, nsect: number, slot: AioSlot | null): Bio {
@@ -73,15 +78,18 @@ export function aioIssue(t: Task): void {
   slot.remaining = 0
   let fs = Math.floor(t.off / 512)
   const endSector = Math.ceil(Math.min(t.off + t.len, f.size) / 512)
+  let first: Bio | null = null
   while (fs < endSector) {
     const len = Math.min(endSector - fs, f.contiguousFrom(fs), q.maxSectors)
-    t.bios.push(ownBio(t, f.map(fs), len, slot))
-    slot.remaining++
+    const b = ownBio(t, f.map(fs), len, slot)
+    if (++slot.remaining === 1) first = b
+    else addBuilt(t, first!, slot.remaining, b)
     fs += len
   }
   t.aioInFlight++
-  if (slot.remaining === 0) aioComplete(t, slot)
-  if (!t.submitAll(K_STEP, true)) return
+  const n = slot.remaining
+  if (n === 0) aioComplete(t, slot)
+  if (!(n === 1 ? submitOne(t, first!, K_STEP, true) : submitAll(t, K_STEP, true))) return
   t.k = K_STEP
   t.program.step(t)
 }

@@ -1,5 +1,6 @@
 import { K_FAULT_WAIT, K_STEP, K_TOUCH } from './continuations'
 import type { Task } from './task'
+import { submitAll } from './submit-path'
 
 /**
  * The fault path: a process touches its anonymous memory page by page; a page not resident is a
@@ -32,7 +33,7 @@ export function touchLoop(t: Task): void {
 
 /** Submit what the fault built, then sleep until memory or the page may be there. */
 export function faultWait(t: Task): void {
-  if (t.bios.length > 0 && !t.submitAll(K_FAULT_WAIT)) return
+  if (t.bios.length > 0 && !submitAll(t, K_FAULT_WAIT)) return
   t.k = K_TOUCH
   t.block()
   t.kernel.waitMemory(t)

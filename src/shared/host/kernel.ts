@@ -25,6 +25,7 @@ import type { VmEra, VmEraName, Watermarks } from './vm-era'
 import { VM_ERAS, eraWatermarks } from './vm-era'
 import type { FileSystem, FsSpec } from '../fs/types'
 import { findFileSystem } from '../fs/registry'
+import { LatencyGather } from '../metrics/latency-gather'
 
 /** Host settings converted to simulator units (ns, pages). */
 export interface HostRuntime {
@@ -85,6 +86,8 @@ export class Kernel implements PageIoListener {
   bdevOpeners = 0
   private readonly memoryWaiters: Task[] = []
   private readonly memoryTimer: Timer
+  /** Every process's operation latencies (fio's clat), gathered before their histograms. */
+  readonly latencies = new LatencyGather()
   /** The era's reclaim (host `vm`) and its zone watermarks. */
   readonly era: VmEra
   readonly wm: Watermarks

@@ -1,6 +1,7 @@
 import { K_FSYNC_WAIT, K_READ } from './continuations'
 import { fsyncWait } from './write-path'
 import type { Task } from './task'
+import { submitAll } from './submit-path'
 
 /**
  * A namespace operation (create, stat, unlink) through the file system: done at once, a read of
@@ -25,6 +26,6 @@ export function metaStep(t: Task): void {
   t.file = r.file
   t.fsPhase = 1
   t.fsWait = null
-  if (!t.submitAll(K_FSYNC_WAIT)) return
+  if (!submitAll(t, K_FSYNC_WAIT)) return
   fsyncWait(t)
 }

@@ -3,6 +3,7 @@ import type { SimFile } from './files'
 import { K_OP_DONE, K_READ } from './continuations'
 import { RaState, ondemand, raMax } from './readahead'
 import type { Task } from './task'
+import { submitAll } from './submit-path'
 
 /**
  * The buffered read path (generic_file_read / filemap_read): page by page through the page cache,
@@ -21,7 +22,7 @@ export function readLoop(t: Task): void {
       const w = ondemand(raState(t, f), max, p, t.endPg - p, false, (a, l) => k.nextHole(f, a, l))
       if (w !== null) readPages(t, f, w.start, w.size, w.marker)
       if (pages.state(p) === 0) readPages(t, f, p, t.endPg - p, -1)
-      if (!t.submitAll(K_READ)) return
+      if (!submitAll(t, K_READ)) return
       continue
     }
     if (s & PG_READAHEAD) {
@@ -29,7 +30,7 @@ export function readLoop(t: Task): void {
       const w = ondemand(raState(t, f), max, p, t.endPg - p, true, (a, l) => k.nextHole(f, a, l))
       if (w !== null) {
         readPages(t, f, w.start, w.size, w.marker)
-        if (!t.submitAll(K_READ)) return
+        if (!submitAll(t, K_READ)) return
       }
       continue
     }

@@ -3,6 +3,7 @@ import { SYNC_SLEEP, SYNC_SUBMIT } from '../fs/types'
 import { PAGE, SECTORS_PER_PAGE } from './files'
 import type { SimFile } from './files'
 import type { Task } from './task'
+import { submitAll } from './submit-path'
 
 /**
  * The buffered write path: dirty the pages, copy from user space, then balance_dirty_pages; and
@@ -44,7 +45,7 @@ export function balance(t: Task): void {
     const n = k.flusher.collect(chunk, t, t.bios)
     t.written += n
     if (n > 0) {
-      if (!t.submitAll(K_BALANCE)) return
+      if (!submitAll(t, K_BALANCE)) return
       balance(t)
       return
     }
@@ -100,7 +101,7 @@ export function syncWritebackChunks(t: Task, k: number): boolean {
   const chunk = Math.max(1, Math.floor(t.kernel.queue.maxPageSectors / SECTORS_PER_PAGE))
   for (;;) {
     // the chunk's bios go once the task has done their work (host writebackPageUs)
-    if (t.bios.length > 0 && !t.submitAll(k)) return false
+    if (t.bios.length > 0 && !submitAll(t, k)) return false
     if (f.dirty <= 0 || t.endPg <= 0) return true
     const n = cache.writebackPages(f, Math.min(chunk, t.endPg), true, t, t.bios, t.pg)
     if (n === 0) return true
@@ -137,7 +138,7 @@ export function fsyncWait(t: Task): void {
       }
       if (r === SYNC_SUBMIT) {
         t.fsWait = fs.meta
-        if (!t.submitAll(K_FSYNC_WAIT)) return
+        if (!submitAll(t, K_FSYNC_WAIT)) return
       }
     }
     t.fsPhase = 1
