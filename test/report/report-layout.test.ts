@@ -105,6 +105,32 @@ describe('the report’s charts', () => {
     expect(svg).toMatch(/<polyline [^>]*points="64,41\.6 560,41\.6"/)
   })
 
+  it('put runs of very different lengths on per cent of each run, so a 312 s one does not squash 30 s ones', () => {
+    const times: Record<string, number[]> = { 'bfq-long': [312] }
+    for (let i = 1; i <= 7; i++) times[`noop-${'abcdefg'[i - 1]}`] = [30]
+    const mixed = syntheticRuns(times)
+    const doc = { schema: 'iosched-lab/experiment@1', name: 'mixed', spec: null, runs: mixed, summary: [] }
+    const out = htmlReport(reportInput(JSON.parse(JSON.stringify(doc))))
+    const charts = out.match(/<svg[\s\S]*?<\/svg>/g)!.filter((x) => x.includes('vmstat'))
+    expect(charts).toHaveLength(2)
+    for (const svg of charts) {
+      expect(svg).toContain('time (% of each run)')
+      expect(svg).toContain('bfq-long, 312 s')
+      expect(svg).toContain('noop-a, 30 s')
+      // every line ends at the plot's right edge (100 %), the 30 s runs' as the 312 s run's
+      const ends = [...svg.matchAll(/<polyline [^>]*points="([^"]+)"/g)].map((m) =>
+        Number(m[1].split(' ').at(-1)!.split(',')[0]),
+      )
+      expect(ends).toHaveLength(8)
+      expect(new Set(ends).size).toBe(1)
+    }
+    expect(out).toContain('The runs last from 30 to 312 s: time in per cent of each run')
+    // runs of like lengths keep one axis in seconds
+    const like = htmlReport(input)
+    expect(like).toContain('time (s)')
+    expect(like).not.toContain('% of each run')
+  })
+
   it('label a log axis within one decade with round ticks, not its unrounded bound', () => {
     const t = logTicks(Math.log10(0.103423), Math.log10(0.9))
     expect(t).toEqual([0.2, 0.5])
