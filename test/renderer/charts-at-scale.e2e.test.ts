@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
+import { chartColours } from '../../src/renderer/src/lib/chart-setup'
+import { schedulerColour as colourOf } from '../../src/shared/report/palette'
 import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, newSpec, openLabPage } from './lab-page'
@@ -237,14 +239,21 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await expect.poll(async () => (await axes('process-over-time')).x.min).toBe(other.min)
   })
 
-  it('tells reads from writes in sector over time: dots and faint squares, in the legend too', async () => {
-    for (const s of SCHEDULERS) {
-      const [write, read] = await series(`sectors-${s}`)
-      expect(read).toMatchObject({ label: 'read', marker: 'circle' })
-      expect(write).toMatchObject({ label: 'write', marker: 'rect' })
-      // the same hue, the writes a faint shade of it
-      expect(write.colour).not.toBe(read.colour)
-      expect(write.colour).toMatch(/^rgba\(.*, ?0\.25\)$/)
+  it('tells reads from writes in sector over time: coloured dots over grey squares, in the legend too', async () => {
+    // writes opaque in the theme's grey, the same under every scheduler: a translucent shade of the
+    // scheduler's colour piled up where writes are dense until they looked like its reads
+    for (const [theme, grey] of [
+      ['dark', chartColours(true).behind],
+      ['light', chartColours(false).behind],
+    ]) {
+      await page.getByLabel('Theme').selectOption(theme)
+      for (const s of SCHEDULERS)
+        await expect
+          .poll(async () => (await series(`sectors-${s}`)).map((x) => [x.label, x.marker, x.colour]))
+          .toEqual([
+            ['write', 'rect', grey],
+            ['read', 'circle', colourOf(s)],
+          ])
     }
     await shots('results')
     await page.getByRole('region', { name: 'Sector over time per scheduler' }).scrollIntoViewIfNeeded()

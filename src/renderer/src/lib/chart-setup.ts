@@ -21,12 +21,30 @@ export interface ChartColours {
   muted: string
   grid: string
   background: string
+  /**
+   * The theme's grey for marks behind the coloured ones (a sector picture's writes): opaque, so
+   * thousands of overlapping marks stay this grey instead of piling up into the scheduler's colour
+   * as a translucent shade does; 2.4:1 on white, 3.2:1 on the dark panel.
+   */
+  behind: string
 }
 
 export function chartColours(dark: boolean): ChartColours {
   return dark
-    ? { text: '#e3e5e8', muted: '#9aa0aa', grid: 'rgba(255,255,255,0.09)', background: '#1f2227' }
-    : { text: '#1d1f23', muted: '#60656f', grid: 'rgba(0,0,0,0.08)', background: '#ffffff' }
+    ? {
+        text: '#e3e5e8',
+        muted: '#9aa0aa',
+        grid: 'rgba(255,255,255,0.09)',
+        background: '#1f2227',
+        behind: '#6b717b',
+      }
+    : {
+        text: '#1d1f23',
+        muted: '#60656f',
+        grid: 'rgba(0,0,0,0.08)',
+        background: '#ffffff',
+        behind: '#a3a8b0',
+      }
 }
 
 /** Paint the canvas background, so an exported PNG is not transparent. */
