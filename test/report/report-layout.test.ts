@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { binPoints } from '../../src/shared/metrics/bin-points'
 import { htmlReport } from '../../src/shared/report/html'
 import { reportInput } from '../../src/shared/report/input'
-import { lineChart, logTicks } from '../../src/shared/report/svg-chart'
+import { lineChart, logTicks, ticks } from '../../src/shared/report/svg-chart'
 import { mailingListText } from '../../src/shared/report/text'
 import { DARK, LIGHT } from '../../src/shared/report/theme'
 import { validateSpec } from '../../src/shared/experiment/validate'
@@ -129,6 +129,13 @@ describe('the report’s charts', () => {
     const like = htmlReport(input)
     expect(like).toContain('time (s)')
     expect(like).not.toContain('% of each run')
+  })
+
+  it('keep round ticks when a bound is a rounding error past a round value', () => {
+    const pct = 41.468649542 * (100 / 41.468649542) // 100.00000000000001: a run's end in per cent
+    expect(ticks(0, pct)).toEqual([0, 20, 40, 60, 80, 100])
+    expect(ticks(0, 100)).toEqual([0, 20, 40, 60, 80, 100])
+    expect(ticks(0, 101)).toEqual([0, 50, 100])
   })
 
   it('label a log axis within one decade with round ticks, not its unrounded bound', () => {
