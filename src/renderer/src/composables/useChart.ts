@@ -9,7 +9,7 @@
 import { nextTick, onBeforeUnmount, onMounted, ReactiveEffect, shallowRef } from 'vue'
 import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
-import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
+import { Chart, chartColours, legendBox, registerCharts } from '../lib/chart-setup'
 import type { ChartColours } from '../lib/chart-setup'
 import { num } from '../lib/format'
 import { logTick } from '../lib/scales'
@@ -193,8 +193,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
           ...(plugins.legend as object),
           labels: {
             color: colours.text,
-            boxWidth: 14,
-            boxHeight: 2,
+            ...legendBox(cfg.type),
             ...(plugins.legend as { labels?: object } | undefined)?.labels,
           },
         },

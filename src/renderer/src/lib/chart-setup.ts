@@ -47,6 +47,14 @@ export function chartColours(dark: boolean): ChartColours {
       }
 }
 
+/**
+ * A legend's key for a chart type: a short thick line for lines and points, a square swatch for
+ * bars (a line beside a bar read as a line series that is not there).
+ */
+export function legendBox(type: string): { boxWidth: number; boxHeight: number } {
+  return type === 'bar' ? { boxWidth: 10, boxHeight: 10 } : { boxWidth: 14, boxHeight: 2 }
+}
+
 /** Paint the canvas background, so an exported PNG is not transparent. */
 const background: Plugin<'line' | 'bar' | 'scatter'> = {
   id: 'labBackground',
