@@ -360,6 +360,49 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     ).resolves.toBe('time: auto (shared)')
   }, 150_000)
 
+  it('keeps a chart’s title whole at 1024 px, its controls and a note wrapping below it', async () => {
+    // a writer whose buffered writes stay in a modern host's cache for 3 s: its chart says so beside
+    // the controls
+    await setSpec({
+      name: 'writer-in-the-cache',
+      device: { preset: 'hdd-2003-ide' },
+      host: { preset: 'linux-modern' },
+      workload: {
+        files: [
+          { name: 'foo', size: '64M' },
+          { name: 'bar', size: '32M' },
+        ],
+        processes: [
+          {
+            name: 'writer',
+            type: 'dd',
+            params: { op: 'write', file: 'foo', bs: '1M', count: 64, loop: true },
+          },
+          { name: 'reader', type: 'cat', params: { file: 'bar', size: '32M' }, startMs: 500 },
+        ],
+        stop: { processes: ['reader'], maxSeconds: 3 },
+      },
+      schedulers: ['noop', 'deadline'],
+    })
+    await page.keyboard.press('Control+Enter')
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await page.setViewportSize({ width: 1024, height: 700 })
+    const chart = page.locator('[data-chart="process-over-time"]')
+    await chart.getByLabel('Process', { exact: true }).selectOption('writer')
+    await chart.getByTestId('process-time-missing').waitFor()
+    const title = chart.locator('.title')
+    await expect(title.textContent()).resolves.toBe(
+      'Throughput of writer over time (its requests, read + write)',
+    )
+    // not cut short with an ellipsis: all of it shows
+    await expect
+      .poll(() => title.evaluate((el) => (el as unknown as { scrollWidth: number }).scrollWidth))
+      .toBeLessThanOrEqual(
+        await title.evaluate((el) => (el as unknown as { clientWidth: number }).clientWidth),
+      )
+    await page.setViewportSize({ width: 1440, height: 900 })
+  }, 150_000)
+
   it('logged no errors in the page', () => {
     expect(errors).toEqual([])
   })
