@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { throughputShare } from '../../src/renderer/src/lib/series'
-import { legendBox } from '../../src/renderer/src/lib/chart-setup'
+import { legendBox } from '../../src/renderer/src/lib/chart-theme'
 import { SQUASH_RATIO, timeAxes } from '../../src/shared/metrics/time-axis'
 import {
   LOG_DECADES,

@@ -123,18 +123,23 @@ describe.runIf(chromiumAvailable())('the library’s rows and comparison chart i
     ).resolves.toBe(false)
     // the browser's calendar a click away: it opens on the typed day, and the day picked on it
     // lands in the field in ISO order
+    type Input = { type: string; value: string }
     await page.evaluate(() => {
-      const w = window as unknown as { opened: string[] }
+      // (in the page: its window and its inputs' prototype)
+      const w = globalThis as unknown as {
+        opened: string[]
+        HTMLInputElement: { prototype: { showPicker(this: Input): void } }
+      }
       w.opened = []
-      HTMLInputElement.prototype.showPicker = function (this: HTMLInputElement) {
+      w.HTMLInputElement.prototype.showPicker = function (this: Input) {
         w.opened.push(`${this.type} ${this.value}`)
       }
     })
     await from.fill(day)
     await page.getByRole('button', { name: 'Saved from: pick on a calendar' }).click()
-    await expect(page.evaluate(() => (window as unknown as { opened: string[] }).opened)).resolves.toEqual([
-      `date ${day}`,
-    ])
+    await expect(
+      page.evaluate(() => (globalThis as unknown as { opened: string[] }).opened),
+    ).resolves.toEqual([`date ${day}`])
     await page.locator('[data-calendar="Saved from"]').fill(next, { force: true })
     await expect(from.inputValue()).resolves.toBe(next)
     await expect.poll(() => hits.count()).toBe(0)
