@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { throughputShare } from '../../src/renderer/src/lib/series'
-import { SQUASH_RATIO, timeAxes } from '../../src/renderer/src/lib/time-axis'
+import { legendBox } from '../../src/renderer/src/lib/chart-theme'
+import { SQUASH_RATIO, timeAxes } from '../../src/shared/metrics/time-axis'
 import {
   LOG_DECADES,
   logFloor,
@@ -106,5 +107,12 @@ describe('log axis labels', () => {
     expect(logTick(1000)).toBe('1,000')
     expect(logTick(0)).toBe('')
     expect(logTick(-1)).toBe('')
+  })
+})
+
+describe('legend keys', () => {
+  it('are square swatches for bars and short lines for line and point charts', () => {
+    expect(legendBox('bar')).toEqual({ boxWidth: 10, boxHeight: 10 })
+    for (const t of ['line', 'scatter']) expect(legendBox(t)).toEqual({ boxWidth: 14, boxHeight: 2 })
   })
 })

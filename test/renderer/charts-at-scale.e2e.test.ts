@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOG_DECADES } from '../../src/renderer/src/lib/scales'
+import { chartColours } from '../../src/renderer/src/lib/chart-theme'
+import { schedulerColour as colourOf } from '../../src/shared/report/palette'
 import { num } from '../../src/shared/util/people-numbers'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, newSpec, openLabPage } from './lab-page'
@@ -237,14 +239,21 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
     await expect.poll(async () => (await axes('process-over-time')).x.min).toBe(other.min)
   })
 
-  it('tells reads from writes in sector over time: dots and faint squares, in the legend too', async () => {
-    for (const s of SCHEDULERS) {
-      const [write, read] = await series(`sectors-${s}`)
-      expect(read).toMatchObject({ label: 'read', marker: 'circle' })
-      expect(write).toMatchObject({ label: 'write', marker: 'rect' })
-      // the same hue, the writes a faint shade of it
-      expect(write.colour).not.toBe(read.colour)
-      expect(write.colour).toMatch(/^rgba\(.*, ?0\.25\)$/)
+  it('tells reads from writes in sector over time: coloured dots over grey squares, in the legend too', async () => {
+    // writes opaque in the theme's grey, the same under every scheduler: a translucent shade of the
+    // scheduler's colour piled up where writes are dense until they looked like its reads
+    for (const [theme, grey] of [
+      ['dark', chartColours(true).behind],
+      ['light', chartColours(false).behind],
+    ]) {
+      await page.getByLabel('Theme').selectOption(theme)
+      for (const s of SCHEDULERS)
+        await expect
+          .poll(async () => (await series(`sectors-${s}`)).map((x) => [x.label, x.marker, x.colour]))
+          .toEqual([
+            ['write', 'rect', grey],
+            ['read', 'circle', colourOf(s)],
+          ])
     }
     await shots('results')
     await page.getByRole('region', { name: 'Sector over time per scheduler' }).scrollIntoViewIfNeeded()
@@ -349,6 +358,49 @@ describe.runIf(chromiumAvailable())('charts at storage scales in Chromium', () =
         .locator('option:checked')
         .textContent(),
     ).resolves.toBe('time: auto (shared)')
+  }, 150_000)
+
+  it('keeps a chart’s title whole at 1024 px, its controls and a note wrapping below it', async () => {
+    // a writer whose buffered writes stay in a modern host's cache for 3 s: its chart says so beside
+    // the controls
+    await setSpec({
+      name: 'writer-in-the-cache',
+      device: { preset: 'hdd-2003-ide' },
+      host: { preset: 'linux-modern' },
+      workload: {
+        files: [
+          { name: 'foo', size: '64M' },
+          { name: 'bar', size: '32M' },
+        ],
+        processes: [
+          {
+            name: 'writer',
+            type: 'dd',
+            params: { op: 'write', file: 'foo', bs: '1M', count: 64, loop: true },
+          },
+          { name: 'reader', type: 'cat', params: { file: 'bar', size: '32M' }, startMs: 500 },
+        ],
+        stop: { processes: ['reader'], maxSeconds: 3 },
+      },
+      schedulers: ['noop', 'deadline'],
+    })
+    await page.keyboard.press('Control+Enter')
+    await page.getByText(/Done in/).waitFor({ timeout: 120_000 })
+    await page.setViewportSize({ width: 1024, height: 700 })
+    const chart = page.locator('[data-chart="process-over-time"]')
+    await chart.getByLabel('Process', { exact: true }).selectOption('writer')
+    await chart.getByTestId('process-time-missing').waitFor()
+    const title = chart.locator('.title')
+    await expect(title.textContent()).resolves.toBe(
+      'Throughput of writer over time (its requests, read + write)',
+    )
+    // not cut short with an ellipsis: all of it shows
+    await expect
+      .poll(() => title.evaluate((el) => (el as unknown as { scrollWidth: number }).scrollWidth))
+      .toBeLessThanOrEqual(
+        await title.evaluate((el) => (el as unknown as { clientWidth: number }).clientWidth),
+      )
+    await page.setViewportSize({ width: 1440, height: 900 })
   }, 150_000)
 
   it('logged no errors in the page', () => {

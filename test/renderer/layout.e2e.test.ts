@@ -225,6 +225,36 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
     // (the charts resize in idle time: the page is wider until they have)
     await expect.poll(pageWidth, { timeout: 10_000 }).toBeLessThanOrEqual(1024)
     await page.getByLabel('Baseline scheduler').selectOption('')
+    // the status line stays over the table's row names (sticky while the columns scroll) as they
+    // pass under it: they drew over it, a name floating on the status line
+    const name = table.locator('tbody tr').first().locator('.sched')
+    const onTop = await page.evaluate(
+      ({ y, x }) => {
+        const d = (globalThis as unknown as { document: unknown }).document as {
+          querySelector(s: string): El & { offsetHeight: number }
+          elementFromPoint(x: number, y: number): { closest(s: string): unknown } | null
+          defaultView: { innerHeight: number; scrollBy(x: number, y: number): void }
+        }
+        const footer = d.querySelector('footer')
+        const mid = d.defaultView.innerHeight - footer.offsetHeight / 2
+        d.defaultView.scrollBy(0, y - mid)
+        return d.elementFromPoint(x, mid)?.closest('footer') != null
+      },
+      await name.evaluate((el) => {
+        const r = (el as unknown as El).getBoundingClientRect()
+        return { y: (r.top + r.bottom) / 2, x: (r.left + r.right) / 2 }
+      }),
+    )
+    expect(onTop).toBe(true)
+    // a chart's buttons wrap below its title with its controls, never alone on a line of their own:
+    // they are one group (the PNG button a few pixels too wide for the first line went down alone)
+    const card = page.locator('[data-chart="throughput"]')
+    await card.scrollIntoViewIfNeeded()
+    await expect(card.locator('.controls').getByRole('button', { name: 'PNG' }).count()).resolves.toBe(1)
+    const top = async (l: ReturnType<Page['locator']>) => (await l.boundingBox())!.y
+    const png = await top(card.getByRole('button', { name: 'PNG' }))
+    const directions = await top(card.getByLabel('Directions', { exact: true }))
+    expect(Math.abs(png - directions)).toBeLessThan(8)
     await page.addStyleTag({ content: 'footer { position: static !important }' })
     await shots('results')
   }, 200_000)

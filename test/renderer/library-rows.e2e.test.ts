@@ -105,27 +105,50 @@ describe.runIf(chromiumAvailable())('the library’s rows and comparison chart i
       await expect(
         page.locator(`article.hit[data-session="${h.name}"] .head .tabular`).textContent(),
       ).resolves.toBe(dateTime(h.savedAt))
-    // the date filters are the browser's date picker, whose value is the ISO day the sessions'
-    // times show whatever the locale; a day half typed has no value yet and filters nothing
+    // the date filters show and take days as the sessions' times write them (ISO), not in de-DE's
+    // own order (06.12.2026) as a bare date input would; a day half typed filters nothing
     const hits = page.locator('article.hit')
     const day = dateTime(headers[0].savedAt).slice(0, 10)
     const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
-    const from = page.getByLabel('Saved from')
-    await expect(from.getAttribute('type')).resolves.toBe('date')
+    const from = page.getByLabel('Saved from', { exact: true })
+    await expect(from.getAttribute('type')).resolves.toBeNull()
+    await expect(from.getAttribute('placeholder')).resolves.toBe('YYYY-MM-DD')
     await from.fill(next)
     await expect(from.inputValue()).resolves.toBe(next)
     await expect.poll(() => hits.count()).toBe(0)
-    await from.fill('')
-    await from.focus()
-    await page.keyboard.type('12')
-    await expect(from.inputValue()).resolves.toBe('')
+    await from.fill(next.slice(0, 6))
     await expect.poll(() => hits.count()).toBe(2)
+    await expect(
+      from.evaluate((el) => (el as unknown as { validity: { valid: boolean } }).validity.valid),
+    ).resolves.toBe(false)
+    // the browser's calendar a click away: it opens on the typed day, and the day picked on it
+    // lands in the field in ISO order
+    type Input = { type: string; value: string }
+    await page.evaluate(() => {
+      // (in the page: its window and its inputs' prototype)
+      const w = globalThis as unknown as {
+        opened: string[]
+        HTMLInputElement: { prototype: { showPicker(this: Input): void } }
+      }
+      w.opened = []
+      w.HTMLInputElement.prototype.showPicker = function (this: Input) {
+        w.opened.push(`${this.type} ${this.value}`)
+      }
+    })
+    await from.fill(day)
+    await page.getByRole('button', { name: 'Saved from: pick on a calendar' }).click()
+    await expect(
+      page.evaluate(() => (globalThis as unknown as { opened: string[] }).opened),
+    ).resolves.toEqual([`date ${day}`])
+    await page.locator('[data-calendar="Saved from"]').fill(next, { force: true })
+    await expect(from.inputValue()).resolves.toBe(next)
+    await expect.poll(() => hits.count()).toBe(0)
     await from.fill(day)
     await expect.poll(() => hits.count()).toBe(2)
-    await page.getByLabel('Saved until').fill(day)
+    await page.getByLabel('Saved until', { exact: true }).fill(day)
     await expect.poll(() => hits.count()).toBe(2)
     await from.fill('')
-    await page.getByLabel('Saved until').fill('')
+    await page.getByLabel('Saved until', { exact: true }).fill('')
     // the start page's recent sessions alike
     await views().getByRole('button', { name: 'Start', exact: true }).click()
     const recent = page.locator('[aria-labelledby="sessions-title"] li').filter({ hasText: 'HDD' })

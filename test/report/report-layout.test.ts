@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { binPoints } from '../../src/shared/metrics/bin-points'
 import { htmlReport } from '../../src/shared/report/html'
 import { reportInput } from '../../src/shared/report/input'
-import { lineChart, logTicks } from '../../src/shared/report/svg-chart'
+import { lineChart, logTicks, ticks } from '../../src/shared/report/svg-chart'
 import { mailingListText } from '../../src/shared/report/text'
 import { DARK, LIGHT } from '../../src/shared/report/theme'
 import { validateSpec } from '../../src/shared/experiment/validate'
@@ -103,6 +103,39 @@ describe('the report’s charts', () => {
     expect(svg).toContain('>0.015<')
     // one line across the whole plot, from its left edge (x = 0) to its right (the run's end)
     expect(svg).toMatch(/<polyline [^>]*points="64,41\.6 560,41\.6"/)
+  })
+
+  it('put runs of very different lengths on per cent of each run, so a 312 s one does not squash 30 s ones', () => {
+    const times: Record<string, number[]> = { 'bfq-long': [312] }
+    for (let i = 1; i <= 7; i++) times[`noop-${'abcdefg'[i - 1]}`] = [30]
+    const mixed = syntheticRuns(times)
+    const doc = { schema: 'iosched-lab/experiment@1', name: 'mixed', spec: null, runs: mixed, summary: [] }
+    const out = htmlReport(reportInput(JSON.parse(JSON.stringify(doc))))
+    const charts = out.match(/<svg[\s\S]*?<\/svg>/g)!.filter((x) => x.includes('vmstat'))
+    expect(charts).toHaveLength(2)
+    for (const svg of charts) {
+      expect(svg).toContain('time (% of each run)')
+      expect(svg).toContain('bfq-long, 312 s')
+      expect(svg).toContain('noop-a, 30 s')
+      // every line ends at the plot's right edge (100 %), the 30 s runs' as the 312 s run's
+      const ends = [...svg.matchAll(/<polyline [^>]*points="([^"]+)"/g)].map((m) =>
+        Number(m[1].split(' ').at(-1)!.split(',')[0]),
+      )
+      expect(ends).toHaveLength(8)
+      expect(new Set(ends).size).toBe(1)
+    }
+    expect(out).toContain('The runs last from 30 to 312 s: time in per cent of each run')
+    // runs of like lengths keep one axis in seconds
+    const like = htmlReport(input)
+    expect(like).toContain('time (s)')
+    expect(like).not.toContain('% of each run')
+  })
+
+  it('keep round ticks when a bound is a rounding error past a round value', () => {
+    const pct = 41.468649542 * (100 / 41.468649542) // 100.00000000000001: a run's end in per cent
+    expect(ticks(0, pct)).toEqual([0, 20, 40, 60, 80, 100])
+    expect(ticks(0, 100)).toEqual([0, 20, 40, 60, 80, 100])
+    expect(ticks(0, 101)).toEqual([0, 50, 100])
   })
 
   it('label a log axis within one decade with round ticks, not its unrounded bound', () => {

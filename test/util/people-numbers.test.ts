@@ -1,6 +1,6 @@
 // Numbers as people read them: ratios at one precision down a column.
 import { describe, expect, it } from 'vitest'
-import { change, significant, times } from '../../src/shared/util/people-numbers'
+import { change, millis, significant, times } from '../../src/shared/util/people-numbers'
 
 describe('ratios at one precision', () => {
   it('keeps two significant figures with their zeros: ×1.0 beside ×0.89, not ×1', () => {
@@ -28,5 +28,17 @@ describe('ratios at one precision', () => {
     // +6,525 % reads as the 66-fold it is; a hundredth past twice the baseline already a factor
     expect([6525, 100.01, 186.7, 250_000].map(change)).toEqual(['66.3×', '2×', '2.87×', '2,501×'])
     expect([null, undefined, NaN, Infinity].map(change)).toEqual(['', '', '', ''])
+  })
+})
+
+describe('times in milliseconds', () => {
+  it('writes what is under 0.1 ms in microseconds, not 0.00144 ms or 8.5e-4 ms', () => {
+    expect(millis(738)).toBe('738 ms')
+    expect(millis(6.01)).toBe('6.01 ms')
+    expect(millis(0.13)).toBe('0.13 ms')
+    expect(millis(0.00144)).toBe('1.44 µs')
+    expect(millis(8.5e-4)).toBe('0.85 µs')
+    expect(millis(0.0607)).toBe('60.7 µs')
+    expect(millis(0)).toBe('0 ms')
   })
 })

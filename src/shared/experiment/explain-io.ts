@@ -3,7 +3,7 @@
 // — anticipation, deceptive idleness, read priority, batching, request slots, seeks, device queueing.
 import { LatencyHistogram } from '../metrics/histogram'
 import type { ProcessStages, StageName } from '../metrics/why'
-import { num } from '../util/people-numbers'
+import { millis, num } from '../util/people-numbers'
 import type { Mechanism, Side } from './explain'
 import type { ProcessResult, RunResult } from './result'
 
@@ -61,7 +61,7 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
   const sw = w.stages
   const sb = b.stages
   if (k === undefined || !sw || !sb) return { mechanism: 'none', detail: '' }
-  const ms = (side: ProcessStages, s: StageName): string => `${num(stage(side, s).mean)} ms`
+  const ms = (side: ProcessStages, s: StageName): string => millis(stage(side, s).mean)
   if (k === 'q2g')
     return {
       mechanism: 'request-slots',
@@ -98,7 +98,7 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
     return {
       mechanism: 'anticipation',
       detail:
-        `${waited}. ${b.label} held the device for it ${iw.waits} times, ${num(iw.ns / iw.waits / 1e6)} ms each on average,` +
+        `${waited}. ${b.label} held the device for it ${iw.waits} times, ${millis(iw.ns / iw.waits / 1e6)} each on average,` +
         ` and ${num((iw.rewarded / iw.waits) * 100, 2)} % of those waits ended with its next request` +
         ` (${sw.idle?.waits ?? 0} such waits under ${w.label}).`,
     }
@@ -118,7 +118,7 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
       mechanism: 'deceptive-idleness',
       detail:
         `${waited}: ${w.label} moved on to other processes ${dw.switches} times when the ${name} looked idle, its last request sent and no other queued, without waiting for it;` +
-        ` its next request came ${num(dw.gapNs / dw.switches / 1e6)} ms later on average, then waited ${num(dw.waitNs / dw.switches / 1e6)} ms` +
+        ` its next request came ${millis(dw.gapNs / dw.switches / 1e6)} later on average, then waited ${millis(dw.waitNs / dw.switches / 1e6)}` +
         ` (${sb.deceived?.switches ?? 0} such switches under ${b.label}): deceptive idleness.`,
     }
   const runsW = sw.requests / Math.max(1, sw.batches)

@@ -27,10 +27,20 @@ export interface QuickSummary {
 const mean = (xs: number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, x) => a + x, 0) / xs.length)
 
 /**
+ * Whether a fio job reads and whether it writes, by its `rw=` (fio's default: read): `read`,
+ * `randread`; `write`, `randwrite`, `trimwrite`; both for `rw`, `readwrite`, `randrw` (fio(1), rw).
+ */
+export function directions(rw: unknown): { read: boolean; write: boolean } {
+  const m = typeof rw === 'string' ? rw : 'read'
+  const both = /^(rand)?rw$/.test(m)
+  return { read: both || m.includes('read'), write: both || m.includes('write') }
+}
+
+/**
  * The disk-mark view of a quick-test experiment (rows: tests, columns per scheduler: read MB/s,
  * write MB/s, IOPS), as KDiskMark shows them: a disk-mark set is one row, its `… read` process
  * giving the read figures and its `… write` process the write ones; a profile gives a row per
- * job, each with what it read and wrote. Rates are a process's bytes over its own time (fio's
+ * job, each with what it read and wrote (NaN for a direction it does not do). Rates are a process's bytes over its own time (fio's
  * instances folded: their bytes add up), MB = 10^6 bytes; means over the repetitions.
  */
 export function quickSummary(
@@ -84,7 +94,15 @@ export function quickSummary(
         const cells: Record<string, QuickCell> = {}
         for (const c of columns) {
           const f = figures(c, quickProcessName(set, job.name))
-          if (!Number.isNaN(f.readMBps)) cells[c] = f
+          if (Number.isNaN(f.readMBps)) continue
+          // a direction the job does not do is not measured (–), not a rate of 0
+          const d = directions(job.params.rw)
+          cells[c] = {
+            readMBps: d.read ? f.readMBps : NaN,
+            writeMBps: d.write ? f.writeMBps : NaN,
+            readIops: d.read ? f.readIops : NaN,
+            writeIops: d.write ? f.writeIops : NaN,
+          }
         }
         rows.push({ test: quickProcessName(set, job.name), cells })
       }

@@ -1,6 +1,7 @@
 import type { RunResult } from '../experiment/result'
 import { isNoisy, orderedWithMean } from '../metrics/compare-runs'
 import { binPoints } from '../metrics/bin-points'
+import { timeAxes } from '../metrics/time-axis'
 import { LatencyHistogram } from '../metrics/histogram'
 import { secondsOf } from './csv'
 import { escapeHtml as h } from './escape'
@@ -206,21 +207,41 @@ const firstRuns = (input: ReportInput): RunResult[] =>
 function throughputCharts(input: ReportInput, colour: Colour): string[] {
   const runs = firstRuns(input).filter((r) => r.timeSeries.tMs.length > 0)
   if (runs.length === 0) return ['<p class="note">No run has a time series.</p>']
+  // as the app's chart: runs of very different lengths on per cent of each run, its length in the legend
+  const each =
+    timeAxes(
+      'auto',
+      runs.map((r) => r.seconds),
+    ) === 'each'
   const chart = (title: string, pick: (r: RunResult) => number[]): string => {
-    const series: ChartSeries[] = runs.map((r) => ({
-      name: shown(r),
-      colour: colour(r),
-      points: binPoints(r.timeSeries, pick(r), r.seconds),
-    }))
-    return `<figure>${lineChart({ title, xLabel: 'time (s)', yLabel: 'MB/s', series })}</figure>`
+    const series: ChartSeries[] = runs.map((r) => {
+      const points = binPoints(r.timeSeries, pick(r), r.seconds)
+      const k = r.seconds > 0 ? 100 / r.seconds : 0
+      return each
+        ? {
+            name: `${shown(r)}, ${num(r.seconds)} s`,
+            colour: colour(r),
+            points: points.map(([x, y]) => [x * k, y]),
+          }
+        : { name: shown(r), colour: colour(r), points }
+    })
+    const xLabel = each ? 'time (% of each run)' : 'time (s)'
+    return `<figure>${lineChart({ title, xLabel, yLabel: 'MB/s', series })}</figure>`
   }
-  const note = input.summary.some((s) => s.repetitions > 1)
-    ? ['<p class="note">The first repetition of each scheduler.</p>']
-    : []
+  const notes = [
+    ...(each
+      ? [
+          `<p class="note">The runs last from ${h(num(Math.min(...runs.map((r) => r.seconds))))} to ${h(num(Math.max(...runs.map((r) => r.seconds))))} s: time in per cent of each run, so that the longest does not squash the others.</p>`,
+        ]
+      : []),
+    ...(input.summary.some((s) => s.repetitions > 1)
+      ? ['<p class="note">The first repetition of each scheduler.</p>']
+      : []),
+  ]
   return [
     chart('Read throughput (the vmstat bi view)', (r) => r.timeSeries.readMBps),
     chart('Write throughput (the vmstat bo view)', (r) => r.timeSeries.writeMBps),
-    ...note,
+    ...notes,
   ]
 }
 

@@ -130,7 +130,8 @@ export function ticks(a: number, b: number, n = 5): number[] {
   if (!(span > 0) || !Number.isFinite(span)) return [a]
   const raw = span / n
   const p = 10 ** Math.floor(Math.log10(raw))
-  const step = [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw) ?? 10 * p
+  // a bound a rounding error past a round one (100.00000000000001 %, x · 100 / x) keeps its step
+  const step = [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw * (1 - 1e-9)) ?? 10 * p
   const out: number[] = []
   for (let k = Math.ceil(a / step); k * step <= b + step * 1e-9; k++)
     out.push(Number((k * step).toPrecision(12)))

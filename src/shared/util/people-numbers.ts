@@ -13,6 +13,14 @@ export function num(v: number | undefined | null, digits = 3): string {
   return Number(v.toPrecision(digits)).toString()
 }
 
+/**
+ * A time given in milliseconds as people read it: `738 ms`, `6.01 ms`, `0.13 ms`; under 0.1 ms in
+ * microseconds (`1.44 µs`, `0.85 µs`), not `0.00144 ms` or `8.5e-4 ms`.
+ */
+export function millis(ms: number): string {
+  return ms !== 0 && Math.abs(ms) < 0.1 ? `${num(ms * 1000)} µs` : `${num(ms)} ms`
+}
+
 /** A size in bytes in the largest binary unit below it: `512 B`, `4 KiB`, `256 MiB`, `256 GiB`. */
 export function bytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']

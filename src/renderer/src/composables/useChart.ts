@@ -9,8 +9,9 @@
 import { nextTick, onBeforeUnmount, onMounted, ReactiveEffect, shallowRef } from 'vue'
 import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
-import { Chart, chartColours, registerCharts } from '../lib/chart-setup'
-import type { ChartColours } from '../lib/chart-setup'
+import { Chart, registerCharts } from '../lib/chart-setup'
+import { chartColours, legendBox } from '../lib/chart-theme'
+import type { ChartColours } from '../lib/chart-theme'
 import { num } from '../lib/format'
 import { logTick } from '../lib/scales'
 import { useUi } from '../stores/ui'
@@ -193,8 +194,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
           ...(plugins.legend as object),
           labels: {
             color: colours.text,
-            boxWidth: 14,
-            boxHeight: 2,
+            ...legendBox(cfg.type),
             ...(plugins.legend as { labels?: object } | undefined)?.labels,
           },
         },

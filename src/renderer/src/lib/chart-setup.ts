@@ -1,4 +1,4 @@
-// chart.js, registered once with only the parts the lab draws, and its colours per theme.
+// chart.js, registered once with only the parts the lab draws (its colours per theme: chart-theme.ts).
 import {
   BarController,
   BarElement,
@@ -15,19 +15,6 @@ import {
   Tooltip,
 } from 'chart.js'
 import type { ChartConfiguration, Plugin } from 'chart.js'
-
-export interface ChartColours {
-  text: string
-  muted: string
-  grid: string
-  background: string
-}
-
-export function chartColours(dark: boolean): ChartColours {
-  return dark
-    ? { text: '#e3e5e8', muted: '#9aa0aa', grid: 'rgba(255,255,255,0.09)', background: '#1f2227' }
-    : { text: '#1d1f23', muted: '#60656f', grid: 'rgba(0,0,0,0.08)', background: '#ffffff' }
-}
 
 /** Paint the canvas background, so an exported PNG is not transparent. */
 const background: Plugin<'line' | 'bar' | 'scatter'> = {

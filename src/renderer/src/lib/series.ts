@@ -64,21 +64,33 @@ export function processThroughput(r: RunResult, name: string, share = false): Po
   return s
 }
 
-/** Dispatches as (seconds, GiB) points, at most `max` of them, split by direction. */
+/** Every k-th point, so that at most `n` remain. */
+const thin = (ps: Point[], n: number): Point[] => {
+  if (ps.length <= n) return ps
+  const step = Math.ceil(ps.length / Math.max(1, n))
+  return ps.filter((_, i) => i % step === 0)
+}
+
+/**
+ * Dispatches as (seconds, GiB) points, at most `max` of them, split by direction and thinned per
+ * direction: every k-th of all dispatches would keep no read at all when they come at a period
+ * that k divides (noop's one read per 65 writes, every 5th kept). A direction with fewer than its
+ * half of `max` keeps every point; the other takes the rest.
+ */
 export function sectorPoints(r: RunResult, max: number): { reads: Point[]; writes: Point[]; maxGiB: number } {
   let s = sectors.get(r)
   if (!s) {
     const d = r.dispatches
-    const step = Math.max(1, Math.ceil(d.tMs.length / max))
-    const reads: Point[] = []
-    const writes: Point[] = []
+    const all: [Point[], Point[]] = [[], []]
     let maxGiB = 0
     for (let k = 0; k < d.tMs.length; k++) {
       const y = (d.sector[k] * 512) / 2 ** 30
       if (y > maxGiB) maxGiB = y
-      if (k % step === 0) (d.op[k] === 0 ? reads : writes).push({ x: d.tMs[k] / 1000, y })
+      all[d.op[k] === 0 ? 0 : 1].push({ x: d.tMs[k] / 1000, y })
     }
-    s = { reads, writes, maxGiB }
+    const [r0, w0] = all
+    const keepReads = Math.min(r0.length, Math.max(Math.floor(max / 2), max - w0.length))
+    s = { reads: thin(r0, keepReads), writes: thin(w0, max - keepReads), maxGiB }
     sectors.set(r, s)
   }
   return s
