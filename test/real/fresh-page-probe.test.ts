@@ -14,6 +14,12 @@ function times(warm: number, fresh: number, perPageUs = 11): number[] {
   return out
 }
 
+/** The host part of a preset as captureHost leaves it: overrides and their sources. */
+const captured = (overrides: Record<string, unknown>) => ({
+  overrides,
+  sources: {} as Record<string, string>,
+})
+
 // The fingerprint's buffered point left the cost at 0 whenever its 64 MiB found warm memory alone
 // (fp36, fp38), while a buffered writer's passes on the same machine met reported memory; the
 // probe touches memory until it meets some and prices it itself.
@@ -36,51 +42,47 @@ describe('what touching memory the guest reported costs, measured directly', () 
 
   it('puts the measured cost into the host preset with its source, or 0 when it was not seen', async () => {
     const probe = (r: FreshPageProbe) => () => Promise.resolve(r)
-    const seen = {
-      overrides: { freshPageUs: 0 } as Record<string, unknown>,
-      sources: {} as Record<string, string>,
-    }
+    const seen = captured({ freshPageUs: 0 })
     const notes: string[] = []
-    await measureFreshPages(
+    const measured = await measureFreshPages(
       seen,
       probe({ freshPageUs: 10.5, touchedMiB: 900, freshMiB: 64, warmUsPerMiB: 410 }),
       (m) => notes.push(m),
     )
+    // seen: the fit keeps it (refineVirtual's `measured`)
+    expect(measured).toBe(true)
     expect(seen.overrides.freshPageUs).toBe(10.5)
     expect(seen.sources.freshPageUs).toMatch(/^measured: 64 of 900 MiB/)
     expect(notes[0]).toMatch(/10\.5 µs/)
-    const unseen = {
-      overrides: { freshPageUs: 0 } as Record<string, unknown>,
-      sources: {} as Record<string, string>,
-    }
-    await measureFreshPages(
+    const unseen = captured({ freshPageUs: 0 })
+    const unseenMeasured = await measureFreshPages(
       unseen,
       probe({ freshPageUs: null, touchedMiB: 8192, freshMiB: 0, warmUsPerMiB: 400 }),
     )
+    expect(unseenMeasured).toBe(false)
     expect(unseen.overrides.freshPageUs).toBe(0)
     expect(unseen.sources.freshPageUs).toMatch(/not seen/)
     // a machine that does not report (captureHost left no freshPageUs): nothing to measure
     let called = false
-    const none = { overrides: {} as Record<string, unknown>, sources: {} as Record<string, string> }
-    await measureFreshPages(none, () => {
+    const none = captured({})
+    const noneMeasured = await measureFreshPages(none, () => {
       called = true
       return Promise.resolve({ freshPageUs: 1, touchedMiB: 1, freshMiB: 1, warmUsPerMiB: 1 })
     })
+    expect(noneMeasured).toBe(false)
     expect(called).toBe(false)
     expect(none.overrides.freshPageUs).toBeUndefined()
   })
 
   it('keeps the sweep when the probe fails: the cost is 0 and its source says why', async () => {
-    const host = {
-      overrides: { freshPageUs: 0 } as Record<string, unknown>,
-      sources: {} as Record<string, string>,
-    }
+    const host = captured({ freshPageUs: 0 })
     const notes: string[] = []
-    await measureFreshPages(
+    const measured = await measureFreshPages(
       host,
       () => Promise.reject(new Error('node -e: killed by SIGTERM')),
       (m) => notes.push(m),
     )
+    expect(measured).toBe(false)
     expect(host.overrides.freshPageUs).toBe(0)
     expect(host.sources.freshPageUs).toMatch(
       /^not measured \(the fresh-page probe failed: node -e: killed by SIGTERM\)/,
