@@ -317,7 +317,7 @@ export async function fingerprintDevice(
       host.overrides,
       (v, h) => simulateSweep({ preset: VIRTUAL_BASE, overrides: v }, h),
       // measured by the probe: the buffered point's few slow writes do not overrule it (fp40's
-      // were other than fresh pages, and its correction took 11.6 µs down to 1.7)
+      // were other than fresh pages, and its correction took 10.75 µs down to 1.7)
       probed ? new Set(['freshPageUs']) : new Set(),
     )
     model = 'virtual'
