@@ -109,15 +109,7 @@ export class SimFile {
     if (joined) a[first >>> 5] &= ~(1 << (first & 31))
     else a[first >>> 5] |= 1 << (first & 31)
     // clear [first + 1, end) a word at a time
-    let p = first + 1
-    while (p < end) {
-      const w = p >>> 5
-      const lo = p & 31
-      const hi = Math.min(32, lo + end - p)
-      const mask = hi - lo === 32 ? 0xffffffff : ((1 << (hi - lo)) - 1) << lo
-      a[w] &= ~mask
-      p += hi - lo
-    }
+    for (let p = first + 1; p < end; p = nextWord(p, end)) a[p >>> 5] &= ~wordMask(p, end)
   }
 
   /** How many physically contiguous runs the memory of pages [first, end) makes (placed). */
@@ -125,14 +117,7 @@ export class SimFile {
     const a = this.apart
     if (a === null || end <= first) return Math.max(0, end - first)
     let runs = 1
-    for (let p = first + 1; p < end;) {
-      const w = p >>> 5
-      const lo = p & 31
-      const hi = Math.min(32, lo + end - p)
-      const mask = hi - lo === 32 ? 0xffffffff : ((1 << (hi - lo)) - 1) << lo
-      runs += popcount(a[w] & mask)
-      p += hi - lo
-    }
+    for (let p = first + 1; p < end; p = nextWord(p, end)) runs += popcount(a[p >>> 5] & wordMask(p, end))
     return runs
   }
 
@@ -335,6 +320,16 @@ export class FileAllocator {
 function uncached(pages: PageFlags, from: number, to: number): boolean {
   return pages.seek(from, to, PG_ANY, true) === to
 }
+
+/** The bits of pages [p, end) in page p's 32-page word. */
+function wordMask(p: number, end: number): number {
+  const lo = p & 31
+  const n = Math.min(32 - lo, end - p)
+  return n === 32 ? 0xffffffff : ((1 << n) - 1) << lo
+}
+
+/** The first page of the word after page p's, or `end`. */
+const nextWord = (p: number, end: number): number => Math.min(end, (p | 31) + 1)
 
 /** Set bits of a 32-bit word. */
 function popcount(x: number): number {

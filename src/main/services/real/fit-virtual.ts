@@ -347,6 +347,9 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
     'fitted: the 1 MiB buffered write() calls of the first pass that found free memory the guest had not reported (mm/page_reporting.c reports only blocks of page_reporting_order or more), MiB',
 }
 
+/** A point's latency percentile `q`, µs. */
+const pctUs = (p: FitPoint, q: number): number => LatencyHistogram.fromJSON(p.latency).percentile(q) / 1000
+
 /** One correction step: each parameter by the residual of the point that determines it. */
 function correct(
   v: ParamValues,
@@ -462,9 +465,8 @@ function correct(
   const m4 = meas.find((p) => p.name === 'buffered-randwrite')
   const s4 = sim.find((p) => p.name === 'buffered-randwrite')
   if (m4 && s4) {
-    const p50Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(50) / 1000
     out.writeCallUs = r3(
-      clamp(((host.writeCallUs as number | undefined) ?? 0) + (p50Us(m4) - p50Us(s4)), 0, 1000),
+      clamp(((host.writeCallUs as number | undefined) ?? 0) + (pctUs(m4, 50) - pctUs(s4, 50)), 0, 1000),
     )
   }
   // a buffered write() of 1 MiB is CPU alone (no throttling under the dirty limits): its median
@@ -474,8 +476,7 @@ function correct(
   // touching one such page again — 256 of them per MiB — and the first pass's other writes the
   // free memory the guest never reports (fit-fresh-pages.ts)
   if (mb && sb) {
-    const p25Us = (p: FitPoint): number => LatencyHistogram.fromJSON(p.latency).percentile(25) / 1000
-    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (p25Us(mb) - p25Us(sb)) / 1024
+    const copy = ((host.copyUsPerKiB as number | undefined) ?? 0.1) + (pctUs(mb, 25) - pctUs(sb, 25)) / 1024
     out.copyUsPerKiB = Math.round(clamp(copy, 0.005, 100) * 1e4) / 1e4
     if (host.freshPageUs !== undefined) {
       const fresh = correctFreshPage(host.freshPageUs as number, mb.latency, sb.latency, 256)
