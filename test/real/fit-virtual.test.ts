@@ -152,6 +152,33 @@ describe('fitting the virtual model to a sweep', () => {
     expect(fit.host.copyUsPerKiB as number).toBeLessThan(0.15 * 1.1)
   })
 
+  it('recovers the spread of a small buffered write() call’s work up to its p99', () => {
+    // measured here: 4 KiB write() clat p10 1.28, p50 1.65, p90 2.40, p99 5.5 µs (2026-12-06)
+    const table = '0:0.2, 10:0.3, 50:0.7, 90:1.4, 99:4.5, 100:4.5'
+    const truth = { ...HOST, writeCallQuantilesUs: table }
+    const measured = sweep(TRUTH, truth)
+    const first = initialVirtual(measured, facts, 2 ** 28)
+    const fit = refineVirtual(first.values, HOST, measured, (v, h) => sweep(v, h))
+    const fitted = fit.host.writeCallQuantilesUs as string
+    const at = (text: string, q: number): number => {
+      const knots = text.split(',').map((k) => k.split(':').map(Number))
+      const i = knots.findIndex(([p]) => p >= q)
+      const [p1, v1] = knots[i]
+      if (p1 === q) return v1
+      const [p0, v0] = knots[i - 1]
+      return v0 + ((q - p0) / (p1 - p0)) * (v1 - v0)
+    }
+    for (const q of [10, 50, 90, 99]) {
+      expect(Math.abs(at(fitted, q) - at(table, q))).toBeLessThan(0.1 + 0.05 * at(table, q))
+    }
+    expect(fit.host.writeCallUs as number).toBe(at(fitted, 50))
+    // the re-simulated writes have the measured tail, not a spike at the median
+    const p99 = (ps: FitPoint[]) =>
+      LatencyHistogram.fromJSON(ps.find((p) => p.name === 'buffered-randwrite')!.latency).percentile(99)
+    expect(p99(fit.simulated) / p99(measured)).toBeGreaterThan(0.93)
+    expect(p99(fit.simulated) / p99(measured)).toBeLessThan(1.07)
+  })
+
   it('recovers the copy cost and, on a VM that reports free memory, the cost of touching reported pages', () => {
     const truth = { ...HOST, copyUsPerKiB: 0.25, freshPageUs: 8 }
     const measured = sweep(TRUTH, truth)

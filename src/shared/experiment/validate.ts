@@ -4,6 +4,7 @@ import { IOPRIO_CLASS_NAMES } from '../block/types'
 import type { IoPrioClass } from '../block/types'
 import { createDevice, resolveDevice } from '../devices/registry'
 import { hostParams } from '../host/params'
+import { checkWriteCall } from '../host/write-call'
 import { hostPresets } from '../host/presets'
 import type { HostPreset } from '../host/presets'
 import { fileSystems, findFileSystem } from '../fs/registry'
@@ -78,6 +79,8 @@ export function validateSpec(doc: unknown): Validation {
       path: 'host.overrides.reservedMiB',
       message: `must be less than memoryMiB (${hostValues.memoryMiB})`,
     })
+
+  checkWriteCall(hostValues, 'host.overrides.writeCallQuantilesUs', issues)
 
   const filesystem = resolveFileSystem(s.host?.filesystem, hp?.filesystem, issues)
 

@@ -26,6 +26,7 @@ import { VM_ERAS, eraWatermarks } from './vm-era'
 import type { FileSystem, FsSpec } from '../fs/types'
 import { findFileSystem } from '../fs/registry'
 import { LatencyGather } from '../metrics/latency-gather'
+import { writeCallDraw } from './write-call'
 
 /** Host settings converted to simulator units (ns, pages). */
 export interface HostRuntime {
@@ -67,6 +68,8 @@ export class Kernel implements PageIoListener {
   readonly cache: PageCache
   readonly flusher: Flusher
   readonly h: HostRuntime
+  /** A buffered write()'s own work drawn per call (writeCallQuantilesUs), or null: h.writeCall. */
+  readonly writeCall: (() => SimTime) | null
   readonly raPages: number
   readonly files: SimFile[] = []
   readonly tasks: Task[] = []
@@ -126,6 +129,7 @@ export class Kernel implements PageIoListener {
       writebackInterval: n('dirtyWritebackMs') * MS,
       schedCpu: queue.params.cpuPerRequest ?? 0,
     }
+    this.writeCall = writeCallDraw(hv, rng)
     this.cpu = new CpuScheduler(engine, cpuParamsOf(hv))
     if (hv.wakePacking === true) queue.runContext = this.cpu
     const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)

@@ -215,6 +215,16 @@ export const hostParams: readonly ParamSpec[] = [
       '[assumed] 0 (the presets count a write’s work in copyUsPerKiB); the fingerprint fits it from the median 4 KiB buffered write() (fio’s clat: the call alone)',
   },
   {
+    name: 'writeCallQuantilesUs',
+    kind: 'string',
+    default: '',
+    unit: 'µs',
+    meaning:
+      'the spread of a buffered write()’s own work (writeCallUs) as percent:µs quantiles, drawn per call in its place (empty: writeCallUs every call) — the call’s work is not the same each time (the page allocator refilling its per-CPU lists, a new xarray node, balance_dirty_pages every few dozen pages, an interrupt), so small buffered writes have a tail their median does not show',
+    source:
+      '[assumed] empty; the fingerprint fits it from the 4 KiB buffered write()s’ latency histogram (fio json+ bins) up to their p99 — above it the measured writes include first touches of reported memory, which freshPageUs models (on this machine, 2026-12-06: p10 1.28, p50 1.65, p90 2.40, p99 5.5 µs)',
+  },
+  {
     name: 'freshPageUs',
     kind: 'number',
     default: 0,

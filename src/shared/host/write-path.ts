@@ -22,7 +22,8 @@ export function bufferedWrite(t: Task): void {
   t.k = K_BALANCE
   // the call's own work, the copy, and the first touch of pages the hypervisor had taken back
   // (page-reporting.ts)
-  t.burst(k.h.writeCall + Math.round((t.len / 1024) * k.h.copyPerKiB) + fresh * k.h.freshPage)
+  const call = k.writeCall !== null ? k.writeCall() : k.h.writeCall
+  t.burst(call + Math.round((t.len / 1024) * k.h.copyPerKiB) + fresh * k.h.freshPage)
 }
 
 /** balance_dirty_pages: throttle a writer that pushed dirty memory over the limit. */

@@ -10,6 +10,7 @@ import { PER_PASS_THRESHOLD } from './virtio-signal'
 import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
 import { correctStalls, initialStalls } from './fit-stalls'
 import { correctFreshPage, warmPoolMiB } from './fit-fresh-pages'
+import { correctWriteCall } from './fit-write-call'
 
 /**
  * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
@@ -341,6 +342,8 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
     'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
   writeCallUs:
     'fitted: the median 4 KiB buffered write() (a system call, one page copied, the call’s work in the write path) beyond the simulated',
+  writeCallQuantilesUs:
+    'fitted: the 4 KiB buffered write()s’ latency quantiles (fio json+ bins) beyond the simulated, up to their p99 (above it: first touches of reported memory, freshPageUs)',
   freshPageUs:
     'fitted: the 1 MiB buffered write() calls into pages the guest had reported to the hypervisor (those over 4 × the fastest tenth), beyond the others, per 4 KiB page (free page reporting: page-reporting.ts)',
   warmPoolMiB:
@@ -460,15 +463,11 @@ function correct(
     )
   if (q1) out.wakeUs = r3(clamp(((host.wakeUs as number | undefined) ?? 0) + (q1[0] - q1[1]), 0, 1000))
   // a buffered write() of 4 KiB: a system call, a page's copy and the call's own work, no sleep
-  // under the dirty limits — its median beyond the simulated is that work (fio's clat: the call
-  // alone; fio's own time between calls, about 1 µs here, is not the kernel's and stays out)
+  // under the dirty limits — its quantiles beyond the simulated are that work's (fio's clat: the
+  // call alone; fio's own time between calls is not the kernel's and stays out)
   const m4 = meas.find((p) => p.name === 'buffered-randwrite')
   const s4 = sim.find((p) => p.name === 'buffered-randwrite')
-  if (m4 && s4) {
-    out.writeCallUs = r3(
-      clamp(((host.writeCallUs as number | undefined) ?? 0) + (pctUs(m4, 50) - pctUs(s4, 50)), 0, 1000),
-    )
-  }
+  if (m4 && s4) Object.assign(out, correctWriteCall(host, m4.latency, s4.latency))
   // a buffered write() of 1 MiB is CPU alone (no throttling under the dirty limits): its median
   // beyond the simulated one is copy and page allocation the host preset did not count. The
   // rewrite (into pages freed a moment before) gives the copy; where the host reports free memory
