@@ -341,7 +341,7 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
   copyUsPerKiB:
     'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
   writeCallUs:
-    'fitted: the median 4 KiB buffered write() (a system call, one page copied, the call’s work in the write path) beyond the simulated',
+    'fitted: the median of writeCallQuantilesUs — the median 4 KiB buffered write() (a system call, one page copied, the call’s work in the write path) beyond the simulated',
   writeCallQuantilesUs:
     'fitted: the 4 KiB buffered write()s’ latency quantiles (fio json+ bins) beyond the simulated, up to their p99 (above it: first touches of reported memory, freshPageUs)',
   freshPageUs:
