@@ -40,6 +40,7 @@ export const MECHANISM_NAME: Record<Mechanism, string> = {
   sync: 'fsync and journal waits',
   faults: 'page faults',
   think: 'think time',
+  noise: 'within the noise',
   none: 'no mechanism found',
 }
 
