@@ -77,8 +77,8 @@ export interface ProcessStages {
   seeks: number
 }
 
-export const STAGE_SOURCES = ['simulated', 'blktrace', 'tracefs', 'none'] as const
-export type StageSource = (typeof STAGE_SOURCES)[number]
+/** What a run's stages came from: see RunWhy.source. */
+export type StageSource = 'simulated' | 'blktrace' | 'tracefs' | 'none'
 
 /** Where a run's stages came from, in words, for the tables and charts that show them. */
 export const STAGE_SOURCE_MEANING: Record<StageSource, string> = {
