@@ -3,7 +3,8 @@ import { BlockQueue } from '../../src/shared/block/queue'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { simulate } from '../../src/shared/experiment/runner'
 import type { RunResult } from '../../src/shared/experiment/result'
-import { LatencyHistogram } from '../../src/shared/metrics/histogram'
+import type { RequestRecord } from '../../src/shared/experiment/request-tap'
+import { expectRequestsAddUp } from '../helpers/requests-add-up'
 import type { ProcessStages } from '../../src/shared/metrics/why'
 import { LOOP_LANES } from '../helpers/loop-lanes'
 
@@ -43,30 +44,27 @@ const proc = (r: RunResult, name: string): ProcessStages => r.why!.processes.fin
 /** A part's mean per request, µs. */
 const mean = (p: ProcessStages, part: string): number => p.device![part] / p.requests / 1000
 
-/** Every process's parts add up to its D2C, to within rounding (1 ns a request). */
-function expectPartsAddUp(r: RunResult): void {
+/**
+ * The run of `s`'s first scheduler, checked request by request: each request's stages add up to its
+ * Q2C and its parts to its D2C (within rounding, 1 ns), and they are the run's (requests-add-up.ts).
+ */
+function checked(s: ReturnType<typeof resolveSpec>, i: number): RunResult {
+  const records: RequestRecord[] = []
+  const r = simulate(s, i, 0, { requests: (x) => records.push(x) })
   expect(r.why!.processes.length).toBeGreaterThan(0)
-  for (const p of r.why!.processes) {
-    expect(p.requests).toBeGreaterThan(0)
-    const d2c = LatencyHistogram.fromJSON(p.stages.d2c).sum
-    const parts = Object.values(p.device!)
-    for (const ns of parts) expect(ns).toBeGreaterThanOrEqual(0)
-    const sum = parts.reduce((a, b) => a + b, 0)
-    expect(Math.abs(sum - d2c), `${p.process}: parts ${sum} vs D2C ${d2c}`).toBeLessThanOrEqual(p.requests)
-  }
+  for (const p of r.why!.processes) expect(p.requests).toBeGreaterThan(0)
+  expectRequestsAddUp(r, records)
+  return r
 }
 
 describe('device parts of D2C', () => {
   it('hdd: a mixed workload’s parts add up; random reads seek and wait for the platter, sequential ones hardly seek', () => {
-    const mixed = simulate(spec('hdd-7200-sata', {}, MIXED), 0)
-    expectPartsAddUp(mixed)
+    const mixed = checked(spec('hdd-7200-sata', {}, MIXED), 0)
     expect(mean(proc(mixed, 'sw'), 'write cache')).toBeGreaterThan(0)
     expect(mean(proc(mixed, 'sr'), 'read buffer')).toBeGreaterThan(0)
     const timed = { size: '1g', time_based: true, runtime: 1 }
-    const random = simulate(spec('hdd-7200-sata', {}, [fio('rr', 'randread', '4k', timed)], 2), 0)
-    const sequential = simulate(spec('hdd-7200-sata', {}, [fio('sr', 'read', '4k', timed)], 2), 0)
-    expectPartsAddUp(random)
-    expectPartsAddUp(sequential)
+    const random = checked(spec('hdd-7200-sata', {}, [fio('rr', 'randread', '4k', timed)], 2), 0)
+    const sequential = checked(spec('hdd-7200-sata', {}, [fio('sr', 'read', '4k', timed)], 2), 0)
     const rr = proc(random, 'rr')
     const sr = proc(sequential, 'sr')
     expect(mean(rr, 'seek')).toBeGreaterThan(1000) // ms-scale seeks over a GiB
@@ -76,11 +74,10 @@ describe('device parts of D2C', () => {
   })
 
   it('hdd: without a write cache, writes seek and settle; a queue of them waits in the drive (NCQ)', () => {
-    const r = simulate(
+    const r = checked(
       spec('hdd-7200-sata', { writeCacheKiB: 0 }, [fio('rw', 'randwrite', '4k', { size: '1g' })], 1),
       0,
     )
-    expectPartsAddUp(r)
     const w = proc(r, 'rw')
     expect(mean(w, 'write settle')).toBeGreaterThan(0)
     expect(mean(w, 'queued')).toBeGreaterThan(0)
@@ -89,8 +86,7 @@ describe('device parts of D2C', () => {
 
   it('flash (SATA SSD, NVMe): a mixed workload’s parts add up, reads show array, channel and host link time', () => {
     for (const preset of ['ssd-sata-mlc', 'nvme-tlc']) {
-      const r = simulate(spec(preset, {}, MIXED), 0)
-      expectPartsAddUp(r)
+      const r = checked(spec(preset, {}, MIXED), 0)
       const rr = proc(r, 'rr')
       for (const part of ['command overhead', 'array', 'channel transfer', 'host transfer'])
         expect(mean(rr, part), `${preset} ${part}`).toBeGreaterThan(0)
@@ -101,14 +97,13 @@ describe('device parts of D2C', () => {
     // both paths a read's parts are told along (flash-parts.ts takeFlashParts): the die's work with
     // read retries after it, and the host link's earlier transfers after its first page
     const worn = { readRetryPct: 30, readRetryMax: 3 }
-    const r = simulate(
+    const r = checked(
       spec('ssd-sata-mlc', worn, [
         fio('rr', 'randread', '4k', { iodepth: 32 }),
         fio('sr', 'read', '256k', { iodepth: 32, size: '64m' }),
       ]),
       0,
     )
-    expectPartsAddUp(r)
     expect(mean(proc(r, 'rr'), 'read retry')).toBeGreaterThan(0)
     expect(mean(proc(r, 'sr'), 'waiting for the host link')).toBeGreaterThan(0)
     expect(mean(proc(r, 'sr'), 'array')).toBeGreaterThan(0)
@@ -116,45 +111,40 @@ describe('device parts of D2C', () => {
 
   it('flash: random writes on a full drive without a write buffer pay for garbage collection', () => {
     const full = { writeBufferKiB: 0, initialFreePct: 5 }
-    const r = simulate(spec('ssd-sata-mlc', full, [fio('rw', 'randwrite', '4k', { size: '64m' })], 1), 0)
-    expectPartsAddUp(r)
+    const r = checked(spec('ssd-sata-mlc', full, [fio('rw', 'randwrite', '4k', { size: '64m' })], 1), 0)
     const w = proc(r, 'rw')
     expect(mean(w, 'garbage collection')).toBeGreaterThan(0)
     expect(mean(w, 'array')).toBeGreaterThan(0)
     // with free space to spare, none
-    const fresh = simulate(spec('ssd-sata-mlc', { writeBufferKiB: 0 }, [fio('rw', 'randwrite', '4k')], 1), 0)
+    const fresh = checked(spec('ssd-sata-mlc', { writeBufferKiB: 0 }, [fio('rw', 'randwrite', '4k')], 1), 0)
     expect(proc(fresh, 'rw').device!['garbage collection']).toBe(0)
   })
 
   it('flash: partial mapping units are read-modify-writes, a block-mapped card erases', () => {
-    const emmc = simulate(spec('emmc-4.5', {}, [fio('rw', 'randwrite', '4k', { iodepth: 1 })], 2), 0)
-    expectPartsAddUp(emmc)
+    const emmc = checked(spec('emmc-4.5', {}, [fio('rw', 'randwrite', '4k', { iodepth: 1 })], 2), 0)
     expect(mean(proc(emmc, 'rw'), 'read-modify-write')).toBeGreaterThan(0)
-    const cf = simulate(
+    const cf = checked(
       spec('cf-2006-100x', {}, [fio('rw', 'randwrite', '4k', { iodepth: 1, size: '1m' })], 2),
       0,
     )
-    expectPartsAddUp(cf)
     expect(mean(proc(cf, 'rw'), 'erase')).toBeGreaterThan(0)
   })
 
   it('flash: a write buffer takes writes at the host link’s speed', () => {
-    const r = simulate(spec('ssd-sata-mlc', {}, [fio('sw', 'write', '128k', { size: '16m' })]), 0)
-    expectPartsAddUp(r)
+    const r = checked(spec('ssd-sata-mlc', {}, [fio('sw', 'write', '128k', { size: '16m' })]), 0)
     const w = proc(r, 'sw')
     expect(w.device!.array).toBe(0)
     expect(mean(w, 'host transfer')).toBeGreaterThan(0)
   })
 
   it('virtual (loop over virtio): the host path, the backing queue, the lanes and the link', () => {
-    const r = simulate(
+    const r = checked(
       spec('loop-dio-virtio', LOOP_LANES, [
         fio('rr', 'randread', '4k', { size: '8m' }),
         fio('sw', 'write', '1m', { iodepth: 32, size: '256m' }),
       ]),
       0,
     )
-    expectPartsAddUp(r)
     const rr = proc(r, 'rr')
     const sw = proc(r, 'sw')
     for (const part of ['host path', 'backing queue', 'service'])
@@ -164,24 +154,21 @@ describe('device parts of D2C', () => {
 
   it('virtual in contention mode, with and without signals per pass', () => {
     const contention = { readContentionUs: 14, writeContentionUs: 20, stallEveryMs: 1 }
-    const plain = simulate(
+    const plain = checked(
       spec('loop-dio-virtio', { ...LOOP_LANES, ...contention, signalPerPass: false }, MIXED),
       0,
     )
-    expectPartsAddUp(plain)
     const rr = proc(plain, 'rr')
     for (const part of ['service', 'contention', 'host stall'])
       expect(mean(rr, part), part).toBeGreaterThan(0)
-    const passes = simulate(spec('loop-dio-virtio', { ...LOOP_LANES, ...contention }, MIXED), 0)
-    expectPartsAddUp(passes)
+    const passes = checked(spec('loop-dio-virtio', { ...LOOP_LANES, ...contention }, MIXED), 0)
     const pr = proc(passes, 'rr')
     for (const part of ['signalling', 'host thread', 'waiting for the pass'])
       expect(mean(pr, part), part).toBeGreaterThan(0)
   })
 
   it('nullblk: its completion time and its transfer', () => {
-    const r = simulate(spec('nullblk', { completionUs: 10, bandwidthMBps: 1000 }, MIXED), 0)
-    expectPartsAddUp(r)
+    const r = checked(spec('nullblk', { completionUs: 10, bandwidthMBps: 1000 }, MIXED), 0)
     for (const p of r.why!.processes) expect(p.device!['completion time']).toBe(p.requests * 10_000)
     expect(mean(proc(r, 'sw'), 'transfer')).toBeCloseTo(131.072, 0)
   })

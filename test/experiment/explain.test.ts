@@ -70,6 +70,65 @@ describe('explain', () => {
   })
 })
 
+describe('a difference within the run-to-run noise', () => {
+  /** A run of `from`'s figures as `label`'s, its reader taking `seconds`. */
+  const as = (from: RunResult, label: string, seconds: number, repetition = 0, real = true): RunResult => ({
+    ...(real ? asReal(from, 1) : from),
+    label,
+    repetition,
+    processes: from.processes.map((p) => ({
+      ...p,
+      seconds: p.name === 'reader' ? seconds : p.seconds,
+      ...(real ? { time: undefined } : {}),
+    })),
+  })
+  const [deadline, anticipatory] = runs
+
+  it('names no mechanism for real runs closer than real runs of one scheduler are to each other', () => {
+    // a 3 s real run: the reader took 0.416 s under deadline, 0.4 s under noop — 4 % apart, with
+    // stages as different as deadline's and anticipatory's
+    const e = explain([as(anticipatory, 'noop', 0.4), as(deadline, 'deadline', 0.416)], 'reader')!
+    expect(e).toMatchObject({ best: 'noop (real)', worst: 'deadline (real)', mechanism: 'noise' })
+    expect(e.text).toBe(
+      'noop (real) gave the reader 0.4 s, deadline (real) 0.416 s: 3.8 % apart, under the 5 % that real runs' +
+        ' of one scheduler differ by from run to run, so the schedulers did not differ beyond the run-to-run' +
+        ' noise, and no mechanism is named. Repeat the runs to measure their noise.',
+    )
+    // beyond the floor, the stages say why
+    const far = explain([as(anticipatory, 'noop', 0.4), as(deadline, 'deadline', 0.44)], 'reader')!
+    expect(far.mechanism).toBe('deceptive-idleness')
+  })
+
+  it('weighs repetitions by their spread: within the confidence interval of the difference, no mechanism', () => {
+    const wide = [
+      ...[0.3, 0.45, 0.4].map((s, i) => as(anticipatory, 'noop', s, i)),
+      ...[0.5, 0.35, 0.48].map((s, i) => as(deadline, 'deadline', s, i)),
+    ]
+    const e = explain(wide, 'reader')!
+    expect(e.mechanism).toBe('noise')
+    expect(e.text).toMatch(
+      /^noop \(real\) gave the reader 0\.383 s, deadline \(real\) 0\.443 s \(means of 3 and 3 runs\): the 0\.06 s between them is within the 95 % confidence interval of their difference \(± 0\.\d+ s\), so the schedulers did not differ beyond the run-to-run noise/,
+    )
+    // as far apart, repeated closely: beyond the noise
+    const tight = [
+      ...[0.4, 0.401, 0.399].map((s, i) => as(anticipatory, 'noop', s, i)),
+      ...[0.44, 0.441, 0.439].map((s, i) => as(deadline, 'deadline', s, i)),
+    ]
+    expect(explain(tight, 'reader')!.mechanism).toBe('deceptive-idleness')
+  })
+
+  it('holds simulated repetitions to their spread too, and identical ones to none', () => {
+    const spread = [
+      ...[1.0, 1.5].map((s, i) => as(anticipatory, 'anticipatory', s, i, false)),
+      ...[1.2, 1.6].map((s, i) => as(deadline, 'deadline', s, i, false)),
+    ]
+    expect(explain(spread, 'reader')!.mechanism).toBe('noise')
+    // a deterministic simulation's repetitions are identical: any difference over 2 % is explained
+    const same = [anticipatory, { ...anticipatory, repetition: 1 }, deadline, { ...deadline, repetition: 1 }]
+    expect(explain(same, 'reader')!.mechanism).toBe('deceptive-idleness')
+  })
+})
+
 describe('whyText', () => {
   it('explains simulated and real runs each among themselves', () => {
     const t = whyText([...runs, asReal(runs[0], 1), asReal(runs[1], 0.5)], 'reader', 100)

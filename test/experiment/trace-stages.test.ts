@@ -204,7 +204,9 @@ describe('the same events from the kernel’s block tracepoints (tracefs)', () =
     expect(events[1].ns).toBe(11979150865000)
     const t = new TraceStages({ anchor: 'iosched-lab start' })
     for (const e of events) t.add(e)
-    const r = t.finish()
+    const r = t.finish([], 'tracefs')
+    // the result says what traced it: not blktrace
+    expect(r.why.source).toBe('tracefs')
     expect(r.why.processes[0]).toMatchObject({ process: 'fio', requests: 1, readRequests: 1 })
     expect(r.why.processes[0].stages.q2c.sum).toBe(227 * US)
     expect(r.why.processes[0].stages.d2c.sum).toBe(204 * US)

@@ -6,6 +6,8 @@ import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import { TIME_PARTS } from '../../src/shared/metrics/why'
 import type { ProcessTime } from '../../src/shared/metrics/why'
 import type { RunResult } from '../../src/shared/experiment/result'
+import type { RequestRecord } from '../../src/shared/experiment/request-tap'
+import { expectRequestsAddUp } from '../helpers/requests-add-up'
 
 /** A reader with think time, a direct writer, a buffered writer that fsyncs: every kind of wait. */
 const mixed = (device: string, host: string): unknown => ({
@@ -59,14 +61,20 @@ describe.each([
   ['hdd-7200-sata', 'linux-modern'],
   ['ssd-sata-mlc', 'linux-modern'],
   ['hdd-2003-ide', 'linux-2003'],
+  ['nvme-tlc', 'linux-modern'],
+  ['emmc-4.5', 'android-2012'],
 ])('the why of a run on %s (%s)', (device, host) => {
   const spec = resolveSpec(mixed(device, host))
-  const runs: RunResult[] = spec.schedulers.map((_, i) => simulate(spec, i))
+  const records: RequestRecord[][] = spec.schedulers.map(() => [])
+  const runs: RunResult[] = spec.schedulers.map((_, i) =>
+    simulate(spec, i, 0, { requests: (x) => records[i].push(x) }),
+  )
 
   it.each(spec.schedulers.map((s, i) => [s.label, i] as const))(
-    '%s: each process’s time parts add up to its time, and each stage set to its Q2C',
+    '%s: each process’s time parts add up to its time, and each request’s stages to its Q2C and its device parts to its D2C',
     (_label, i) => {
       const r = runs[i]
+      expectRequestsAddUp(r, records[i])
       for (const p of r.processes) {
         expect(p.time, p.name).toBeDefined()
         for (const k of TIME_PARTS) expect(p.time![k], `${p.name} ${k}`).toBeGreaterThanOrEqual(0)

@@ -11,6 +11,7 @@ import {
   summarize,
   tCritical95,
   welch,
+  welchCi95,
   pairedT,
   benjaminiHochberg,
 } from '../../src/shared/metrics'
@@ -113,6 +114,17 @@ describe('Student t', () => {
     expect(tCritical95(1e9)).toBeCloseTo(1.959963984540054, 8)
     expect(studentTTwoSided(tCritical95(4.5), 4.5)).toBeCloseTo(0.05, 12)
     expect(tCritical95(0)).toBeNaN()
+  })
+})
+
+describe('welchCi95', () => {
+  it('is the half-width of scipy’s confidence interval of the difference (Welch)', () => {
+    // scipy.stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95), half its width
+    expect(welchCi95([1, 2, 3, 4], [2, 4, 6, 9])).toBeCloseTo(4.479925433050823, 6)
+    expect(welchCi95([0.3, 0.45, 0.4], [0.5, 0.35, 0.48])).toBeCloseTo(0.17927068654095132, 6)
+    // identical repetitions: no spread; one run: no interval
+    expect(welchCi95([2, 2, 2], [3, 3])).toBe(0)
+    expect(welchCi95([2], [3, 4])).toBeNaN()
   })
 })
 

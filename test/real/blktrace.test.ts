@@ -6,7 +6,7 @@ import { RealExperimentRunner } from '../../src/main/services/real/real-experime
 import { resolveRealSpec } from '../../src/main/services/real/real-spec'
 import { RUN_PREFIX } from '../../src/main/services/real/state-dir'
 import { INSTANCE_PREFIX } from '../../src/main/services/real/ftrace-capture'
-import { blktraceUnavailable } from '../../src/main/services/real/blktrace-capture'
+import { BlktraceCapture, blktraceUnavailable } from '../../src/main/services/real/blktrace-capture'
 import { simulate } from '../../src/shared/experiment/runner'
 import type { ProcessStages } from '../../src/shared/metrics/why'
 import { cleanupDir, createLoop, describeTraced, readWhileWriting, tempDir } from './real-env'
@@ -39,8 +39,29 @@ function tracers(device: string): string[] {
   return out
 }
 
+/**
+ * What a real run's stages will come from on this machine, decided as RunTrace.start decides:
+ * blktrace when it is installed and can trace the device, else the kernel's block tracepoints
+ * through tracefs — on a kernel that refuses blktrace's relay files in debugfs (here: "failed open
+ * /sys/kernel/debug/block/loopN/trace0: Operation not permitted"), or without blktrace — with the
+ * reason blktrace was passed over, as the run's notes give it.
+ */
+async function expectedSource(
+  device: string,
+  workDir: string,
+): Promise<{ source: 'blktrace' | 'tracefs'; passedOver: string }> {
+  const cannot = blktraceUnavailable()
+  if (cannot !== null) return { source: 'tracefs', passedOver: cannot }
+  try {
+    await (await BlktraceCapture.start(device, workDir)).dispose()
+    return { source: 'blktrace', passedOver: '' }
+  } catch {
+    return { source: 'tracefs', passedOver: `blktrace could not trace ${device}: ` }
+  }
+}
+
 describeTraced(
-  'a real run traced with blktrace, beside its simulated companion (root, fio, blktrace)',
+  'a real run traced (blktrace, or the block tracepoints where it cannot), beside its simulated companion (root, fio, a tracer)',
   () => {
     let dir = ''
     let disk = { device: '', name: '', file: '' }
@@ -53,7 +74,11 @@ describeTraced(
     })
     afterAll(() => cleanupDir(dir))
 
-    it('has request stages per process, dispatches and per-process throughput, named as the simulation’s', async () => {
+    it('has request stages per process, dispatches and per-process throughput, named as the simulation’s, and says what traced them', async () => {
+      const expected = await expectedSource(disk.name, dir)
+      console.info(
+        `stages expected from ${expected.source}${expected.passedOver ? ` (${expected.passedOver}…)` : ''}`,
+      )
       const spec = specOf(2)
       const r = await new RealExperimentRunner().run(
         spec,
@@ -65,7 +90,15 @@ describeTraced(
         },
       )
       const run = r.runs[0]
-      expect(run.why?.source).toBe('blktrace')
+      // the result says what traced it; the tracepoints' stages also say why not blktrace
+      expect(run.why?.source, (run.why?.missing ?? []).join('; ')).toBe(expected.source)
+      const notes = run.why?.missing ?? []
+      if (expected.source === 'tracefs') {
+        expect(notes.some((n) => n.startsWith(expected.passedOver))).toBe(true)
+        expect(notes).toContain(
+          'traced through the kernel’s block tracepoints (a tracefs instance): blktrace could not read the trace here',
+        )
+      } else expect(notes.join('\n')).not.toMatch(/blktrace could not|tracefs/)
       const real = new Map((run.why?.processes ?? []).map((p) => [p.process, p]))
       for (const name of ['writer', 'reader']) {
         const p = real.get(name) as ProcessStages
@@ -97,10 +130,7 @@ describeTraced(
       // read live from the tracepoints (where blktrace is refused), the run says what reading
       // its events cost the machine: the figures of a workload short of CPU depend on it
       const cost = run.real?.notes.find((n) => n.startsWith('traced '))
-      const live =
-        blktraceUnavailable() !== null ||
-        (run.why?.missing ?? []).some((m) => m.includes('blktrace could not'))
-      if (live)
+      if (expected.source === 'tracefs')
         expect(cost).toMatch(
           /^traced \d+ block events \(\d+\/s.*\); reading them took the lab \d+\.\d CPU-seconds, \d+ % of the machine's \d+ CPUs? over the run/,
         )
@@ -126,7 +156,7 @@ describeTraced(
       })
       const run = r.runs[0]
       expect(run.why).toEqual({
-        source: 'blktrace',
+        source: 'none',
         processes: [],
         missing: ['tracing was switched off for this run'],
       })

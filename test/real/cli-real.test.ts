@@ -104,6 +104,13 @@ describeReal('iosched-lab run --real and friends on the command line (root)', ()
     expect(rows).toEqual(expect.arrayContaining(['noop', 'noop (real)', 'kyber (real)']))
     expect(rows.indexOf('noop (real)')).toBe(rows.indexOf('noop') + 1)
     expect(r.out).toContain('note: noop runs as "none" on blk-mq kernels')
+    // the real runs' stages say what traced them: blktrace, or the tracepoints where it could not
+    // (the trace notes say so; this machine's kernel refuses blktrace's relay files)
+    const text = r.out.replace(/\s+/g, ' ')
+    const tracefs = text.includes('traced through the kernel’s block tracepoints (a tracefs instance)')
+    expect(text).toContain(
+      `D2C device; real runs, traced with ${tracefs ? "the kernel's block tracepoints via tracefs, where blktrace could not trace" : 'blktrace'}):`,
+    )
     expect(loopsUnder(dir)).toEqual([])
   }, 90_000)
 

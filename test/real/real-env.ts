@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { offeredOf } from '../../src/main/services/real/kernel-offers'
 import { realPrerequisiteProblems } from '../../src/main/services/real/prerequisites'
+import { blktraceUnavailable } from '../../src/main/services/real/blktrace-capture'
+import { FtraceCapture } from '../../src/main/services/real/ftrace-capture'
 
 /**
  * Real-device tests need root and fio. Without them they say why and skip — unless
@@ -33,9 +35,20 @@ function gate(problems: string[], name: string, body: () => void): void {
 export const describeReal = (name: string, body: () => void): void =>
   gate(realPrerequisiteProblems(['fio', 'losetup', 'lsblk']), name, body)
 
-/** A describe block that needs root, fio, util-linux and blktrace (with blkparse). */
-export const describeTraced = (name: string, body: () => void): void =>
-  gate(realPrerequisiteProblems(['fio', 'losetup', 'lsblk', 'blktrace', 'blkparse']), name, body)
+/**
+ * A describe block that needs root, fio, util-linux and a way to trace a run: blktrace (with
+ * blkparse), or the kernel's block tracepoints through tracefs, a real run's fallback (run-trace.ts).
+ * Skipped (failed under IOSCHED_REQUIRE_REAL=1) only when neither is there.
+ */
+export const describeTraced = (name: string, body: () => void): void => {
+  const blktrace = blktraceUnavailable()
+  const tracefs = FtraceCapture.unavailable()
+  const untraceable =
+    blktrace !== null && tracefs !== null
+      ? [`neither blktrace (${blktrace}) nor the kernel's block tracepoints (${tracefs})`]
+      : []
+  gate([...realPrerequisiteProblems(['fio', 'losetup', 'lsblk']), ...untraceable], name, body)
+}
 
 /** A describe block that only needs fio (no root): fio runs on a file in a temp directory. */
 export const describeWithFio = (name: string, body: () => void): void =>

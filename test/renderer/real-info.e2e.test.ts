@@ -16,6 +16,7 @@ import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
 import { idle } from './page-waits'
+import type { LabEvent } from '../../src/shared/api/lab-events'
 
 /** A reader beside a looping writer, its limit long (30 s) so the run's own (2 s) is what counts. */
 const spec = {
@@ -50,6 +51,7 @@ describeReal('real runs explain their start and show their system, in Chromium (
     let page: Page
     let dir = ''
     const errors: string[] = []
+    const events: LabEvent[] = []
     const saved = { state: process.env.IOSCHED_LAB_STATE_DIR, scratch: process.env.IOSCHED_LAB_SCRATCH_DIR }
 
     /** The window at 1440 and 1024 wide, light and dark; light after. */
@@ -104,6 +106,7 @@ describeReal('real runs explain their start and show their system, in Chromium (
       process.env.IOSCHED_LAB_STATE_DIR = join(dir, 'state')
       process.env.IOSCHED_LAB_SCRATCH_DIR = dir
       ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
+      host.lab.on((e) => events.push(e))
       await mkdir(RESULTS, { recursive: true })
       page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
@@ -193,6 +196,23 @@ describeReal('real runs explain their start and show their system, in Chromium (
       for (const o of options.split(',').slice(0, 2)) expect(fs).toContain(o)
       await system.screenshot({ path: join(RESULTS, 'real-info-system.png') })
       await shots('results')
+    })
+
+    it('says beside the Why panel’s stages what traced the real rows: blktrace, or the tracepoints', async () => {
+      const real = events.flatMap((e) =>
+        e.type === 'run:job-done' && e.result.source === 'real' ? [e.result] : [],
+      )
+      expect(real.map((r) => r.label).sort()).toEqual(['deadline', 'noop'])
+      const sources = [...new Set(real.map((r) => r.why?.source))]
+      expect(sources.length).toBe(1)
+      expect(['blktrace', 'tracefs']).toContain(sources[0])
+      const line = page.getByTestId('why').getByTestId('why-stage-source')
+      await expect(line.textContent()).resolves.toMatch(
+        sources[0] === 'blktrace'
+          ? /^\s*Real runs' stages traced with blktrace\.\s*$/
+          : /^\s*Real runs' stages traced with the kernel's block tracepoints via tracefs, where blktrace could not trace\.\s*$/,
+      )
+      await page.getByTestId('why').screenshot({ path: join(RESULTS, 'real-info-why.png') })
     })
 
     it('a run cancelled during its start says "cancelled" in its rows, table and charts', async () => {

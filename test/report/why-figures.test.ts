@@ -14,12 +14,14 @@ import { reportInput } from '../../src/shared/report/input'
 import { TIME_PART_COLOURS } from '../../src/shared/report/palette'
 import { stackedBarChart } from '../../src/shared/report/svg-chart'
 import { mailingListText } from '../../src/shared/report/text'
+import { whyText } from '../../src/shared/report/why-text'
 import {
   decisionRows,
   explainShown,
   MECHANISM_NAME,
   pairedText,
   stageHistogram,
+  stageSourceText,
   TIME_PART_NAME,
   timeRows,
   usedParts,
@@ -157,6 +159,44 @@ describe('the why of a comparison, as figures', () => {
     expect(g.notes.join('\n')).toContain('simulated only')
     expect(g.notes.join('\n')).toContain('imported runs (fio-import)')
     expect(whyGaps(sim, LABELS, 'reader')).toEqual({ noTime: [], noStages: [], notes: [] })
+  })
+
+  it('says what traced a real run’s stages: blktrace, or the tracepoints where blktrace could not', () => {
+    const traced = (r: RunResult, source: 'blktrace' | 'tracefs', label = r.label): RunResult => ({
+      ...r,
+      label,
+      source: 'real',
+      why: { ...r.why!, source },
+    })
+    // a simulation's stages are the simulator's own; an untraced real run has none
+    expect(stageSourceText([...sim, real], 'reader')).toBeNull()
+    expect(stageSourceText([...sim, traced(sim[0], 'blktrace')], 'reader')).toBe('traced with blktrace')
+    const fallback = [traced(sim[0], 'tracefs'), traced(sim[2], 'tracefs')]
+    expect(stageSourceText(fallback, 'reader')).toBe(
+      "traced with the kernel's block tracepoints via tracefs, where blktrace could not trace",
+    )
+    // each source with its rows when they differ
+    expect(stageSourceText([traced(sim[0], 'blktrace'), traced(sim[2], 'tracefs')], 'reader')).toBe(
+      "traced with blktrace (deadline (real)); with the kernel's block tracepoints via tracefs, where blktrace could not trace (anticipatory (real))",
+    )
+    // where the stages are shown: the HTML report's stage table and the text's
+    const input = reportInput({
+      schema: 'iosched-lab/experiment@1',
+      name: 'why-small',
+      spec,
+      runs: [...sim, ...fallback],
+      startedAt: '2025-01-01T00:00:00Z',
+      wallSeconds: 1,
+    })
+    expect(htmlReport(input)).toContain(
+      'Real runs’ stages traced with the kernel&#39;s block tracepoints via tracefs, where blktrace could not trace.',
+    )
+    // run's text (the mailing-list text explains the simulated runs when there are any)
+    const text = whyText([...sim, ...fallback], 'reader', 100).replace(/\s+/g, ' ')
+    expect(text).toContain(
+      "mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device; real runs, traced with the kernel's block tracepoints via tracefs, where blktrace could not trace):",
+    )
+    expect(text).toContain("(btt's Q2G slot, I2D scheduler, D2C device; simulated runs):")
   })
 
   it('picks the stop process, else the one every run finished', () => {

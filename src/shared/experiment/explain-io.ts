@@ -133,19 +133,24 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
     const theirB = stage(rb, 'i2d').mean
     const ownW = stage(sw, 'i2d').mean
     const theirW = stage(rw, 'i2d').mean
+    // ROW's weighted round robin (block/row-iosched.c, CodeAurora msm-3.4: row_queues_def[],
+    // rp_read_quantum 75 against rp_write_quantum 4) serves a run of reads before each turn of the
+    // writes; CFQ gives the writeback queue slices of its own (block/cfq-iosched.c)
+    const first = `${b.label} served its reads before the ${rb.process}'s writes (read-over-write priority)`
     if (runsB > 1.5 * runsW)
       return {
         mechanism: 'read-priority',
         detail:
-          `${waited}: ${b.label} let the ${rb.process}'s writes in between its reads ${sb.batches} times (runs of ${num(runsB)} reads),` +
-          ` ${w.label} ${sw.batches} times (runs of ${num(runsW)}); the writes waited ${ms(rb, 'i2d')} and ${ms(rw, 'i2d')} each in the scheduler.`,
+          `${waited}: ${first}, letting the writes in between its reads ${sb.batches} times (runs of ${num(runsB)} reads),` +
+          ` where ${w.label} let them in ${sw.batches} times (runs of ${num(runsW)}); the writes waited` +
+          ` ${ms(rb, 'i2d')} each in the scheduler under ${b.label}, ${ms(rw, 'i2d')} under ${w.label}.`,
       }
     if (ownB * 4 < theirB && ownB / theirB < ownW / theirW / 2)
       return {
         mechanism: 'read-priority',
         detail:
-          `${waited}: under ${b.label} its reads went ahead of the ${rb.process}'s writes, which waited` +
-          ` ${ms(rb, 'i2d')} each, while under ${w.label} the writes waited ${ms(rw, 'i2d')}.`,
+          `${waited}: ${first}, which waited ${ms(rb, 'i2d')} each there against its reads' ${ms(sb, 'i2d')};` +
+          ` under ${w.label} the writes waited ${ms(rw, 'i2d')}.`,
       }
   }
   if (runsB > 2 * runsW)

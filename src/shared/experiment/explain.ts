@@ -5,6 +5,7 @@ import { groupOf, groupProcesses } from './process-groups'
 import type { ProcessResult, RunResult } from './result'
 import { runKind } from './result'
 import { ioMechanism, MB } from './explain-io'
+import { withinNoise } from './explain-noise'
 
 /**
  * What a comparison's explanation found to make the difference, named after the mechanism its
@@ -22,6 +23,8 @@ import { ioMechanism, MB } from './explain-io'
  *   for a CPU another task held — no wake-up preemption);
  * - `cpu-cost`, `dirty-throttling`, `sync`, `faults`, `think`: its time on a CPU, in
  *   balance_dirty_pages, fsync, page faults or its own pauses differed most;
+ * - `noise`: they do not differ beyond the run-to-run noise (explain-noise.ts: their repetitions'
+ *   confidence interval, and a floor for real runs);
  * - `none`: the two do not differ enough to explain (under 2 %), or the runs have no figures.
  */
 export const MECHANISMS = [
@@ -39,6 +42,7 @@ export const MECHANISMS = [
   'sync',
   'faults',
   'think',
+  'noise',
   'none',
 ] as const
 export type Mechanism = (typeof MECHANISMS)[number]
@@ -61,9 +65,13 @@ const TOO_CLOSE = 0.02
 /** One label's representative run and the process in it. */
 export interface Side {
   label: string
+  /** Its runs of the process, and each one's figure (time or throughput). */
+  runs: readonly RunResult[]
+  values: number[]
   run: RunResult
   proc: ProcessResult
   stages?: ProcessStages
+  /** The mean of `values`. */
   figure: number
 }
 
@@ -143,11 +151,12 @@ function sideOf(label: string, runs: readonly RunResult[], name: string, metric:
     const p = r.processes.find((x) => x.name === name)!
     return metric === 'seconds' ? p.seconds : p.MBps
   }
-  const mean = runs.reduce((a, r) => a + value(r), 0) / runs.length
+  const values = runs.map(value)
+  const mean = values.reduce((a, v) => a + v, 0) / runs.length
   const run = runs.reduce((a, r) => (Math.abs(value(r) - mean) < Math.abs(value(a) - mean) ? r : a))
   const proc = run.processes.find((x) => x.name === name)!
   const stages = run.why?.processes.find((s) => s.process === name)
-  return { label, run, proc, stages, figure: mean }
+  return { label, runs, values, run, proc, stages, figure: mean }
 }
 
 function explainSides(name: string, metric: 'seconds' | 'MBps', worst: Side, best: Side): Explanation {
@@ -162,6 +171,8 @@ function explainSides(name: string, metric: 'seconds' | 'MBps', worst: Side, bes
           ? `Every scheduler gave the ${name} the same ${metric === 'seconds' ? 'time' : 'throughput'}: nothing to explain.`
           : `${best.label} and ${worst.label} differ by ${num(gap * 100, 2)} % for the ${name}: too little to explain.`,
     }
+  const noise = withinNoise(name, metric, worst, best, gap)
+  if (noise !== null) return { ...base, mechanism: 'noise', text: noise }
   const first = outcome(name, metric, worst, best)
   const part = dominantPart(worst, best)
   const { mechanism, detail } = mechanismOf(part, worst, best)

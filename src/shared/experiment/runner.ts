@@ -13,6 +13,8 @@ import { withProcessMemory } from '../workloads/process-memory'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { RunCollector } from './collector'
+import { RequestTap } from './request-tap'
+import type { RequestRecord } from './request-tap'
 import type { ResolvedSpec } from './resolved'
 import type { ProcessResult, RunResult } from './result'
 import type { RunWhy } from '../metrics/why'
@@ -25,6 +27,11 @@ export interface RunHooks {
    * saves its bookkeeping on the hot path. The rest of the result is the same either way.
    */
   why?: boolean
+  /**
+   * Each completed request's stages and D2C parts, as the why accounted them (tests: the run keeps
+   * histograms only). Needs the why. A run without it collects through RunCollector alone.
+   */
+  requests?(r: RequestRecord): void
 }
 
 /**
@@ -82,7 +89,8 @@ export function simulate(
   )
   queue.setDevice(device)
   queue.setScheduler(type.create(entry.tunables, queue))
-  const collector = new RunCollector(hooks.why ?? true)
+  if (hooks.requests && hooks.why === false) throw new Error('a run without the why has no request records')
+  const collector = hooks.requests ? new RequestTap(hooks.requests) : new RunCollector(hooks.why ?? true)
   collector.stages?.useParts(device.parts ?? [], device.takeParts)
   queue.observer = collector
   // a device splits its service time into parts only for a run that keeps them

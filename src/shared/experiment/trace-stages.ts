@@ -186,7 +186,11 @@ export class TraceStages {
    * The stages (`missing` also names what the trace could not tell), the dispatches with times
    * from the run's t = 0, and the trace's seeks.
    */
-  finish(missing: readonly string[] = []): TraceStagesResult {
+  /**
+   * The stages and the rest of what the trace held; `source`: what read it — blktrace (and
+   * blkparse), or the kernel's tracepoints through tracefs (ftrace-capture.ts).
+   */
+  finish(missing: readonly string[] = [], source: 'blktrace' | 'tracefs' = 'blktrace'): TraceStagesResult {
     const left = this.requests.inFlight
     const notes = [...missing]
     if (this.o.anchor !== undefined && this.anchorNs < 0)
@@ -221,7 +225,7 @@ export class TraceStages {
     const end = (ts: TimeSeries): number => Math.ceil((last + 1) / ts.intervalNs) * ts.intervalNs
     const series = [...this.series].map(([name, s]) => ({ name, pid: s.pid, data: s.ts.finish(end(s.ts)) }))
     return {
-      why: this.recorder.toJSON('blktrace', false, notes),
+      why: this.recorder.toJSON(source, false, notes),
       dispatches,
       cut: this.cutAtNs >= 0,
       seeks: this.seeks,

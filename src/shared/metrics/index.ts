@@ -4,7 +4,18 @@ export { TimeSeries } from './timeseries'
 export type { TimeSeriesData, TimeSeriesOptions } from './timeseries'
 export { DispatchSample } from './dispatch-sample'
 export type { DispatchSampleData } from './dispatch-sample'
-export { benjaminiHochberg, ci95, mean, median, pairedT, stddev, summarize, variance, welch } from './stats'
+export {
+  benjaminiHochberg,
+  ci95,
+  mean,
+  median,
+  pairedT,
+  stddev,
+  summarize,
+  variance,
+  welch,
+  welchCi95,
+} from './stats'
 export type { Summary, WelchResult } from './stats'
 export { logGamma, regularizedIncompleteBeta, studentTCdf, studentTTwoSided, tCritical95 } from './student-t'
 export { compare, isNoisy, needMoreRuns, NOISY_CV, orderedWithMean } from './compare-runs'

@@ -111,6 +111,23 @@ export function welch(a: ArrayLike<number>, b: ArrayLike<number>): WelchResult {
 }
 
 /**
+ * Half-width of the 95 % confidence interval of mean(a) − mean(b), unequal variances (Welch–
+ * Satterthwaite degrees of freedom, as R's `t.test(a, b)$conf.int`). NaN when either sample has
+ * fewer than 2 values; 0 when neither varies (identical repetitions: no spread to allow for).
+ */
+export function welchCi95(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const na = a.length
+  const nb = b.length
+  if (na < 2 || nb < 2) return NaN
+  const va = variance(a) / na
+  const vb = variance(b) / nb
+  const se2 = va + vb
+  if (!(se2 > 0)) return 0
+  const df = (se2 * se2) / ((va * va) / (na - 1) + (vb * vb) / (nb - 1))
+  return tCritical95(df) * Math.sqrt(se2)
+}
+
+/**
  * The paired t-test of mean(d) = 0 over differences d (one per block: the runs of two schedulers
  * side by side in time), as R's `t.test(a, b, paired = TRUE)` on d = a − b. NaN throughout below 2
  * differences or when they are all equal and zero; p = 0 when all are equal and non-zero.

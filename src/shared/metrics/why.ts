@@ -77,9 +77,25 @@ export interface ProcessStages {
   seeks: number
 }
 
+/** What a run's stages came from: see RunWhy.source. */
+export type StageSource = 'simulated' | 'blktrace' | 'tracefs' | 'none'
+
+/** Where a run's stages came from, in words, for the tables and charts that show them. */
+export const STAGE_SOURCE_MEANING: Record<StageSource, string> = {
+  simulated: "the simulator's block layer",
+  blktrace: 'blktrace',
+  tracefs: "the kernel's block tracepoints via tracefs, where blktrace could not trace",
+  none: 'no trace',
+}
+
 export interface RunWhy {
-  /** Where the stages come from: the simulator's block layer, or a blktrace of a real run. */
-  source: 'simulated' | 'blktrace'
+  /**
+   * Where the stages come from: the simulator's block layer; a real run's blktrace; or, where
+   * blktrace cannot trace (the kernel refuses its relay files in debugfs, EPERM), the same block
+   * events read from the kernel's tracepoints through a tracefs instance (ftrace-capture.ts); or
+   * none, a real run that was not traced (`missing` says why).
+   */
+  source: StageSource
   processes: ProcessStages[]
   /** What could not be measured and why (e.g. a real run without blktrace). */
   missing?: string[]

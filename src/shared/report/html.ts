@@ -22,6 +22,7 @@ import {
   pairedText,
   SHOWN_STAGES,
   stageHistogram,
+  stageSourceText,
   TIME_PART_NAME,
   timeRows,
   usedParts,
@@ -324,6 +325,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
   }
   const decisions = decisionRows(input.runs, labels, process)
   if (decisions.length > 0) {
+    const from = stageSourceText(input.runs, process)
     const mean = (l: string, k: (typeof SHOWN_STAGES)[number]): string => {
       const hist = stageHistogram(input.runs, l, process, k)
       return hist && hist.count > 0 ? fmt(hist.mean / 1e6) : '-'
@@ -357,7 +359,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
           h(num(d.seeks)),
         ]),
       ),
-      `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle.</p>`,
+      `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle.${from ? ` Real runs’ stages ${h(from)}.` : ''}</p>`,
     )
   }
   const gaps = whyGaps(input.runs, labels, process)

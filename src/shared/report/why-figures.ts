@@ -4,13 +4,13 @@
 // runs among themselves and real runs among themselves — and what the runs lack (a real run
 // without blktrace has no stages, no run but a simulated one has a time split).
 import type { Explanation, Mechanism } from '../experiment/explain'
-import { explain } from '../experiment/explain'
+import { explain, rowName } from '../experiment/explain'
 import { groupOf, groupProcesses } from '../experiment/process-groups'
 import type { ProcessResult, RunResult } from '../experiment/result'
 import { runKind } from '../experiment/result'
 import { LatencyHistogram } from '../metrics/histogram'
-import type { ProcessStages, ProcessTime, StageName, TimePart } from '../metrics/why'
-import { emptyProcessTime, TIME_PARTS } from '../metrics/why'
+import type { ProcessStages, ProcessTime, StageName, StageSource, TimePart } from '../metrics/why'
+import { emptyProcessTime, STAGE_SOURCE_MEANING, TIME_PARTS } from '../metrics/why'
 
 /** A run's name as the app shows it: a real run with "(real)". */
 export const shownOf = (r: { label: string; source?: string }): string =>
@@ -40,6 +40,7 @@ export const MECHANISM_NAME: Record<Mechanism, string> = {
   sync: 'fsync and journal waits',
   faults: 'page faults',
   think: 'think time',
+  noise: 'within the noise',
   none: 'no mechanism found',
 }
 
@@ -175,6 +176,29 @@ export function decisionRows(
     })
   }
   return out
+}
+
+/**
+ * What traced the stages of the process in these runs that are not simulated — blktrace, or the
+ * kernel's block tracepoints through tracefs where blktrace could not (real-run's RunTrace) — as
+ * "traced with blktrace", each source with its runs' rows when they differ; null when none has
+ * stages of it (a simulation's are the simulator's own, said nowhere).
+ */
+export function stageSourceText(runs: readonly RunResult[], process: string): string | null {
+  const name = groupOf(process)
+  const by = new Map<StageSource, string[]>()
+  for (const r of runs) {
+    const source = r.why?.source
+    if (source === undefined || source === 'simulated' || !stagesOf(r, name)) continue
+    const rows = by.get(source) ?? []
+    if (!rows.includes(rowName(r))) rows.push(rowName(r))
+    by.set(source, rows)
+  }
+  if (by.size === 0) return null
+  const each = [...by].map(
+    ([s, rows]) => `${STAGE_SOURCE_MEANING[s]}${by.size > 1 ? ` (${rows.join(', ')})` : ''}`,
+  )
+  return `traced with ${each.join('; with ')}`
 }
 
 /** What the runs of `labels` lack for the process, said per kind of run. */

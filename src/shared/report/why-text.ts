@@ -9,7 +9,7 @@ import { runKind } from '../experiment/result'
 import { LatencyHistogram } from '../metrics/histogram'
 import type { StageName } from '../metrics/why'
 import { TIME_PARTS } from '../metrics/why'
-import { TIME_PART_NAME } from './why-figures'
+import { stageSourceText, TIME_PART_NAME } from './why-figures'
 import { fixedWidth, fmt } from './format'
 import { wrap } from '../util/wrap'
 
@@ -68,8 +68,9 @@ function ofKind(runs: readonly RunResult[], name: string, width: number, kind: s
       }
       return [rowName(r), String(s.requests), ...stages.map(mean), String(s.batches)]
     })
+    const from = stageSourceText(staged, name)
     out.push(
-      `${wrap(`the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device${also}):`, width)}\n` +
+      `${wrap(`the ${name}'s requests, mean ms per stage (btt's Q2G slot, I2D scheduler, D2C device${also}${from ? `, ${from}` : ''}):`, width)}\n` +
         fixedWidth(['scheduler', 'requests', 'Q2G', 'I2D', 'D2C', 'Q2C', 'runs'], rows, 1),
     )
   }

@@ -99,7 +99,7 @@ export class RunTrace {
   async finish(phase?: (what: string) => void): Promise<RunTraceResult> {
     if (!this.stages)
       return {
-        why: { source: 'blktrace', processes: [], missing: this.untraced },
+        why: { source: 'none', processes: [], missing: this.untraced },
         traced: null,
         complete: false,
         cost: null,
@@ -111,7 +111,7 @@ export class RunTrace {
     } else if (this.ft) notes = [...this.untraced, ...(await this.ft.finish())]
     // (after the trace is read to its end: the events and the CPU of the whole reading)
     const cost = this.costNote()
-    const traced = this.stages.finish(notes)
+    const traced = this.stages.finish(notes, this.ft ? 'tracefs' : 'blktrace')
     const early = this.blk?.stoppedEarly ?? false
     const lossy = this.ft ? stagesLossProblem(this.ft.lost, this.ft.read) : null
     if (lossy)
