@@ -5,6 +5,7 @@ import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
 import { FlashVariability, type FlashVariabilityConfig } from './flash-variability'
 import { FLASH_PARTS, FlashPath, readOffer, readPlaced, takeFlashParts } from './flash-parts'
+import { FlashWriteBuffer } from './flash-write-buffer'
 
 /**
  * The flash family (reference §10): CompactFlash, eMMC, SATA SSD, NVMe — one model, different
@@ -131,13 +132,8 @@ export class Flash implements Device, Handler {
   /** GC work per programmed page of the write being placed (0: not collecting). */
   private gcNs = 0
 
-  // DRAM write buffer: a FIFO ring of (program end, pages) for writes not yet on the flash.
-  private readonly bufCap: number
-  private readonly bufEnd: Float64Array
-  private readonly bufPages: Float64Array
-  private bufHead = 0
-  private bufLen = 0
-  private bufUsed = 0
+  /** The DRAM write buffer (capacity 0: none). */
+  private readonly buffer: FlashWriteBuffer
 
   // SLC-mode cache, in pages.
   private readonly slcCap: number
@@ -194,11 +190,10 @@ export class Flash implements Device, Handler {
     this.freePages = (physPages * cfg.initialFreePct) / 100
     this.gcThresholdPages = (physPages * cfg.gcThresholdPct) / 100
     this.gcValid = greedyVictimValidFraction(cfg.overProvisioningPct / 100)
-    this.bufCap = Math.floor((cfg.writeBufferKiB * 1024) / (spp * SECTOR))
-    // Ring entries: one per buffered write, each at least one mapping unit.
-    const ring = this.bufCap > 0 ? Math.ceil(this.bufCap / Math.min(1, this.pagesPerMap)) + 1 : 0
-    this.bufEnd = new Float64Array(ring)
-    this.bufPages = new Float64Array(ring)
+    this.buffer = new FlashWriteBuffer(
+      Math.floor((cfg.writeBufferKiB * 1024) / (spp * SECTOR)),
+      this.pagesPerMap,
+    )
     this.slcCap = Math.round((cfg.slcCacheMiB * 1024 * 1024) / (spp * SECTOR))
     this.info = {
       name: cfg.name,
@@ -211,7 +206,7 @@ export class Flash implements Device, Handler {
     this.pagesPerBlock = cfg.pagesPerBlock
     this.tXPage = spp * SECTOR * this.chNsPerByte
     this.duplex = cfg.fullDuplex
-    this.readsFirst = cfg.readsFirst && this.bufCap > 0
+    this.readsFirst = cfg.readsFirst && this.buffer.cap > 0
     const n = this.readsFirst ? this.units : 0
     this.fgFree = new Float64Array(n)
     this.bgPhase = new Float64Array(n)
@@ -411,7 +406,8 @@ export class Flash implements Device, Handler {
     if (this.duplex) this.hostFreeIn = dataIn
     else this.hostFree = dataIn
     const first = this.writeUnit
-    const buffered = this.bufCap > 0 && np <= this.bufCap
+    const bufCap = this.buffer.cap
+    const buffered = bufCap > 0 && np <= bufCap
     const tr = this.tracing
     if (buffered) this.tracing = null // its programs go on behind its completion
     let last = dataIn
@@ -442,38 +438,12 @@ export class Flash implements Device, Handler {
       }
       this.writeUnit = (first + extra + (frac > 0 ? 1 : 0)) % U
     }
-    const done = buffered ? this.buffered(t, dataIn, last, np) : last
+    const done = buffered ? this.buffer.admit(t, dataIn, last, np) : last
     if (tr !== null) {
       tr.writeDone(rq, t, hs, dataIn, buffered, Math.round(done))
       this.tracing = null
     }
     return done
-  }
-
-  /**
-   * With a write buffer: the write is acknowledged when its data is in (`dataIn`) and there is room,
-   * i.e. once enough older buffered writes are on the flash; it leaves the buffer at `programmed`.
-   */
-  private buffered(t: SimTime, dataIn: number, programmed: number, np: number): number {
-    const cap = this.bufEnd.length
-    while (this.bufLen > 0 && this.bufEnd[this.bufHead] <= t) this.popBuffer(cap)
-    let ack = dataIn
-    while (this.bufLen > 0 && (this.bufUsed + np > this.bufCap || this.bufLen === cap)) {
-      ack = Math.max(ack, this.bufEnd[this.bufHead])
-      this.popBuffer(cap)
-    }
-    const tail = (this.bufHead + this.bufLen) % cap
-    this.bufEnd[tail] = programmed
-    this.bufPages[tail] = np
-    this.bufLen++
-    this.bufUsed += np
-    return ack
-  }
-
-  private popBuffer(cap: number): void {
-    this.bufUsed -= this.bufPages[this.bufHead]
-    this.bufHead = (this.bufHead + 1) % cap
-    if (--this.bufLen === 0) this.bufUsed = 0 // no float residue
   }
 
   /**
