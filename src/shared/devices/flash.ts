@@ -5,6 +5,7 @@ import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
 import { FlashVariability, type FlashVariabilityConfig } from './flash-variability'
 import { FLASH_PARTS, FlashPath, readOffer, readPlaced, takeFlashParts } from './flash-parts'
+import { FlashGc } from './flash-gc'
 import { FlashWriteBuffer } from './flash-write-buffer'
 
 /**
@@ -107,7 +108,6 @@ export class Flash implements Device, Handler {
   private readonly overhead: number
   /** Host link time per command beyond its data (protocol framing). */
   private readonly linkCmd: number
-  private readonly pagesPerBlock: number
   /** Channel time for one full page. */
   private readonly tXPage: number
   /** The host link is busy until then: for reads' data, and for writes' too unless full duplex. */
@@ -118,17 +118,8 @@ export class Flash implements Device, Handler {
   /** Round-robin write frontier (unit of the next programmed page). */
   private writeUnit = 0
 
-  // Garbage collection state, in pages.
-  private readonly gcOn: boolean
-  private freePages: number
-  private readonly gcThresholdPages: number
-  /** Valid fraction of a GC victim under uniformly random overwrites (greedy GC). */
-  private readonly gcValid: number
-  /** Share of recent writes that continued the previous one (their victims hold little valid data). */
-  private seqShare = 0
-  private lastWriteEnd = -1
-  /** Extra ns of GC work per programmed page while collecting (exposed for tests). */
-  gcPerPageNs = 0
+  /** Garbage collection (null: off). */
+  private readonly gc: FlashGc | null
   /** GC work per programmed page of the write being placed (0: not collecting). */
   private gcNs = 0
 
@@ -184,12 +175,8 @@ export class Flash implements Device, Handler {
     this.hostNsPerByte = 1000 / cfg.hostMBps
     this.overhead = Math.round(cfg.commandOverheadUs * 1000)
     this.linkCmd = cfg.linkCommandUs * 1000
-    this.gcOn = cfg.gc
     const userPages = Math.floor(cfg.capacitySectors / spp)
-    const physPages = userPages * (1 + cfg.overProvisioningPct / 100)
-    this.freePages = (physPages * cfg.initialFreePct) / 100
-    this.gcThresholdPages = (physPages * cfg.gcThresholdPct) / 100
-    this.gcValid = greedyVictimValidFraction(cfg.overProvisioningPct / 100)
+    this.gc = cfg.gc ? new FlashGc(cfg, userPages, this.tR, this.tProg, this.tErase) : null
     this.buffer = new FlashWriteBuffer(
       Math.floor((cfg.writeBufferKiB * 1024) / (spp * SECTOR)),
       this.pagesPerMap,
@@ -203,7 +190,6 @@ export class Flash implements Device, Handler {
       maxTransferSectors: Math.round((cfg.maxTransferKiB * 1024) / SECTOR),
       writeCache: cfg.writeBufferKiB > 0,
     }
-    this.pagesPerBlock = cfg.pagesPerBlock
     this.tXPage = spp * SECTOR * this.chNsPerByte
     this.duplex = cfg.fullDuplex
     this.readsFirst = cfg.readsFirst && this.buffer.cap > 0
@@ -495,16 +481,9 @@ export class Flash implements Device, Handler {
       this.nativeProg = 0 // one bit per cell: no page types
     }
     this.gcNs = 0
-    if (!this.gcOn) return tp
-    this.seqShare = 0.9 * this.seqShare + (s === this.lastWriteEnd ? 0.1 : 0)
-    this.lastWriteEnd = e
-    this.freePages -= np
-    if (this.freePages >= this.gcThresholdPages) return tp
-    this.freePages += np // collected back as fast as it is consumed: the steady state
-    const v = this.gcValid * (1 - this.seqShare)
-    this.gcPerPageNs = (v / (1 - v)) * (this.tR + this.tProg) + this.tErase / ((1 - v) * this.pagesPerBlock)
-    this.gcNs = this.gcPerPageNs
-    return tp + this.gcPerPageNs
+    if (this.gc === null) return tp
+    this.gcNs = this.gc.workNs(np, s, e)
+    return tp + this.gcNs
   }
 
   /** While idle, the SLC cache is folded into native cells on all units in parallel. */
@@ -512,15 +491,4 @@ export class Flash implements Device, Handler {
     const drained = ((now - this.idleSince) * this.units) / this.tProg
     this.slcUsed = Math.max(0, this.slcUsed - drained)
   }
-}
-
-/**
- * Valid fraction of the victim block under greedy garbage collection with uniformly random
- * overwrites, from the common approximation write amplification ≈ (1 + op) / (2·op)
- * (op = over-provisioning as a fraction of user space): v = 1 − 1/WA.
- */
-export function greedyVictimValidFraction(op: number): number {
-  if (op <= 0) return 0.99
-  const wa = (1 + op) / (2 * op)
-  return Math.min(0.99, Math.max(0, 1 - 1 / wa))
 }
