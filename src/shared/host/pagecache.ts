@@ -7,21 +7,18 @@ import { SECTORS_PER_PAGE } from './files'
 import type { PageReporting } from './page-reporting'
 import type { ScanResult } from './reclaim'
 import type { Watermarks } from './vm-era'
-import { PG_ANY, SCRATCH } from './page-flags'
+import {
+  PG_ANY,
+  PG_DIRTY,
+  PG_LOCKED,
+  PG_READAHEAD,
+  PG_RECLAIM,
+  PG_REFERENCED,
+  PG_UPTODATE,
+  PG_WRITEBACK,
+  SCRATCH,
+} from './page-flags'
 import { PageRing } from './page-ring'
-
-/** Page flags, one byte per page. */
-export const PG_UPTODATE = 1
-export const PG_DIRTY = 2
-/** Locked for a read in flight. */
-export const PG_LOCKED = 4
-export const PG_WRITEBACK = 8
-/** Read-ahead marker: reaching this page starts the next asynchronous window. */
-export const PG_READAHEAD = 16
-/** Accessed since it was last looked at by reclaim (second chance). */
-export const PG_REFERENCED = 32
-/** Written by reclaim (PG_reclaim): when the write completes it goes to the LRU tail, to be freed next. */
-export const PG_RECLAIM = 64
 
 /** Told when pages of a file finish reading or writing back. */
 export interface PageIoListener {
@@ -33,13 +30,13 @@ export interface PageIoListener {
 const KEEP_CLEAN = PG_DIRTY | PG_LOCKED | PG_WRITEBACK | PG_REFERENCED
 
 /**
- * The page cache: per-file page states (bitmaps: page-flags.ts), global counts of cached, dirty
- * and writeback pages, and reclaim. Reclaim is a CLOCK over a ring of cached pages in insertion
- * order (the kernel's inactive list, approximately; kept as runs of pages: page-ring.ts): a
- * referenced page gets a second chance, dirty, locked and writeback pages are skipped. Memory
- * stays bounded by the cache size whatever the run length. Every operation works on runs of pages
- * in one state, so its cost follows the requests, not their pages; the result is page for page
- * that of a list of single pages.
+ * The page cache: per-file page states (the PG_* flags, as bitmaps: page-flags.ts), global counts
+ * of cached, dirty and writeback pages, and reclaim. Reclaim is a CLOCK over a ring of cached
+ * pages in insertion order (the kernel's inactive list, approximately; kept as runs of pages:
+ * page-ring.ts): a referenced page gets a second chance, dirty, locked and writeback pages are
+ * skipped. Memory stays bounded by the cache size whatever the run length. Every operation works
+ * on runs of pages in one state, so its cost follows the requests, not their pages; the result is
+ * page for page that of a list of single pages.
  */
 export class PageCache implements BioOwner {
   /** The page allocated last, for whether the next one's memory follows it (SimFile.placed). */
