@@ -34,7 +34,7 @@ export class FlashGc {
     this.pagesPerBlock = cfg.pagesPerBlock
   }
 
-  /** A write of `np` pages over sectors [s, e): the GC work each of its pages pays, ns (0: not collecting). */
+  /** A write of `np` pages over sectors [s, e): the GC work each of its pages pays, ns (0: none). */
   workNs(np: number, s: number, e: number): number {
     this.seqShare = 0.9 * this.seqShare + (s === this.lastWriteEnd ? 0.1 : 0)
     this.lastWriteEnd = e

@@ -129,8 +129,8 @@ export function takeFlashParts(rq: Request, into: Float64Array): void {
   const c1 = Math.max(c0, Math.round(m[R_T]))
   let cn = c1
   if (path === READ_VIA_DIE) {
-    // The die's times come in order (s ≤ s + first ≤ xs ≤ xs + kX ≤ sensed ≤ end: flash-dies.ts) and
-    // none is past `done` (the data crosses the link after the die's work): each cursor is its
+    // The die's times come in order (s ≤ s + first ≤ xs ≤ xs + kX ≤ sensed ≤ end: flash-dies.ts)
+    // and none is past `done` (the data crosses the link after the die's work): each cursor is its
     // time rounded, or c1 if later — the cursors' chain without its steps (markPart's rounding
     // keeps the order; a time past `done` by less than its rounding rounds to `done`)
     const c2 = Math.max(c1, Math.round(m[R_S]))
