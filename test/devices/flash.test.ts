@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { READ, WRITE } from '../../src/shared/block/types'
-import { greedyVictimValidFraction } from '../../src/shared/devices/flash'
+import { greedyVictimValidFraction } from '../../src/shared/devices/flash-gc'
 import { presetDriver, random, sequential, type Io } from './driver'
 
 describe('flash parallelism', () => {

@@ -18,7 +18,7 @@ import {
   PG_REFERENCED,
   PG_UPTODATE,
   PG_WRITEBACK,
-} from '../../src/shared/host/pagecache'
+} from '../../src/shared/host/page-flags'
 
 /** Told when pages of a file finish reading or writing back. */
 export interface RefListener {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { noop } from '../../src/shared/schedulers/noop'
 import type { Bio } from '../../src/shared/block/types'
 import { ctx, makeRig } from '../helpers/rig'
-import { PageCache, PG_DIRTY, PG_UPTODATE, PG_WRITEBACK } from '../../src/shared/host/pagecache'
+import { PageCache } from '../../src/shared/host/pagecache'
 import { SimFile } from '../../src/shared/host/files'
-import { PG_ANY } from '../../src/shared/host/page-flags'
+import { PG_ANY, PG_DIRTY, PG_UPTODATE, PG_WRITEBACK } from '../../src/shared/host/page-flags'
 
 // Dropping clean pages (posix_fadvise DONTNEED, BLKFLSBUF) and starting writeback of a range.
 

@@ -69,7 +69,7 @@ const R_DONE = 9
 if (FLASH_PARTS.length <= R_DONE) throw new Error("a read's times need a slot each in its devParts")
 
 /**
- * The latest die's work for the read being placed (flash.ts, as each die's work ends later than
+ * The latest die's work for the read being placed (flash-dies.ts, as each die's work ends later than
  * the last offered): the die is free at `s`, its first page is sensed after `first`, its channel
  * takes the pages from `xs` (`kX`: their transfer), the last is out at `sensed`, and read retries
  * end it at `end`. Sensing that outlasts the transfers is array time.
@@ -129,8 +129,8 @@ export function takeFlashParts(rq: Request, into: Float64Array): void {
   const c1 = Math.max(c0, Math.round(m[R_T]))
   let cn = c1
   if (path === READ_VIA_DIE) {
-    // The die's times come in order (s ≤ s + first ≤ xs ≤ xs + kX ≤ sensed ≤ end: flash.ts) and
-    // none is past `done` (the data crosses the link after the die's work): each cursor is its
+    // The die's times come in order (s ≤ s + first ≤ xs ≤ xs + kX ≤ sensed ≤ end: flash-dies.ts)
+    // and none is past `done` (the data crosses the link after the die's work): each cursor is its
     // time rounded, or c1 if later — the cursors' chain without its steps (markPart's rounding
     // keeps the order; a time past `done` by less than its rounding rounds to `done`)
     const c2 = Math.max(c1, Math.round(m[R_S]))
@@ -156,7 +156,7 @@ export function takeFlashParts(rq: Request, into: Float64Array): void {
 }
 
 /**
- * The path through one write: flash.ts offers it each die's program as it places it, and keeps
+ * The path through one write: flash-dies.ts offers it each die's program as it places it, and keeps
  * the one that ends last (`end`), as the times it passed; the write's own steps before and after
  * are marked when it is done. Fields, no allocation per command.
  */
@@ -181,7 +181,7 @@ export class FlashPath {
   }
 
   /**
-   * A die programs k pages (flash.ts programOn): the first is in the controller at `ready`, the die
+   * A die programs k pages (flash-dies.ts programOn): the first is in the controller at `ready`, the die
    * is free at `s0`, has read back the old pages by `s`, its channel takes the first page at `xs`
    * (`tX` a page's transfer); the rest follow every `step` (the longest of a program, a page's
    * transfer, the gap between the host's pages) and the last page's program `tProg`, of which `gc`

@@ -4,7 +4,10 @@ import type { SimTime } from '../sim/time'
 import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from './device'
 import { FlashVariability, type FlashVariabilityConfig } from './flash-variability'
-import { FLASH_PARTS, FlashPath, readOffer, readPlaced, takeFlashParts } from './flash-parts'
+import { FLASH_PARTS, FlashPath, readPlaced, takeFlashParts } from './flash-parts'
+import { FlashDies } from './flash-dies'
+import { FlashGc } from './flash-gc'
+import { FlashWriteBuffer } from './flash-write-buffer'
 
 /**
  * The flash family (reference §10): CompactFlash, eMMC, SATA SSD, NVMe — one model, different
@@ -30,6 +33,10 @@ import { FLASH_PARTS, FlashPath, readOffer, readPlaced, takeFlashParts } from '.
  * SLC-mode cache (fast programs until full, folded back while idle). With the buffer, the
  * controller may schedule reads first (`readsFirst`): a read waits for the background program in
  * progress on its die, not for the backlog of buffered data behind it.
+ *
+ * The parts, each in its file: placing pages on the dies and channels (flash-dies.ts), garbage
+ * collection (flash-gc.ts), the DRAM write buffer (flash-write-buffer.ts), the service's parts
+ * (flash-parts.ts).
  *
  * Variability (flash-variability.ts, each part off unless configured): page reads and programs
  * take different times by page type (LSB/CSB/MSB), some page reads need read-retry steps, and
@@ -84,31 +91,20 @@ export class Flash implements Device, Handler {
   readonly parts = FLASH_PARTS
   readonly takeParts = takeFlashParts
   private readonly path = new FlashPath()
-  /** The write being placed is split into parts along this path (null: the run keeps none). */
-  private tracing: FlashPath | null = null
-  /** The read being placed: its `devParts`, where its path's times go (null: the run keeps none). */
-  private readTimes: Float64Array | null = null
-  /** End of the latest die's work offered for the read being placed (readOffer). */
-  private dieEnd = -Infinity
+  /** The dies and channels: where pages are read and programmed. */
+  private readonly dies: FlashDies
 
   private readonly units: number
-  private readonly channels: number
-  private readonly unitFree: Float64Array
-  private readonly chanFree: Float64Array
   private readonly sectorsPerPage: number
   private readonly mapSectors: number
   private readonly pagesPerMap: number
   private readonly tR: number
   private readonly tProg: number
-  private readonly tErase: number
   private readonly chNsPerByte: number
   private readonly hostNsPerByte: number
   private readonly overhead: number
   /** Host link time per command beyond its data (protocol framing). */
   private readonly linkCmd: number
-  private readonly pagesPerBlock: number
-  /** Channel time for one full page. */
-  private readonly tXPage: number
   /** The host link is busy until then: for reads' data, and for writes' too unless full duplex. */
   private hostFree: SimTime = 0
   /** Full duplex (PCIe): writes' data comes in on its own lanes, busy until then. */
@@ -117,27 +113,11 @@ export class Flash implements Device, Handler {
   /** Round-robin write frontier (unit of the next programmed page). */
   private writeUnit = 0
 
-  // Garbage collection state, in pages.
-  private readonly gcOn: boolean
-  private freePages: number
-  private readonly gcThresholdPages: number
-  /** Valid fraction of a GC victim under uniformly random overwrites (greedy GC). */
-  private readonly gcValid: number
-  /** Share of recent writes that continued the previous one (their victims hold little valid data). */
-  private seqShare = 0
-  private lastWriteEnd = -1
-  /** Extra ns of GC work per programmed page while collecting (exposed for tests). */
-  gcPerPageNs = 0
-  /** GC work per programmed page of the write being placed (0: not collecting). */
-  private gcNs = 0
+  /** Garbage collection (null: off). */
+  private readonly gc: FlashGc | null
 
-  // DRAM write buffer: a FIFO ring of (program end, pages) for writes not yet on the flash.
-  private readonly bufCap: number
-  private readonly bufEnd: Float64Array
-  private readonly bufPages: Float64Array
-  private bufHead = 0
-  private bufLen = 0
-  private bufUsed = 0
+  /** The DRAM write buffer (capacity 0: none). */
+  private readonly buffer: FlashWriteBuffer
 
   // SLC-mode cache, in pages.
   private readonly slcCap: number
@@ -148,22 +128,6 @@ export class Flash implements Device, Handler {
   // Variability: page types, read retries, command jitter.
   private readonly vary: FlashVariability
   private readonly varyReads: boolean
-  private readonly varyPrograms: boolean
-  /** Each unit's write frontier, in pages programmed (page types cycle along it). */
-  private readonly frontier: Float64Array
-  // Reads first: with a write buffer, buffered writes' programs are background work that reads
-  // overtake (see readFirst).
-  private readonly readsFirst: boolean
-  /** End of the reads on each unit. */
-  private readonly fgFree: Float64Array
-  /** Start of the background program in progress on each unit (programs run back to back from it). */
-  private readonly bgPhase: Float64Array
-  /** Duration of one background page program on each unit (the latest). */
-  private readonly bgOp: Float64Array
-  /** End of the reads' transfers on each channel. */
-  private readonly chanFg: Float64Array
-  /** Native (not SLC-mode) program time of the write being placed, without GC work; 0 in SLC mode. */
-  private nativeProg = 0
 
   constructor(
     cfg: FlashConfig,
@@ -172,9 +136,6 @@ export class Flash implements Device, Handler {
     rng: Rng,
   ) {
     this.units = cfg.channels * cfg.diesPerChannel
-    this.channels = cfg.channels
-    this.unitFree = new Float64Array(this.units)
-    this.chanFree = new Float64Array(this.channels)
     this.sectorsPerPage = Math.max(1, Math.round((cfg.pageKiB * 1024) / SECTOR))
     const spp = this.sectorsPerPage
     const mapS = Math.max(1, Math.round((cfg.mapUnitKiB * 1024) / SECTOR))
@@ -182,23 +143,18 @@ export class Flash implements Device, Handler {
     this.pagesPerMap = this.mapSectors / spp
     this.tR = cfg.readUs * 1000
     this.tProg = cfg.programUs * 1000
-    this.tErase = cfg.eraseUs * 1000
+    const tErase = cfg.eraseUs * 1000
     this.tSlc = cfg.slcProgramUs * 1000
     this.chNsPerByte = 1000 / cfg.channelMBps
     this.hostNsPerByte = 1000 / cfg.hostMBps
     this.overhead = Math.round(cfg.commandOverheadUs * 1000)
     this.linkCmd = cfg.linkCommandUs * 1000
-    this.gcOn = cfg.gc
     const userPages = Math.floor(cfg.capacitySectors / spp)
-    const physPages = userPages * (1 + cfg.overProvisioningPct / 100)
-    this.freePages = (physPages * cfg.initialFreePct) / 100
-    this.gcThresholdPages = (physPages * cfg.gcThresholdPct) / 100
-    this.gcValid = greedyVictimValidFraction(cfg.overProvisioningPct / 100)
-    this.bufCap = Math.floor((cfg.writeBufferKiB * 1024) / (spp * SECTOR))
-    // Ring entries: one per buffered write, each at least one mapping unit.
-    const ring = this.bufCap > 0 ? Math.ceil(this.bufCap / Math.min(1, this.pagesPerMap)) + 1 : 0
-    this.bufEnd = new Float64Array(ring)
-    this.bufPages = new Float64Array(ring)
+    this.gc = cfg.gc ? new FlashGc(cfg, userPages, this.tR, this.tProg, tErase) : null
+    this.buffer = new FlashWriteBuffer(
+      Math.floor((cfg.writeBufferKiB * 1024) / (spp * SECTOR)),
+      this.pagesPerMap,
+    )
     this.slcCap = Math.round((cfg.slcCacheMiB * 1024 * 1024) / (spp * SECTOR))
     this.info = {
       name: cfg.name,
@@ -208,19 +164,20 @@ export class Flash implements Device, Handler {
       maxTransferSectors: Math.round((cfg.maxTransferKiB * 1024) / SECTOR),
       writeCache: cfg.writeBufferKiB > 0,
     }
-    this.pagesPerBlock = cfg.pagesPerBlock
-    this.tXPage = spp * SECTOR * this.chNsPerByte
     this.duplex = cfg.fullDuplex
-    this.readsFirst = cfg.readsFirst && this.bufCap > 0
-    const n = this.readsFirst ? this.units : 0
-    this.fgFree = new Float64Array(n)
-    this.bgPhase = new Float64Array(n)
-    this.bgOp = new Float64Array(n)
-    this.chanFg = new Float64Array(this.readsFirst ? this.channels : 0)
     this.vary = new FlashVariability(cfg, rng)
     this.varyReads = this.vary.typedReads || this.vary.retries
-    this.varyPrograms = this.vary.typedPrograms
-    this.frontier = new Float64Array(this.varyPrograms ? this.units : 0)
+    const tXPage = spp * SECTOR * this.chNsPerByte
+    const readsFirst = cfg.readsFirst && this.buffer.cap > 0
+    this.dies = new FlashDies(
+      cfg.channels,
+      cfg.diesPerChannel,
+      this.tR,
+      tErase,
+      tXPage,
+      readsFirst,
+      this.vary,
+    )
   }
 
   start(rq: Request, now: SimTime): void {
@@ -231,10 +188,10 @@ export class Flash implements Device, Handler {
     if (rq.devParts !== null) {
       // the run keeps parts: a read's path goes into them as it is placed, a write is marked along its
       if (rq.op === READ) {
-        this.readTimes = rq.devParts
-        this.dieEnd = -Infinity
+        this.dies.readTimes = rq.devParts
+        this.dies.dieEnd = -Infinity
       } else {
-        this.tracing = this.path
+        this.dies.tracing = this.path
         this.path.reset()
       }
     }
@@ -251,6 +208,7 @@ export class Flash implements Device, Handler {
   }
 
   private read(rq: Request, t: SimTime): number {
+    const dies = this.dies
     const spp = this.sectorsPerPage
     const U = this.units
     const p0 = Math.floor(rq.sector / spp)
@@ -261,19 +219,19 @@ export class Flash implements Device, Handler {
     let tr0 = this.tR
     if (!this.varyReads) {
       if (np <= U) {
-        for (let i = 0; i < np; i++) last = Math.max(last, this.readOn((p0 + i) % U, 1, t, tX))
+        for (let i = 0; i < np; i++) last = Math.max(last, dies.readOn((p0 + i) % U, 1, t, tX))
       } else {
         const base = Math.floor(np / U)
         const extra = np - base * U
         for (let i = 0; i < U; i++)
-          last = Math.max(last, this.readOn((p0 + i) % U, base + (i < extra ? 1 : 0), t, tX))
+          last = Math.max(last, dies.readOn((p0 + i) % U, base + (i < extra ? 1 : 0), t, tX))
       }
     } else {
       if (this.vary.typedReads) tr0 = this.vary.readNs(p0)
       const k1 = np <= U ? 1 : Math.floor(np / U)
       const extra = np <= U ? 0 : np - k1 * U
       for (let i = 0, n = Math.min(np, U); i < n; i++)
-        last = Math.max(last, this.readOnVaried((p0 + i) % U, k1 + (i < extra ? 1 : 0), t, tX, p0 + i))
+        last = Math.max(last, dies.readOnVaried((p0 + i) % U, k1 + (i < extra ? 1 : 0), t, tX, p0 + i))
     }
     // Host link: data flows as pages arrive; the link's bandwidth is reserved in start order.
     const xfer = bytes * this.hostNsPerByte + this.linkCmd
@@ -281,7 +239,7 @@ export class Flash implements Device, Handler {
     this.hostFree = Math.max(linkFrom, t + tr0) + xfer
     const viaDie = last + xfer / np
     const done = Math.max(viaDie, this.hostFree)
-    const times = this.readTimes
+    const times = dies.readTimes
     if (times !== null) {
       readPlaced(
         rq,
@@ -290,107 +248,16 @@ export class Flash implements Device, Handler {
         tr0,
         linkFrom,
         viaDie >= this.hostFree,
-        this.dieEnd > -Infinity,
+        dies.dieEnd > -Infinity,
         Math.round(done),
       )
-      this.readTimes = null
+      dies.readTimes = null
     }
     return done
   }
 
-  /** Unit u reads k pages from time t; returns when its last page has crossed the channel. */
-  private readOn(u: number, k: number, t: SimTime, tX: number): number {
-    const c = u % this.channels
-    if (this.readsFirst) return this.readFirst(u, c, t, tX, k, this.tR, k * this.tR, 0, 0)
-    const s = Math.max(t, this.unitFree[u])
-    const xs = Math.max(s + this.tR, this.chanFree[c])
-    this.chanFree[c] = xs + k * tX
-    const end = Math.max(xs + k * tX, s + k * this.tR + tX)
-    this.unitFree[u] = end
-    if (this.readTimes !== null && end > this.dieEnd) this.offer(s, this.tR, xs, k * tX, end, end)
-    return end
-  }
-
-  /**
-   * As readOn, with variability: the pages (logical `page`, `page + units`, …) read by their page
-   * types' times, and each read-retry step senses a page again and sends it over the channel again
-   * for decoding.
-   */
-  private readOnVaried(u: number, k: number, t: SimTime, tX: number, page: number): number {
-    const v = this.vary
-    const c = u % this.channels
-    let first = this.tR
-    let sensed = 0
-    let again = 0
-    let againX = 0
-    for (let i = 0; i < k; i++) {
-      const tr = v.typedReads ? v.readNs(page + i * this.units) : this.tR
-      if (i === 0) first = tr
-      sensed += tr
-      if (v.retries) {
-        const n = v.drawRetries()
-        again += n * (tr + tX)
-        againX += n * tX
-      }
-    }
-    if (this.readsFirst) return this.readFirst(u, c, t, tX, k, first, sensed, again, againX)
-    const s = Math.max(t, this.unitFree[u])
-    const xs = Math.max(s + first, this.chanFree[c])
-    this.chanFree[c] = xs + k * tX + againX
-    const end = Math.max(xs + k * tX, s + sensed + tX) + again
-    this.unitFree[u] = end
-    if (this.readTimes !== null && end > this.dieEnd) this.offer(s, first, xs, k * tX, end - again, end)
-    return end
-  }
-
-  /** A die's work for the read being placed that ends after all offered before it (readOffer). */
-  private offer(s: number, first: number, xs: number, kX: number, sensed: number, end: number): void {
-    this.dieEnd = end
-    readOffer(this.readTimes!, s, first, xs, kX, sensed, end)
-  }
-
-  /**
-   * A read on a unit whose buffered writes' programs are background work: it waits for the reads
-   * before it and for the background program in progress (not for the backlog behind it), takes
-   * the die, and the backlog resumes after it. Background page transfers on the channel are taken
-   * to interleave with reads' transfers (reads keep their own channel reservation).
-   */
-  private readFirst(
-    u: number,
-    c: number,
-    t: SimTime,
-    tX: number,
-    k: number,
-    first: number,
-    sensed: number,
-    again: number,
-    againX: number,
-  ): number {
-    const s0 = Math.max(t, this.fgFree[u])
-    const backlogEnd = this.unitFree[u]
-    const phase = this.bgPhase[u]
-    let s = s0
-    if (backlogEnd > s0 && s0 >= phase) {
-      // background programs run back to back from `phase`: the one in progress ends at a multiple
-      const op = this.bgOp[u]
-      s = Math.min(backlogEnd, op > 0 ? phase + Math.ceil((s0 - phase) / op) * op : backlogEnd)
-    }
-    const xs = Math.max(s + first, this.chanFg[c])
-    this.chanFg[c] = xs + k * tX + againX
-    const end = Math.max(xs + k * tX, s + sensed + tX) + again
-    if (this.readTimes !== null && end > this.dieEnd) this.offer(s, first, xs, k * tX, end - again, end)
-    this.fgFree[u] = end
-    if (backlogEnd > s) {
-      // the backlog not yet begun moves back by the time the read holds the die
-      const resume = Math.max(phase, s)
-      const shift = Math.max(0, end - resume)
-      this.unitFree[u] = backlogEnd + shift
-      this.bgPhase[u] = resume + shift
-    } else this.unitFree[u] = Math.max(backlogEnd, end)
-    return end
-  }
-
   private write(rq: Request, t: SimTime): number {
+    const dies = this.dies
     const spp = this.sectorsPerPage
     const ms = this.mapSectors
     const U = this.units
@@ -411,9 +278,10 @@ export class Flash implements Device, Handler {
     if (this.duplex) this.hostFreeIn = dataIn
     else this.hostFree = dataIn
     const first = this.writeUnit
-    const buffered = this.bufCap > 0 && np <= this.bufCap
-    const tr = this.tracing
-    if (buffered) this.tracing = null // its programs go on behind its completion
+    const bufCap = this.buffer.cap
+    const buffered = bufCap > 0 && np <= bufCap
+    const tr = dies.tracing
+    if (buffered) dies.tracing = null // its programs go on behind its completion
     let last = dataIn
     if (np <= U) {
       const n = Math.ceil(np)
@@ -422,7 +290,7 @@ export class Flash implements Device, Handler {
       const er = erases / n
       const hostUnit = xfer / n
       for (let i = 0; i < n; i++)
-        last = Math.max(last, this.programOn((first + i) % U, k, rb, er, hs + (i + 1) * hostUnit, 0, tProg))
+        last = Math.max(last, dies.programOn((first + i) % U, k, rb, er, hs + (i + 1) * hostUnit, 0, tProg))
       this.writeUnit = (first + n) % U
     } else {
       const hostPage = xfer / np
@@ -437,104 +305,36 @@ export class Flash implements Device, Handler {
         const ready = hs + (i + 1) * hostPage
         last = Math.max(
           last,
-          this.programOn((first + i) % U, k, readBack * share, erases * share, ready, gap, tProg),
+          dies.programOn((first + i) % U, k, readBack * share, erases * share, ready, gap, tProg),
         )
       }
       this.writeUnit = (first + extra + (frac > 0 ? 1 : 0)) % U
     }
-    const done = buffered ? this.buffered(t, dataIn, last, np) : last
+    const done = buffered ? this.buffer.admit(t, dataIn, last, np) : last
     if (tr !== null) {
       tr.writeDone(rq, t, hs, dataIn, buffered, Math.round(done))
-      this.tracing = null
+      dies.tracing = null
     }
     return done
   }
 
   /**
-   * With a write buffer: the write is acknowledged when its data is in (`dataIn`) and there is room,
-   * i.e. once enough older buffered writes are on the flash; it leaves the buffer at `programmed`.
+   * Program time per page for this write: SLC cache or native, plus GC work when collecting. The
+   * dies are told its native share and GC's (FlashDies.nativeProg, gcNs).
    */
-  private buffered(t: SimTime, dataIn: number, programmed: number, np: number): number {
-    const cap = this.bufEnd.length
-    while (this.bufLen > 0 && this.bufEnd[this.bufHead] <= t) this.popBuffer(cap)
-    let ack = dataIn
-    while (this.bufLen > 0 && (this.bufUsed + np > this.bufCap || this.bufLen === cap)) {
-      ack = Math.max(ack, this.bufEnd[this.bufHead])
-      this.popBuffer(cap)
-    }
-    const tail = (this.bufHead + this.bufLen) % cap
-    this.bufEnd[tail] = programmed
-    this.bufPages[tail] = np
-    this.bufLen++
-    this.bufUsed += np
-    return ack
-  }
-
-  private popBuffer(cap: number): void {
-    this.bufUsed -= this.bufPages[this.bufHead]
-    this.bufHead = (this.bufHead + 1) % cap
-    if (--this.bufLen === 0) this.bufUsed = 0 // no float residue
-  }
-
-  /**
-   * Unit u programs k pages, the first in the controller at `ready`, the next every `gap`: read
-   * back `rb` old pages (on-die), take each page over the channel, program it (cache-program
-   * overlaps the next page's transfer), plus `er` block erases.
-   */
-  private programOn(
-    u: number,
-    k: number,
-    rb: number,
-    er: number,
-    ready: number,
-    gap: number,
-    tProgAll: number,
-  ): number {
-    const c = u % this.channels
-    const tX = this.tXPage
-    let tProg = tProgAll
-    if (this.varyPrograms) {
-      // this unit's next pages along its frontier: their page types' mean program time
-      tProg += this.nativeProg * (this.vary.programFactor(this.frontier[u], k) - 1)
-      this.frontier[u] += k
-    }
-    let s0 = Math.max(ready, this.unitFree[u])
-    if (this.readsFirst) {
-      s0 = Math.max(s0, this.fgFree[u])
-      if (s0 > this.unitFree[u]) this.bgPhase[u] = s0 // the unit was idle: a new busy period
-      this.bgOp[u] = tProg + (rb * this.tR + er * this.tErase) / Math.max(1, k)
-    }
-    const s = s0 + rb * this.tR
-    const xs = Math.max(s, this.chanFree[c])
-    this.chanFree[c] = xs + k * tX
-    const step = Math.max(tProg, tX, gap)
-    const end = xs + tX + (k - 1) * step + tProg + er * this.tErase
-    this.unitFree[u] = end
-    if (this.tracing !== null && end > this.tracing.end)
-      this.tracing.program(ready, s0, s, xs, tX, k, step, tProg, this.gcNs, er * this.tErase, end)
-    return end
-  }
-
-  /** Program time per page for this write: SLC cache or native, plus GC work when collecting. */
   private programTime(np: number, s: number, e: number): number {
+    const dies = this.dies
     let tp = this.tProg
-    this.nativeProg = tp
+    dies.nativeProg = tp
     if (this.slcCap > 0 && this.slcUsed + np <= this.slcCap) {
       this.slcUsed += np
       tp = this.tSlc
-      this.nativeProg = 0 // one bit per cell: no page types
+      dies.nativeProg = 0 // one bit per cell: no page types
     }
-    this.gcNs = 0
-    if (!this.gcOn) return tp
-    this.seqShare = 0.9 * this.seqShare + (s === this.lastWriteEnd ? 0.1 : 0)
-    this.lastWriteEnd = e
-    this.freePages -= np
-    if (this.freePages >= this.gcThresholdPages) return tp
-    this.freePages += np // collected back as fast as it is consumed: the steady state
-    const v = this.gcValid * (1 - this.seqShare)
-    this.gcPerPageNs = (v / (1 - v)) * (this.tR + this.tProg) + this.tErase / ((1 - v) * this.pagesPerBlock)
-    this.gcNs = this.gcPerPageNs
-    return tp + this.gcPerPageNs
+    dies.gcNs = 0
+    if (this.gc === null) return tp
+    dies.gcNs = this.gc.workNs(np, s, e)
+    return tp + dies.gcNs
   }
 
   /** While idle, the SLC cache is folded into native cells on all units in parallel. */
@@ -542,15 +342,4 @@ export class Flash implements Device, Handler {
     const drained = ((now - this.idleSince) * this.units) / this.tProg
     this.slcUsed = Math.max(0, this.slcUsed - drained)
   }
-}
-
-/**
- * Valid fraction of the victim block under greedy garbage collection with uniformly random
- * overwrites, from the common approximation write amplification ≈ (1 + op) / (2·op)
- * (op = over-provisioning as a fraction of user space): v = 1 − 1/WA.
- */
-export function greedyVictimValidFraction(op: number): number {
-  if (op <= 0) return 0.99
-  const wa = (1 + op) / (2 * op)
-  return Math.min(0.99, Math.max(0, 1 - 1 / wa))
 }

@@ -247,3 +247,70 @@ export function soonest(q: NcqQueue, r: Ranker): number {
   }
   return best
 }
+
+/**
+ * No queued command is aged (arrived before `oldest`), and none can be served from the read
+ * buffer: every one costs a seek, a head switch or nothing, plus the rotational wait — so the
+ * picker may use `soonest`.
+ */
+export function allMechanical(q: NcqQueue, cache: SegmentCache, oldest: SimTime): boolean {
+  if (q.oldestArrival < oldest) return false
+  if (cache.watchedMarked === 0) return true // no queued read near the buffer's contents
+  const sFrom = cache.streamFrom
+  const sTo = cache.streamTo
+  const { sector, nsect, write, markSlot } = q
+  const marks = cache.marks
+  for (let i = 0, n = q.length; i < n; i++) {
+    if (write[i] === 1) continue
+    const s = sector[i]
+    if (s >= sFrom && s <= sTo) return false
+    if (marks[markSlot[i]] !== 0 && cache.holds(s, s + nsect[i])) return false
+  }
+  return true
+}
+
+/**
+ * Every queued command's cost, including aged ones (arrived before `oldest`), buffer hits and
+ * writes that go to the write cache (`wcCap` sectors); returns the cheapest one's slot.
+ */
+export function rankAll(
+  q: NcqQueue,
+  r: Ranker,
+  cache: SegmentCache,
+  wcCap: number,
+  now: SimTime,
+  oldest: SimTime,
+): number {
+  const n = q.length
+  const t = r.t
+  const sFrom = cache.streamFrom
+  const sTo = cache.streamTo
+  const { sector, nsect, write, arrival, markSlot } = q
+  const marks = cache.marks
+  let best = 0
+  let bestCost = Infinity
+  for (let i = 0; i < n; i++) {
+    let cost: number
+    const arr = arrival[i]
+    const w = write[i] === 1
+    if (arr < oldest)
+      cost = arr - now - 1e15 // aged: oldest first
+    else if (w && wcCap >= nsect[i])
+      cost = 0 // goes to the cache, in order
+    else {
+      cost = -1
+      if (!w) {
+        const s = sector[i]
+        if (s >= sFrom && s <= sTo)
+          cost = cache.cost(s, s + nsect[i], t) // the prefetch stream (rare)
+        else if (marks[markSlot[i]] !== 0 && cache.holds(s, s + nsect[i])) cost = 0
+      }
+      if (cost < 0) cost = r.mechanical(q, i)
+    }
+    if (cost < bestCost) {
+      bestCost = cost
+      best = i
+    }
+  }
+  return best
+}

@@ -22,7 +22,7 @@ import {
 } from './hdd-parts'
 import { SegmentCache, WriteCache } from './hdd-cache'
 import { HddMechanics, type HddMechanicsConfig } from './hdd-mechanics'
-import { NcqQueue, Ranker, soonest } from './hdd-ncq'
+import { allMechanical, NcqQueue, rankAll, Ranker, soonest } from './hdd-ncq'
 import { HddVariability, type HddVariabilityConfig } from './hdd-variability'
 
 /**
@@ -355,68 +355,9 @@ export class Hdd implements Device, Handler {
     const r = this.ranker
     r.from(m.cyl, m.head, t)
     return q.take(
-      q.cachedWrites === 0 && this.allMechanical(oldest) ? soonest(q, r) : this.rankAll(r, now, oldest),
+      q.cachedWrites === 0 && allMechanical(q, this.cache, oldest)
+        ? soonest(q, r)
+        : rankAll(q, r, this.cache, this.writeCache.capSectors, now, oldest),
     )
-  }
-
-  /**
-   * No queued command is aged, and none can be served from the read buffer: every one costs a
-   * seek, a head switch or nothing, plus the rotational wait.
-   */
-  private allMechanical(oldest: SimTime): boolean {
-    const q = this.queue
-    const cache = this.cache
-    if (q.oldestArrival < oldest) return false
-    if (cache.watchedMarked === 0) return true // no queued read near the buffer's contents
-    const sFrom = cache.streamFrom
-    const sTo = cache.streamTo
-    const { sector, nsect, write, markSlot } = q
-    const marks = cache.marks
-    for (let i = 0, n = q.length; i < n; i++) {
-      if (write[i] === 1) continue
-      const s = sector[i]
-      if (s >= sFrom && s <= sTo) return false
-      if (marks[markSlot[i]] !== 0 && cache.holds(s, s + nsect[i])) return false
-    }
-    return true
-  }
-
-  /** Every queued command's cost, including aged ones, buffer hits and cached writes. */
-  private rankAll(r: Ranker, now: SimTime, oldest: SimTime): number {
-    const q = this.queue
-    const n = q.length
-    const t = r.t
-    const cache = this.cache
-    const sFrom = cache.streamFrom
-    const sTo = cache.streamTo
-    const wcCap = this.writeCache.capSectors
-    const { sector, nsect, write, arrival, markSlot } = q
-    const marks = cache.marks
-    let best = 0
-    let bestCost = Infinity
-    for (let i = 0; i < n; i++) {
-      let cost: number
-      const arr = arrival[i]
-      const w = write[i] === 1
-      if (arr < oldest)
-        cost = arr - now - 1e15 // aged: oldest first
-      else if (w && wcCap >= nsect[i])
-        cost = 0 // goes to the cache, in order
-      else {
-        cost = -1
-        if (!w) {
-          const s = sector[i]
-          if (s >= sFrom && s <= sTo)
-            cost = cache.cost(s, s + nsect[i], t) // the prefetch stream (rare)
-          else if (marks[markSlot[i]] !== 0 && cache.holds(s, s + nsect[i])) cost = 0
-        }
-        if (cost < 0) cost = r.mechanical(q, i)
-      }
-      if (cost < bestCost) {
-        bestCost = cost
-        best = i
-      }
-    }
-    return best
   }
 }

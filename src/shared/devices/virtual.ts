@@ -162,7 +162,8 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
       this.afterPath(rq, now)
       return
     }
-    // a stall began while it was in service: it completes that much later (its lane held)
+    // a stall began while it was in service: it completes that much later, and holds what it holds
+    // of the structure until then (its lane, or the contention it adds in the depth law)
     const owed = this.stalls !== null ? this.stalls.owed(rq.devMark) : 0
     if (owed > 0) {
       if (this.sink.wantsParts === true) this.mark(rq, V_STALL, now + owed)

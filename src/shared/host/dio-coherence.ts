@@ -1,7 +1,7 @@
 import { WRITE } from '../block/types'
 import { PAGE } from './files'
 import type { SimFile } from './files'
-import { PG_WRITEBACK } from './pagecache'
+import { PG_WRITEBACK } from './page-flags'
 import type { Task } from './task'
 import { paceWriteback } from './write-path'
 import { submitAll } from './submit-path'

@@ -19,7 +19,7 @@ export interface Extent {
  * `blockDevice` is the device's own page cache, where buffered I/O on /dev goes.
  */
 export class SimFile {
-  /** Page-cache state per page (see pagecache.ts flags), allocated lazily. */
+  /** Page-cache state per page (the page-flags.ts flags), allocated lazily. */
   pages: PageFlags | null = null
   /** Pages dirty in the cache. */
   dirty = 0
@@ -133,7 +133,7 @@ export class SimFile {
     return f === null ? p + 1 : Math.min(this.pageCount, (p & ~((1 << f[p]) - 1)) + (1 << f[p]))
   }
 
-  /** Whether a page of [first, end) has one of `flags` (pagecache.ts: PG_DIRTY, PG_WRITEBACK). */
+  /** Whether a page of [first, end) has one of `flags` (page-flags.ts: PG_DIRTY, PG_WRITEBACK). */
   anyPage(first: number, end: number, flags: number): boolean {
     const pages = this.pages
     if (pages === null) return false

@@ -1,6 +1,6 @@
 /**
- * A file's page-cache flags as bitmaps: one bit per page for each flag (pagecache.ts's PG_* bits,
- * 1 to 64), so that questions and changes over a range of pages go 32 pages at a time — the way
+ * A file's page-cache flags as bitmaps: one bit per page for each flag (the PG_* bits below, 1 to
+ * 64), so that questions and changes over a range of pages go 32 pages at a time — the way
  * the kernel walks an xarray's marks (xas_find_marked, PAGECACHE_TAG_DIRTY / _WRITEBACK) rather
  * than each page. A page's state is the byte its flags make; 0 means not cached.
  *
@@ -134,7 +134,20 @@ export class PageFlags {
   }
 }
 
-/** The state bits (PG_* of pagecache.ts, 1 to 64). */
+/** The page cache's page flags (pagecache.ts): a page's state is the byte they make. */
+export const PG_UPTODATE = 1
+export const PG_DIRTY = 2
+/** Locked for a read in flight. */
+export const PG_LOCKED = 4
+export const PG_WRITEBACK = 8
+/** Read-ahead marker: reaching this page starts the next asynchronous window. */
+export const PG_READAHEAD = 16
+/** Accessed since it was last looked at by reclaim (second chance). */
+export const PG_REFERENCED = 32
+/** Written by reclaim (PG_reclaim): when the write completes it goes to the LRU tail, to be freed next. */
+export const PG_RECLAIM = 64
+
+/** The state bits (the PG_* above, 1 to 64). */
 const FLAG_COUNT = 7
 /** Bitmaps per word of pages: the seven flags and the scratch mark. */
 const SLOTS = 8

@@ -7,21 +7,17 @@ import { SECTORS_PER_PAGE } from './files'
 import type { PageReporting } from './page-reporting'
 import type { ScanResult } from './reclaim'
 import type { Watermarks } from './vm-era'
-import { PG_ANY, SCRATCH } from './page-flags'
-import { PageRing } from './page-ring'
-
-/** Page flags, one byte per page. */
-export const PG_UPTODATE = 1
-export const PG_DIRTY = 2
-/** Locked for a read in flight. */
-export const PG_LOCKED = 4
-export const PG_WRITEBACK = 8
-/** Read-ahead marker: reaching this page starts the next asynchronous window. */
-export const PG_READAHEAD = 16
-/** Accessed since it was last looked at by reclaim (second chance). */
-export const PG_REFERENCED = 32
-/** Written by reclaim (PG_reclaim): when the write completes it goes to the LRU tail, to be freed next. */
-export const PG_RECLAIM = 64
+import {
+  PG_ANY,
+  PG_DIRTY,
+  PG_LOCKED,
+  PG_READAHEAD,
+  PG_RECLAIM,
+  PG_REFERENCED,
+  PG_UPTODATE,
+  PG_WRITEBACK,
+} from './page-flags'
+import { PageLru } from './page-lru'
 
 /** Told when pages of a file finish reading or writing back. */
 export interface PageIoListener {
@@ -29,17 +25,14 @@ export interface PageIoListener {
   pagesWritten(file: SimFile, first: number, count: number, now: SimTime): void
 }
 
-/** Flags that keep a page from being freed by reclaimClean (with PG_REFERENCED: a second chance). */
-const KEEP_CLEAN = PG_DIRTY | PG_LOCKED | PG_WRITEBACK | PG_REFERENCED
-
 /**
- * The page cache: per-file page states (bitmaps: page-flags.ts), global counts of cached, dirty
- * and writeback pages, and reclaim. Reclaim is a CLOCK over a ring of cached pages in insertion
- * order (the kernel's inactive list, approximately; kept as runs of pages: page-ring.ts): a
- * referenced page gets a second chance, dirty, locked and writeback pages are skipped. Memory
- * stays bounded by the cache size whatever the run length. Every operation works on runs of pages
- * in one state, so its cost follows the requests, not their pages; the result is page for page
- * that of a list of single pages.
+ * The page cache: per-file page states (the PG_* flags, as bitmaps: page-flags.ts), global counts
+ * of cached, dirty and writeback pages, and reclaim. Reclaim is a CLOCK over a ring of cached
+ * pages in insertion order (the kernel's inactive list, approximately: page-lru.ts, kept as runs
+ * of pages: page-ring.ts): a referenced page gets a second chance, dirty, locked and writeback
+ * pages are skipped. Memory stays bounded by the cache size whatever the run length. Every
+ * operation works on runs of pages in one state, so its cost follows the requests, not their
+ * pages; the result is page for page that of a list of single pages.
  */
 export class PageCache implements BioOwner {
   /** The page allocated last, for whether the next one's memory follows it (SimFile.placed). */
@@ -56,12 +49,8 @@ export class PageCache implements BioOwner {
   wm: Watermarks = { min: 0, low: 0, high: 0 }
   /** Called when an allocation leaves free memory below the low watermark (wakeup_kswapd). */
   onLow: (() => void) | null = null
-  /** The LRU: pages in insertion order, at most `ringCap` of them (a page beyond is not tracked). */
-  private readonly ring = new PageRing()
-  private readonly ringCap: number
-  /** Whether a page ever went on the LRU (before that, no page goes back on its tail). */
-  private ringUsed = false
-  private readonly byId: SimFile[] = []
+  /** The LRU, the files by id, and reclaim's CLOCK over them (page-lru.ts). */
+  private readonly lru: PageLru
   listener: PageIoListener | null = null
   /** Free page reporting to a hypervisor (host `freshPageUs` > 0): page-reporting.ts. */
   reporting: PageReporting | null = null
@@ -71,11 +60,11 @@ export class PageCache implements BioOwner {
     readonly capacity: number,
     private readonly queue: BlockQueue,
   ) {
-    this.ringCap = capacity + 1
+    this.lru = new PageLru(capacity + 1, this)
   }
 
   register(f: SimFile): void {
-    this.byId[f.id] = f
+    this.lru.register(f)
   }
 
   /**
@@ -90,120 +79,20 @@ export class PageCache implements BioOwner {
     if (free < this.wm.low) this.onLow?.()
     const need = this.wm.min - free
     if (need > 0) {
-      const short = need - this.reclaimClean(need)
+      const short = need - this.lru.reclaimClean(need)
       if (short > 0 && free < 0) this.overcommitted += Math.min(short, -free)
     }
     return fresh
   }
 
-  /** Evict up to `n` clean, unreferenced, unlocked pages (CLOCK); returns how many went. */
+  /** Evict up to `n` clean, unreferenced, unlocked pages (CLOCK: PageLru); returns how many went. */
   reclaimClean(n: number): number {
-    const ring = this.ring
-    let freed = 0
-    let scanned = 0
-    const limit = 2 * ring.count
-    while (freed < n && ring.count > 0 && scanned < limit) {
-      // the oldest run's first pages that are all in one case, as far as the counts allow
-      const f = this.byId[ring.headFile]
-      const p = ring.headStart
-      const pf = f.pages!
-      const s = pf.state(p)
-      const end = p + Math.min(ring.headLen, limit - scanned)
-      if (s === 0) {
-        // dropped since (invalidated): stale entries
-        const k = pf.runEnd(p, end, PG_ANY, false) - p
-        ring.popFront(k)
-        scanned += k
-      } else if (s & KEEP_CLEAN) {
-        const k = pf.runEnd(p, end, KEEP_CLEAN, true) - p
-        ring.popFront(k)
-        scanned += k
-        pf.update(p, p + k, 0, PG_REFERENCED)
-        this.push(f.id, p, k)
-      } else {
-        const k = pf.runEnd(p, Math.min(end, p + n - freed), PG_ANY, true, KEEP_CLEAN, false) - p
-        ring.popFront(k)
-        scanned += k
-        pf.update(p, p + k, 0, PG_ANY)
-        this.cached -= k
-        freed += k
-      }
-    }
-    this.reporting?.freed(freed)
-    return freed
+    return this.lru.reclaimClean(n)
   }
 
-  /**
-   * Reclaim's scan of the LRU tail (shrink_list): up to `n` pages. Referenced pages get a second
-   * chance; locked and writeback pages are passed over; clean ones are freed; dirty ones are paged
-   * out one page at a time (->writepage, asynchronous, for `ctx`) if `write`, and leave the LRU
-   * until their write completes.
-   */
+  /** Reclaim's scan of the LRU tail (shrink_list: PageLru.scanTail). */
   scanTail(n: number, write: boolean, ctx: IoContext, out: Bio[], r: ScanResult): void {
-    const ring = this.ring
-    // passed over (and their referenced bit cleared): locked, under writeback, referenced, and
-    // dirty when not writing
-    const keep = PG_LOCKED | PG_WRITEBACK | PG_REFERENCED | (write ? 0 : PG_DIRTY)
-    let scanned = 0
-    while (scanned < n && ring.count > 0) {
-      const f = this.byId[ring.headFile]
-      const p = ring.headStart
-      const pf = f.pages!
-      const s = pf.state(p)
-      const end = p + Math.min(ring.headLen, n - scanned)
-      if (s & keep) {
-        const k = pf.runEnd(p, end, keep, true) - p
-        ring.popFront(k)
-        scanned += k
-        pf.update(p, p + k, 0, PG_REFERENCED)
-        this.push(f.id, p, k)
-      } else if (s & PG_DIRTY) {
-        const k = pf.runEnd(p, end, keep, false, PG_DIRTY, true) - p
-        ring.popFront(k)
-        scanned += k
-        pf.update(p, p + k, PG_WRITEBACK | PG_RECLAIM, PG_DIRTY)
-        this.dirty -= k
-        this.writeback += k
-        f.dirty -= k
-        f.writeback += k
-        if (f.dirty === 0) f.dirtiedWhen = -1
-        for (let q = p; q < p + k; q++) this.buildBios(f, q, 1, WRITE, false, ctx, out)
-        r.writes += k
-      } else {
-        // clean, or a stale entry (counted as freed, as the scan always has)
-        const k = pf.runEnd(p, end, keep | PG_DIRTY, false) - p
-        ring.popFront(k)
-        scanned += k
-        pf.update(p, p + k, 0, PG_ANY)
-        this.cached -= k
-        r.freed += k
-        this.reporting?.freed(k)
-      }
-    }
-    r.scanned += scanned
-  }
-
-  /** rotate_reclaimable_page: back on the LRU at its tail, the next page reclaim looks at. */
-  private pushTail(fileId: number, page: number): void {
-    if (!this.ringUsed || this.ring.count >= this.ringCap) return
-    this.ring.pushFront(fileId, page)
-  }
-
-  /**
-   * Pages [page, page + n) of a file, whose states are set, go on the LRU in that order. A page
-   * that finds the LRU full first has it compacted, and is not tracked if it is still full.
-   */
-  private push(fileId: number, page: number, n: number): void {
-    this.ringUsed = true
-    if (this.ring.count + n <= this.ringCap) {
-      this.ring.pushBack(fileId, page, n)
-      return
-    }
-    for (let p = page; p < page + n; p++) {
-      if (this.ring.count >= this.ringCap) this.compact()
-      if (this.ring.count >= this.ringCap) continue // overcommitted beyond the ring: not tracked
-      this.ring.pushBack(fileId, p, 1)
-    }
+    this.lru.scanTail(n, write, ctx, out, r)
   }
 
   /**
@@ -213,55 +102,20 @@ export class PageCache implements BioOwner {
    */
   private add(f: SimFile, first: number, end: number, state: number): void {
     const pf = f.pages!
+    const lru = this.lru
     this.cached += end - first
     // the pages' memory: one run, after the last page allocated if that was the one before
     f.placed(first, end, this.lastFile === f && this.lastPage === first - 1)
     this.lastFile = f
     this.lastPage = end - 1
-    if (this.ring.count + end - first <= this.ringCap) {
+    if (lru.ring.count + end - first <= lru.cap) {
       pf.update(first, end, state, 0)
-      this.push(f.id, first, end - first)
+      lru.push(f.id, first, end - first)
       return
     }
     for (let p = first; p < end; p++) {
       pf.setState(p, state)
-      this.push(f.id, p, 1)
-    }
-  }
-
-  /**
-   * Drop the ring's stale entries — pages invalidated since they were added, and the older entry
-   * of a page added again — keeping the others in order. Only needed once invalidations filled it.
-   */
-  private compact(): void {
-    const ring = this.ring
-    // the pages kept, newest first, as runs (a run's pages are met from its last to its first)
-    const files: number[] = []
-    const starts: number[] = []
-    const lens: number[] = []
-    for (let i = ring.runs - 1; i >= 0; i--) {
-      const id = ring.fileAt(i)
-      const pf = this.byId[id].pages!
-      const first = ring.startAt(i)
-      for (let p = first + ring.lenAt(i) - 1; p >= first; p--) {
-        const s = pf.state(p)
-        if (s === 0 || pf.any(p >>> 5, SCRATCH) & (1 << (p & 31))) continue // the newest entry of a page wins
-        pf.update(p, p + 1, SCRATCH, 0)
-        const last = files.length - 1
-        if (last >= 0 && files[last] === id && starts[last] === p + 1) {
-          starts[last] = p
-          lens[last]++
-        } else {
-          files.push(id)
-          starts.push(p)
-          lens.push(1)
-        }
-      }
-    }
-    ring.clear()
-    for (let i = files.length - 1; i >= 0; i--) {
-      ring.pushBack(files[i], starts[i], lens[i])
-      this.byId[files[i]].pages!.update(starts[i], starts[i] + lens[i], 0, SCRATCH)
+      lru.push(f.id, p, 1)
     }
   }
 
@@ -419,15 +273,7 @@ export class PageCache implements BioOwner {
   }
 
   /** Split pages [first, first+n) of `f` into bios at extent boundaries and the maximum transfer. */
-  private buildBios(
-    f: SimFile,
-    first: number,
-    n: number,
-    op: Op,
-    sync: boolean,
-    ctx: IoContext,
-    out: Bio[],
-  ): void {
+  buildBios(f: SimFile, first: number, n: number, op: Op, sync: boolean, ctx: IoContext, out: Bio[]): void {
     const q = this.queue
     const fileSectors = Math.ceil(f.size / 512)
     let fs = first * SECTORS_PER_PAGE
@@ -462,7 +308,7 @@ export class PageCache implements BioOwner {
         p <= last;
         p = pf.seek(p + 1, last + 1, PG_RECLAIM, true)
       )
-        this.pushTail(f.id, p)
+        this.lru.pushTail(f.id, p)
       pf.update(first, last + 1, 0, PG_WRITEBACK | PG_RECLAIM)
       this.writeback -= n
       f.writeback -= n

@@ -1,4 +1,4 @@
-import { PG_LOCKED, PG_READAHEAD, PG_UPTODATE } from './pagecache'
+import { PG_LOCKED, PG_READAHEAD, PG_UPTODATE } from './page-flags'
 import type { SimFile } from './files'
 import { K_OP_DONE, K_READ } from './continuations'
 import { RaState, ondemand, raMax } from './readahead'
