@@ -139,3 +139,56 @@ describe('whyText', () => {
     expect(t.match(/where the reader's time went/g)).toHaveLength(1)
   })
 })
+
+describe('the device held more requests', () => {
+  // a QD1 reader of 4 MiB at a SATA SSD, alone and beside a deep writer: its requests take longer
+  // at the device beside the writer, which keeps the device's queue full
+  const run = (label: string, withWriter: boolean): RunResult => {
+    const writer = {
+      name: 'writer',
+      type: 'fio',
+      params: {
+        rw: 'randwrite',
+        bs: '128k',
+        size: '256M',
+        direct: true,
+        ioengine: 'libaio',
+        iodepth: 64,
+        time_based: true,
+        runtime: 5,
+      },
+    }
+    const s = resolveSpec({
+      device: { preset: 'ssd-sata-mlc' },
+      workload: {
+        processes: [
+          { name: 'reader', type: 'fio', params: { rw: 'randread', bs: '4k', size: '4M', direct: true } },
+          ...(withWriter ? [writer] : []),
+        ],
+      },
+      schedulers: ['none'],
+    })
+    return { ...simulate(s, 0), label }
+  }
+  const busy = run('busy', true)
+  const calm = run('calm', false)
+
+  it('is said with both levels measured', () => {
+    const e = explain([calm, busy], 'reader')!
+    expect(e.worst).toBe('busy')
+    expect(e.mechanism).toBe('device-service')
+    expect(e.text).toMatch(/the device held 3\d\.\d requests at a time on average, against 0\.99/)
+  })
+
+  it('is not said from a level that was not measured (a real run whose samples show none)', () => {
+    const zeros = {
+      ...calm,
+      timeSeries: { ...calm.timeSeries, inFlight: calm.timeSeries.inFlight.map(() => 0) },
+    }
+    const e = explain([zeros, busy], 'reader')!
+    expect(e.mechanism).toBe('device-service')
+    expect(e.text).not.toMatch(/requests at a time/)
+    const none = { ...calm, timeSeries: { ...calm.timeSeries, inFlight: [] } }
+    expect(explain([none, busy], 'reader')!.text).not.toMatch(/requests at a time/)
+  })
+})

@@ -49,10 +49,15 @@ function rival(side: Side): ProcessStages | undefined {
 
 const perRequest = (n: number, s: ProcessStages): number => n / Math.max(1, s.requests)
 
-/** Requests at the device on average over the run (its time series' in-flight level). */
+/**
+ * Requests at the device on average over the run (its time series' in-flight level), or NaN when
+ * the run has no such level: no samples, or only zeros from a run that did I/O (a real run's
+ * sampling missed it), which would otherwise read as a device that held nothing.
+ */
 function meanInFlight(r: RunResult): number {
   const xs = r.timeSeries.inFlight
-  return xs.length > 0 ? xs.reduce((a, x) => a + x, 0) / xs.length : 0
+  const sum = xs.reduce((a, x) => a + x, 0)
+  return sum > 0 ? sum / xs.length : NaN
 }
 
 /** Blocked on I/O (or a real run, which has no time split): the stage that grew says where. */
@@ -87,6 +92,7 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
       mechanism: 'device-service',
       detail:
         at +
+        // both levels measured (NaN compares false)
         (dw > db * 1.5
           ? `: the device held ${num(dw)} requests at a time on average, against ${num(db)}${rivalClause(w)}, and each waited inside it for the others.`
           : '.'),
