@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { coloursFor, entryLabel, setColour } from '../../src/renderer/src/lib/colours'
+import { coloursFor, entryLabel, setColours } from '../../src/renderer/src/lib/colours'
 import { num } from '../../src/renderer/src/lib/format'
 import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
@@ -113,7 +113,26 @@ describe('colours of rows, series and run sets', () => {
     expect(colour('noop (real)')).not.toBe(SCHEDULER_COLOURS.noop)
     expect(entryLabel('noop (real)')).toBe('noop')
     // a library set as its comparison shows it
-    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'simulated' })).toBe(SCHEDULER_COLOURS.noop)
-    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'imported' })).toBe(colour('noop (real)'))
+    const sets = [
+      { label: 'noop', scheduler: 'noop', kind: 'simulated' },
+      { label: 'noop', scheduler: 'noop', kind: 'imported' },
+    ]
+    const setColour = setColours(sets)
+    expect(setColour(sets[0])).toBe(SCHEDULER_COLOURS.noop)
+    expect(setColour(sets[1])).toBe(colour('noop (real)'))
+  })
+
+  it('gives variants of one scheduler shown together shades of their own, in the library too', () => {
+    // three variants whose labels ask for the same shade of deadline's
+    const want = schedulerColour('deadline-0')
+    const same: string[] = []
+    for (let i = 0; same.length < 3; i++)
+      if (schedulerColour(`deadline-${i}`) === want) same.push(`deadline-${i}`)
+    const colour = coloursFor(same.map((label) => ({ label, name: 'deadline' })))
+    expect(new Set(same.map(colour)).size).toBe(3)
+    // a library comparison of the same sets shows them as the results page does
+    const setColour = setColours(same.map((label) => ({ label, scheduler: 'deadline', kind: 'simulated' })))
+    for (const label of same)
+      expect(setColour({ label, scheduler: 'deadline', kind: 'simulated' })).toBe(colour(label))
   })
 })

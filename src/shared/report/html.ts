@@ -10,7 +10,7 @@ import { num } from '../util/people-numbers'
 import type { ReportInput } from './input'
 import { systemRowsOf } from '../experiment/real-system'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
-import { schedulerColour, TIME_PART_COLOURS } from './palette'
+import { paletteFor, TIME_PART_COLOURS } from './palette'
 import { cssVariables, DARK, LIGHT } from './theme'
 import { lineChart, stackedBarChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
@@ -58,8 +58,10 @@ details > summary { cursor: pointer; color: var(--accent); }
  * scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
-  // the app's palette: a scheduler's colour by its name, a variant's shade by its label
-  const colour: Colour = (x) => schedulerColour(shown(x), x.scheduler)
+  // the app's palette: a scheduler's colour by its name, a variant's shade by its label among the
+  // rows shown (as the app's results page picks them)
+  const palette = paletteFor(input.summary.map((s) => ({ label: shown(s), scheduler: s.scheduler })))
+  const colour: Colour = (x) => palette(shown(x), x.scheduler)
   const parts: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
