@@ -58,9 +58,12 @@ describe('translating a spec into a fio job file', () => {
     expect(plan.text).toMatch(/^thread=1$/m)
     // the job file writes its sizes as people do (fio reads them as the same bytes: below)
     const reader = plan.text.slice(plan.text.indexOf('[reader]'))
-    for (const line of ['bs=128k', 'size=100m', 'offset=576m'])
+    for (const line of ['bs=128k', 'size=100m', 'offset=576m', 'startdelay=10s', 'runtime=890s'])
       expect(reader).toMatch(new RegExp(`^${line}$`, 'm'))
     expect(plan.text).not.toMatch(/^(bs|size|offset|io_size)=\d{4,}$/m)
+    // and its times in seconds, not runtime=900000ms
+    expect(plan.text).toMatch(/^runtime=900s$/m)
+    expect(plan.text).not.toMatch(/^(runtime|startdelay|ramp_time)=\d+000ms$/m)
     expect(plan.notes.join('\n')).toContain('host preset "linux-2003"')
   })
 
@@ -345,6 +348,48 @@ describe('translating a spec into a fio job file', () => {
       expect(plan.text).toMatch(/^bs=1m$/m)
       expect(plan.text).toMatch(/^size=3g$/m)
       expect(plan.text).toMatch(/^bs=1536$/m)
+    },
+  )
+
+  it.runIf(findExecutable('fio') !== null)(
+    'writes times in seconds where whole, which fio parses to the very µs the lab planned',
+    () => {
+      const dir = tempDir('iosched-fio-times-')
+      // a reader that starts 10 s in, a writer; every job's runtime fits the 900 s limit; ramps of 1.5 s
+      const plan = translateSpec(
+        spec(
+          [
+            { name: 'w', type: 'dd', params: { op: 'write', bs: '1M', count: 64, loop: true } },
+            { name: 'r', type: 'cat', params: { bs: '128k', size: '48M' }, startMs: 10000 },
+          ],
+          { stop: { processes: ['r'], maxSeconds: 900 } },
+        ),
+        target,
+        { rampSeconds: 1.5 },
+      )
+      const f = join(dir, 'job.fio')
+      writeFileSync(f, plan.text)
+      const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
+      rmSync(dir, { recursive: true, force: true })
+      expect(r.status).toBe(0)
+      const TIMES = ['runtime', 'ramp_time', 'startdelay']
+      // fio's parse log: "__handle_option=runtime, type=OPT_STR_VAL_TIME, ptr=890s" … "ret=0, out=890000000" (µs)
+      const parsed: string[] = []
+      let option = ''
+      for (const line of r.stdout.split('\n')) {
+        const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
+        if (h) option = h[1]
+        const o = /ret=0, out=(\d+)/.exec(line)
+        if (o && TIMES.includes(option)) parsed.push(`${option}=${Number(o[1]) / 1000}`)
+      }
+      const jobs = plan.jobs.flatMap((j) =>
+        j.options.filter(([k]) => TIMES.includes(k)).map(([k, v]) => `${k}=${parseInt(v, 10)}`),
+      )
+      // the global ramp_time, then each job's times, in ms: as the lab planned them
+      expect(parsed.sort()).toEqual(['ramp_time=1500', ...jobs].sort())
+      expect(plan.text).toMatch(/^startdelay=10s$/m)
+      expect(plan.text).toMatch(/^ramp_time=1500ms$/m) // not a whole second: as it is
+      expect(plan.text).toMatch(/^runtime=\d+s$/m)
     },
   )
 })
