@@ -2,7 +2,7 @@
 // num and bytes are shared with the command line (`iosched-lab devices` sizes as the app shows them).
 import { num } from '../../../shared/util/people-numbers'
 
-export { bytes, change, num, significant, times } from '../../../shared/util/people-numbers'
+export { bytes, change, changeFrom, num, significant, times } from '../../../shared/util/people-numbers'
 
 export function withUnit(v: number | undefined, unit: string): string {
   return unit ? `${num(v)} ${unit}` : num(v)
