@@ -172,4 +172,17 @@ describe.runIf(chromiumAvailable())('the setup page’s checks in Chromium', () 
     await page.getByText('Cancelled.').waitFor({ timeout: 30_000 })
     expect(errors).toEqual([])
   })
+
+  it('writes a tunable’s bounds with every digit and the thousands grouped', async () => {
+    await page.getByRole('button', { name: 'Setup' }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await json().fill(JSON.stringify({ ...huge, name: 'bounds', schedulers: ['deadline', 'cfq'] }, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByRole('tab', { name: 'Form' }).click()
+    const bounds = (path: string) => page.locator(`[data-path="${path}"] .range`).textContent()
+    // they ran together ("0…1073741824") and wrapped in the middle at 1024 px
+    await expect(bounds('schedulers[0].tunables.read_expire')).resolves.toBe(' (1…600,000)')
+    await expect(bounds('schedulers[1].tunables.back_seek_max')).resolves.toBe(' (0…1,073,741,824)')
+    expect(errors).toEqual([])
+  })
 })

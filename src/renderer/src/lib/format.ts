@@ -14,5 +14,17 @@ export function seconds(s: number | null | undefined): string {
   return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
 }
 
+/**
+ * A parameter's bounds as the setup shows them: every digit kept (they are limits, not
+ * measurements), thousands grouped — `1…600,000`, `0…1,073,741,824`, `0.001…` — where the digits
+ * ran together ("0…1073741824" wrapped at 1024 px); '' without bounds.
+ */
+export function boundsText(min: number | undefined, max: number | undefined): string {
+  if (min === undefined && max === undefined) return ''
+  const exact = (v: number | undefined): string =>
+    v === undefined ? '' : v.toLocaleString('en-US', { maximumFractionDigits: 20 })
+  return `${exact(min)}…${exact(max)}`
+}
+
 /** A saved time as everywhere in the lab (`2026-12-05 23:08 UTC`), not in the browser's locale or zone. */
 export { dateTime as when } from '../../../shared/util/date-time'
