@@ -294,7 +294,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
   const swatch = (l: string): string =>
     `<span class="swatch" style="background:${colourOf.get(l) ?? '#888'}"></span>${h(l)}`
   const out: string[] = ['<h2 id="why">Why</h2>']
-  const explanations = explainShown(input.runs, process)
+  const explanations = explainShown(input.runs, process, labels)
   for (const e of explanations)
     out.push(
       `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(pairedText(e))}</p>`,
