@@ -18,6 +18,31 @@ const spec = (processes: unknown[], extra: Record<string, unknown> = {}) =>
     seed: 7,
   })
 
+/**
+ * What fio makes of a job file's `options`: `fio --parse-only --debug=parse` logs
+ * "__handle_option=bs, type=…, ptr=128k" … "ret=0, out=131072" (sizes in bytes, times in µs);
+ * each option's `out`, in the file's order.
+ */
+function fioParsed(
+  text: string,
+  options: readonly string[],
+): { status: number | null; parsed: [string, number][] } {
+  const dir = tempDir('iosched-fio-parse-')
+  const f = join(dir, 'job.fio')
+  writeFileSync(f, text)
+  const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
+  rmSync(dir, { recursive: true, force: true })
+  const parsed: [string, number][] = []
+  let option = ''
+  for (const line of r.stdout.split('\n')) {
+    const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
+    if (h) option = h[1]
+    const o = /ret=0, out=(\d+)/.exec(line)
+    if (o && options.includes(option)) parsed.push([option, Number(o[1])])
+  }
+  return { status: r.status, parsed }
+}
+
 /** The options of one section, as a map. */
 const opts = (plan: ReturnType<typeof translateSpec>, section: string): Record<string, string> =>
   Object.fromEntries(plan.jobs.find((j) => j.section === section)!.options)
@@ -313,7 +338,6 @@ describe('translating a spec into a fio job file', () => {
   it.runIf(findExecutable('fio') !== null)(
     'writes sizes with fio’s suffixes that fio parses to the very bytes the lab planned',
     () => {
-      const dir = tempDir('iosched-fio-sizes-')
       const plan = translateSpec(
         spec([
           { name: 'w', type: 'dd', params: { op: 'write', bs: '1M', count: 64 } },
@@ -323,24 +347,12 @@ describe('translating a spec into a fio job file', () => {
         ]),
         { ...target, sizeBytes: 8 * 2 ** 30 },
       )
-      const f = join(dir, 'job.fio')
-      writeFileSync(f, plan.text)
-      const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
-      rmSync(dir, { recursive: true, force: true })
-      expect(r.status).toBe(0)
-      // fio's parse log: "handle_option=bs, ptr=128k" … "ret=0, out=131072"
-      const parsed: string[] = []
-      let option = ''
-      for (const line of r.stdout.split('\n')) {
-        const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
-        if (h) option = h[1]
-        const o = /ret=0, out=(\d+)/.exec(line)
-        if (o && ['bs', 'size', 'offset', 'io_size'].includes(option)) parsed.push(`${option}=${o[1]}`)
-      }
+      const SIZES = ['bs', 'size', 'offset', 'io_size']
+      const { status, parsed: out } = fioParsed(plan.text, SIZES)
+      expect(status).toBe(0)
+      const parsed = out.map(([k, v]) => `${k}=${v}`)
       const planned = plan.jobs.flatMap((j) =>
-        j.options
-          .filter(([k]) => ['bs', 'size', 'offset', 'io_size'].includes(k))
-          .map(([k, v]) => `${k}=${v}`),
+        j.options.filter(([k]) => SIZES.includes(k)).map(([k, v]) => `${k}=${v}`),
       )
       // offset=0 is parsed too, but logged without an "out"; every other size is there
       expect(parsed.sort()).toEqual(planned.filter((x) => x !== 'offset=0').sort())
@@ -354,7 +366,6 @@ describe('translating a spec into a fio job file', () => {
   it.runIf(findExecutable('fio') !== null)(
     'writes times in seconds where whole, which fio parses to the very µs the lab planned',
     () => {
-      const dir = tempDir('iosched-fio-times-')
       // a reader that starts 10 s in, a writer; every job's runtime fits the 900 s limit; ramps of 1.5 s
       const plan = translateSpec(
         spec(
@@ -367,21 +378,11 @@ describe('translating a spec into a fio job file', () => {
         target,
         { rampSeconds: 1.5 },
       )
-      const f = join(dir, 'job.fio')
-      writeFileSync(f, plan.text)
-      const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
-      rmSync(dir, { recursive: true, force: true })
-      expect(r.status).toBe(0)
       const TIMES = ['runtime', 'ramp_time', 'startdelay']
-      // fio's parse log: "__handle_option=runtime, type=OPT_STR_VAL_TIME, ptr=890s" … "ret=0, out=890000000" (µs)
-      const parsed: string[] = []
-      let option = ''
-      for (const line of r.stdout.split('\n')) {
-        const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
-        if (h) option = h[1]
-        const o = /ret=0, out=(\d+)/.exec(line)
-        if (o && TIMES.includes(option)) parsed.push(`${option}=${Number(o[1]) / 1000}`)
-      }
+      const { status, parsed: out } = fioParsed(plan.text, TIMES)
+      expect(status).toBe(0)
+      // in µs: "ptr=890s" … "out=890000000"
+      const parsed = out.map(([k, us]) => `${k}=${us / 1000}`)
       const jobs = plan.jobs.flatMap((j) =>
         j.options.filter(([k]) => TIMES.includes(k)).map(([k, v]) => `${k}=${parseInt(v, 10)}`),
       )
