@@ -8,6 +8,7 @@ import type { SweepPoint } from '../../src/main/services/real/fingerprint-fit'
 import { fitModel, meanSeekMs } from '../../src/main/services/real/fingerprint-fit'
 import type { PresetDocument } from '../../src/main/services/real/fingerprint'
 import { fingerprintDevice, sweepSpec } from '../../src/main/services/real/fingerprint'
+import { FINGERPRINT_POINTS } from '../../src/shared/devices/fingerprint-points'
 import { KERNEL_OFFERED, cleanupDir, describeReal, loopsUnder, tempDir } from './real-env'
 
 const pt = (name: SweepPoint['name'], p50Ms: number, iops: number, MBps: number): SweepPoint => ({
@@ -72,6 +73,14 @@ describe('fitting a device model to a sweep', () => {
     expect(() =>
       resolveSpec(sweepSpec(1, 2 ** 30, { preset: f.basePreset, overrides: f.values })),
     ).not.toThrow()
+  })
+
+  it('sweeps the points the app says it measures, in their order', () => {
+    // the Devices panel counts FINGERPRINT_POINTS ("6 points" there had stayed while the sweep grew to 9)
+    const spec = sweepSpec(1, 2 ** 28, { preset: 'ssd-sata-mlc' }) as {
+      workload: { processes: { name: string }[] }
+    }
+    expect(spec.workload.processes.map((p) => p.name)).toEqual([...FINGERPRINT_POINTS])
   })
 
   it('measures the RMS horizontal distance between two latency CDFs', () => {
