@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { coloursFor, entryLabel, setColours } from '../../src/renderer/src/lib/colours'
+import { coloursFor, entryLabel, pickColours, setColours } from '../../src/renderer/src/lib/colours'
 import { num } from '../../src/renderer/src/lib/format'
 import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
@@ -134,5 +134,37 @@ describe('colours of rows, series and run sets', () => {
     const setColour = setColours(same.map((label) => ({ label, scheduler: 'deadline', kind: 'simulated' })))
     for (const label of same)
       expect(setColour({ label, scheduler: 'deadline', kind: 'simulated' })).toBe(colour(label))
+  })
+
+  it('colours picked run sets as their sessions’ results pages do, and keeps two sessions’ variants apart', () => {
+    // two variants of deadline that ask for one shade: on their results page the second takes the next
+    const want = schedulerColour('deadline-0')
+    const same: string[] = []
+    for (let i = 1; same.length < 2; i++)
+      if (schedulerColour(`deadline-${i}`) === want) same.push(`deadline-${i}`)
+    const [first, second] = same.sort()
+    const sim = (label: string) => ({ label, scheduler: 'deadline', kind: 'simulated' })
+    const session = ['deadline', first, second].map(sim)
+    const page = coloursFor(session.map((s) => ({ label: s.label, name: 'deadline' })))
+    expect(page(second)).not.toBe(page(first))
+    // the second picked alone (beside deadline): its page's shade, not the one it asks for
+    const a = pickColours([
+      { path: 'a', facts: sim('deadline'), siblings: session },
+      { path: 'a', facts: sim(second), siblings: session },
+    ])
+    expect(a('a', sim(second))).toBe(page(second))
+    expect(a('a', sim('deadline'))).toBe(SCHEDULER_COLOURS.deadline)
+    // from two sessions, variants on one shade: the later picked moves to a free shade of deadline's
+    const b = pickColours([
+      { path: 'a', facts: sim(first), siblings: [sim(first)] },
+      { path: 'b', facts: sim(second), siblings: [sim(second)] },
+    ])
+    expect(b('b', sim(second))).not.toBe(b('a', sim(first)))
+    // the same label from two sessions keeps one colour, as on both pages
+    const c = pickColours([
+      { path: 'a', facts: sim(first), siblings: [sim(first)] },
+      { path: 'b', facts: sim(first), siblings: [sim(first)] },
+    ])
+    expect(c('b', sim(first))).toBe(c('a', sim(first)))
   })
 })

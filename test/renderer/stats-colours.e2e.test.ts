@@ -235,7 +235,9 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Library' }).click()
     const hit = page.locator('article.hit[data-session="deterministic"]')
     await hit.waitFor()
-    for (const l of ['deadline', VARIANT, 'bfq'])
+    // the second variant without the first: it keeps its results page's shade, not the one it asks for
+    const PICKS = ['deadline', VARIANT2, 'bfq']
+    for (const l of PICKS)
       await page.getByRole('checkbox', { name: `Pick deterministic: ${l}`, exact: true }).check()
     // the session's sets as its results page shows them: the two variants on shades of their own
     const palette = paletteFor(LABELS.map((label) => ({ label, scheduler: schedulerOfRow(label) })))
@@ -254,20 +256,30 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     await page.getByRole('button', { name: 'Compare 3 →' }).click()
     const table = page.getByRole('table', { name: 'Comparison of run sets' })
     await table.waitFor()
-    for (const l of ['deadline', VARIANT, 'bfq'])
+    const shown = PICKS.map((l) => palette(l, schedulerOfRow(l)))
+    expect(shown[1]).not.toBe(schedulerColour(VARIANT2))
+    for (const [i, l] of PICKS.entries())
       await expect(
         table
           .locator(`tr[data-row="deterministic: ${l}"] .swatch`)
           .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
         l,
-      ).resolves.toBe(rgb(schedulerColour(l)))
+      ).resolves.toBe(rgb(shown[i]))
     // identical repetitions: the library prints no interval either
     for (const c of await table.locator('td.num .value').allTextContents()) expect(c).not.toContain('±')
     // a fixed-size reader beside a looping writer: the reader's time first
     await expect(page.getByLabel('Metric to chart').inputValue()).resolves.toBe('proc:reader:seconds')
     await expect(page.getByTestId('direction').textContent()).resolves.toBe('lower is better')
     const bars = await series('library-compare')
-    expect(bars[0].colour).toEqual(['deadline', VARIANT, 'bfq'].map((l) => schedulerColour(l)))
+    expect(bars[0].colour).toEqual(shown)
+    // and in the list of picks
+    for (const [i, l] of PICKS.entries())
+      await expect(
+        page
+          .locator(`section.picked li[data-set="deterministic: ${l}"] .swatch`)
+          .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
+        `pick ${l}`,
+      ).resolves.toBe(rgb(shown[i]))
     await shots('library')
     await page.getByLabel('Metric to chart').selectOption('proc:writer:seconds')
     await expect(page.getByTestId('direction').textContent()).resolves.toContain('neither way is better')
