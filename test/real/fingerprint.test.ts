@@ -114,19 +114,9 @@ describeReal('fingerprinting a scratch device (root)', () => {
       name: 'mine',
       out,
     })
-    expect(doc.measured.points.map((p) => p.name)).toEqual([
-      'qd1-randread',
-      'qd32-randread',
-      'qd8-randread',
-      'qd1-randwrite',
-      'qd32-randwrite',
-      'seq-read',
-      'seq-write',
-      'buffered-write',
-      'buffered-randwrite',
-    ])
+    expect(doc.measured.points.map((p) => p.name)).toEqual([...FINGERPRINT_POINTS])
     for (const p of doc.measured.points) expect(p.iops).toBeGreaterThan(0)
-    expect(doc.simulated.points).toHaveLength(9)
+    expect(doc.simulated.points).toHaveLength(FINGERPRINT_POINTS.length)
     // where the VM reports its free memory, what touching it again costs is fitted
     if (doc.host?.pageReporting?.on) {
       expect(doc.host.overrides.freshPageUs).toBeGreaterThanOrEqual(0)
