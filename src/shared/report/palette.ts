@@ -145,9 +145,9 @@ const byShownOrder = (a: string, b: string): number =>
  * share a shade while one is free. Variants take their shades in the order of their labels (code
  * points; real runs' "… (real)" after the simulated ones, so that a real run coming in never
  * moves a simulated row's shade), each the one it asks for or else the next free one, so the
- * result depends on which labels are shown, never on their order. From VARIANT_SHADES + 1 variants of one scheduler on,
- * shades repeat (the legend and table still name each). A label not among `rows` is coloured by
- * schedulerColour.
+ * result depends on which labels are shown, never on their order. From VARIANT_SHADES + 1
+ * variants of one scheduler on, shades repeat (the legend and table still name each). A label not
+ * among `rows` is coloured by schedulerColour.
  */
 export function paletteFor(
   rows: readonly { label: string; scheduler?: string }[],
