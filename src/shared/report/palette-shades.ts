@@ -48,9 +48,10 @@ function candidates(base: string): string[] {
   for (let step = 0; step <= 20; step++)
     for (const share of [0.6, 0.8, 1, 1.2])
       for (let turn = -SHADE_HUE_TURN; turn <= SHADE_HUE_TURN; turn += 5) {
+        // a grey's shades: faint tints all round the wheel
         const hex =
           c < GREY
-            ? hexOfOklch({ l: 0.5 + 0.01 * step, c: 0.04 * share, h: 200 + turn * 9 }) // tints all round the wheel
+            ? hexOfOklch({ l: 0.5 + 0.01 * step, c: 0.04 * share, h: 200 + turn * 9 })
             : hexOfOklch({ l: 0.5 + 0.01 * step, c: c * share, h: h + turn })
         // a hair above the least contrast, so that no rounding takes a shade below it; the hue
         // as rounded to 8 bits (a faint colour's turns a few degrees more)
