@@ -136,6 +136,16 @@ describe.each([
       expect(e.matches).toBe(true)
       // every figure it quotes comes from the runs: the process's own time under both
       expect(e.text).toContain(`the ${entry.explain.process} took`)
+      // an entry of one variant names its runs as its page does, by label ("deadline", not
+      // "main/deadline"); one of several says which variant
+      const one = entry.variants.length === 1 && entry.variants[0].sweep === undefined
+      const worse = entry.explain.worse
+      expect(e.worst).toBe(
+        one
+          ? worse.label
+          : `${worse.variant}${worse.value !== undefined ? `[${worse.value}]` : ''}/${worse.label}`,
+      )
+      if (one) expect(e.text).not.toContain(`${worse.variant}/`)
     }
     const named = NAMED[name]?.(runOf(r, entry.explain!.worse), runOf(r, entry.explain!.better)) ?? []
     for (const x of named)

@@ -8,6 +8,7 @@ import type { SweepPoint } from '../../src/main/services/real/fingerprint-fit'
 import { fitModel, meanSeekMs } from '../../src/main/services/real/fingerprint-fit'
 import type { PresetDocument } from '../../src/main/services/real/fingerprint'
 import { fingerprintDevice, sweepSpec } from '../../src/main/services/real/fingerprint'
+import { FINGERPRINT_POINTS } from '../../src/shared/devices/fingerprint-points'
 import { KERNEL_OFFERED, cleanupDir, describeReal, loopsUnder, tempDir } from './real-env'
 
 const pt = (name: SweepPoint['name'], p50Ms: number, iops: number, MBps: number): SweepPoint => ({
@@ -74,6 +75,14 @@ describe('fitting a device model to a sweep', () => {
     ).not.toThrow()
   })
 
+  it('sweeps the points the app says it measures, in their order', () => {
+    // the Devices panel counts FINGERPRINT_POINTS ("6 points" there had stayed while the sweep grew to 9)
+    const spec = sweepSpec(1, 2 ** 28, { preset: 'ssd-sata-mlc' }) as {
+      workload: { processes: { name: string }[] }
+    }
+    expect(spec.workload.processes.map((p) => p.name)).toEqual([...FINGERPRINT_POINTS])
+  })
+
   it('measures the RMS horizontal distance between two latency CDFs', () => {
     const a = new LatencyHistogram()
     const b = new LatencyHistogram()
@@ -105,19 +114,9 @@ describeReal('fingerprinting a scratch device (root)', () => {
       name: 'mine',
       out,
     })
-    expect(doc.measured.points.map((p) => p.name)).toEqual([
-      'qd1-randread',
-      'qd32-randread',
-      'qd8-randread',
-      'qd1-randwrite',
-      'qd32-randwrite',
-      'seq-read',
-      'seq-write',
-      'buffered-write',
-      'buffered-randwrite',
-    ])
+    expect(doc.measured.points.map((p) => p.name)).toEqual([...FINGERPRINT_POINTS])
     for (const p of doc.measured.points) expect(p.iops).toBeGreaterThan(0)
-    expect(doc.simulated.points).toHaveLength(9)
+    expect(doc.simulated.points).toHaveLength(FINGERPRINT_POINTS.length)
     // where the VM reports its free memory, what touching it again costs is fitted
     if (doc.host?.pageReporting?.on) {
       expect(doc.host.overrides.freshPageUs).toBeGreaterThanOrEqual(0)

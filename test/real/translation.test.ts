@@ -18,6 +18,31 @@ const spec = (processes: unknown[], extra: Record<string, unknown> = {}) =>
     seed: 7,
   })
 
+/**
+ * What fio makes of a job file's `options`: `fio --parse-only --debug=parse` logs
+ * "__handle_option=bs, type=…, ptr=128k" … "ret=0, out=131072" (sizes in bytes, times in µs);
+ * each option's `out`, in the file's order.
+ */
+function fioParsed(
+  text: string,
+  options: readonly string[],
+): { status: number | null; parsed: [string, number][] } {
+  const dir = tempDir('iosched-fio-parse-')
+  const f = join(dir, 'job.fio')
+  writeFileSync(f, text)
+  const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
+  rmSync(dir, { recursive: true, force: true })
+  const parsed: [string, number][] = []
+  let option = ''
+  for (const line of r.stdout.split('\n')) {
+    const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
+    if (h) option = h[1]
+    const o = /ret=0, out=(\d+)/.exec(line)
+    if (o && options.includes(option)) parsed.push([option, Number(o[1])])
+  }
+  return { status: r.status, parsed }
+}
+
 /** The options of one section, as a map. */
 const opts = (plan: ReturnType<typeof translateSpec>, section: string): Record<string, string> =>
   Object.fromEntries(plan.jobs.find((j) => j.section === section)!.options)
@@ -58,9 +83,12 @@ describe('translating a spec into a fio job file', () => {
     expect(plan.text).toMatch(/^thread=1$/m)
     // the job file writes its sizes as people do (fio reads them as the same bytes: below)
     const reader = plan.text.slice(plan.text.indexOf('[reader]'))
-    for (const line of ['bs=128k', 'size=100m', 'offset=576m'])
+    for (const line of ['bs=128k', 'size=100m', 'offset=576m', 'startdelay=10s', 'runtime=890s'])
       expect(reader).toMatch(new RegExp(`^${line}$`, 'm'))
     expect(plan.text).not.toMatch(/^(bs|size|offset|io_size)=\d{4,}$/m)
+    // and its times in seconds, not runtime=900000ms
+    expect(plan.text).toMatch(/^runtime=900s$/m)
+    expect(plan.text).not.toMatch(/^(runtime|startdelay|ramp_time)=\d+000ms$/m)
     expect(plan.notes.join('\n')).toContain('host preset "linux-2003"')
   })
 
@@ -310,7 +338,6 @@ describe('translating a spec into a fio job file', () => {
   it.runIf(findExecutable('fio') !== null)(
     'writes sizes with fio’s suffixes that fio parses to the very bytes the lab planned',
     () => {
-      const dir = tempDir('iosched-fio-sizes-')
       const plan = translateSpec(
         spec([
           { name: 'w', type: 'dd', params: { op: 'write', bs: '1M', count: 64 } },
@@ -320,24 +347,12 @@ describe('translating a spec into a fio job file', () => {
         ]),
         { ...target, sizeBytes: 8 * 2 ** 30 },
       )
-      const f = join(dir, 'job.fio')
-      writeFileSync(f, plan.text)
-      const r = spawnSync('fio', ['--parse-only', '--debug=parse', f], { encoding: 'utf8' })
-      rmSync(dir, { recursive: true, force: true })
-      expect(r.status).toBe(0)
-      // fio's parse log: "handle_option=bs, ptr=128k" … "ret=0, out=131072"
-      const parsed: string[] = []
-      let option = ''
-      for (const line of r.stdout.split('\n')) {
-        const h = /__handle_option=(\w+), type=\w+, ptr=(\S+)/.exec(line)
-        if (h) option = h[1]
-        const o = /ret=0, out=(\d+)/.exec(line)
-        if (o && ['bs', 'size', 'offset', 'io_size'].includes(option)) parsed.push(`${option}=${o[1]}`)
-      }
+      const SIZES = ['bs', 'size', 'offset', 'io_size']
+      const { status, parsed: out } = fioParsed(plan.text, SIZES)
+      expect(status).toBe(0)
+      const parsed = out.map(([k, v]) => `${k}=${v}`)
       const planned = plan.jobs.flatMap((j) =>
-        j.options
-          .filter(([k]) => ['bs', 'size', 'offset', 'io_size'].includes(k))
-          .map(([k, v]) => `${k}=${v}`),
+        j.options.filter(([k]) => SIZES.includes(k)).map(([k, v]) => `${k}=${v}`),
       )
       // offset=0 is parsed too, but logged without an "out"; every other size is there
       expect(parsed.sort()).toEqual(planned.filter((x) => x !== 'offset=0').sort())
@@ -345,6 +360,37 @@ describe('translating a spec into a fio job file', () => {
       expect(plan.text).toMatch(/^bs=1m$/m)
       expect(plan.text).toMatch(/^size=3g$/m)
       expect(plan.text).toMatch(/^bs=1536$/m)
+    },
+  )
+
+  it.runIf(findExecutable('fio') !== null)(
+    'writes times in seconds where whole, which fio parses to the very µs the lab planned',
+    () => {
+      // a reader that starts 10 s in, a writer; every job's runtime fits the 900 s limit; ramps of 1.5 s
+      const plan = translateSpec(
+        spec(
+          [
+            { name: 'w', type: 'dd', params: { op: 'write', bs: '1M', count: 64, loop: true } },
+            { name: 'r', type: 'cat', params: { bs: '128k', size: '48M' }, startMs: 10000 },
+          ],
+          { stop: { processes: ['r'], maxSeconds: 900 } },
+        ),
+        target,
+        { rampSeconds: 1.5 },
+      )
+      const TIMES = ['runtime', 'ramp_time', 'startdelay']
+      const { status, parsed: out } = fioParsed(plan.text, TIMES)
+      expect(status).toBe(0)
+      // in µs: "ptr=890s" … "out=890000000"
+      const parsed = out.map(([k, us]) => `${k}=${us / 1000}`)
+      const jobs = plan.jobs.flatMap((j) =>
+        j.options.filter(([k]) => TIMES.includes(k)).map(([k, v]) => `${k}=${parseInt(v, 10)}`),
+      )
+      // the global ramp_time, then each job's times, in ms: as the lab planned them
+      expect(parsed.sort()).toEqual(['ramp_time=1500', ...jobs].sort())
+      expect(plan.text).toMatch(/^startdelay=10s$/m)
+      expect(plan.text).toMatch(/^ramp_time=1500ms$/m) // not a whole second: as it is
+      expect(plan.text).toMatch(/^runtime=\d+s$/m)
     },
   )
 })

@@ -14,6 +14,7 @@ import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage } from './lab-page'
 import { chartsIn as chartsInOf } from './page-waits'
 import type { LabHost } from './lab-host'
+import { SCHEDULER_COLOURS } from '../../src/shared/report/palette'
 
 const FLAGSHIP = 'gallery/streaming-read-under-write-2003/main'
 const LABELS = ['noop', 'deadline', 'cfq-v1', 'anticipatory', 'cfq', 'bfq', 'mq-deadline', 'kyber']
@@ -358,8 +359,9 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
     const canvas = page.locator('[data-chart="throughput"] canvas')
     await expect.poll(() => canvas.getAttribute('data-series'), { timeout: 15_000 }).toBeTruthy()
     await chartsIn([255, 255, 255])
-    // noop's blue in the plot (below the legend): a line, not a lone invisible point at zero
-    const blue = await canvas.evaluate((c) => {
+    // noop's blue (the palette's) in the plot (below the legend): a line, not a lone invisible point at zero
+    const noopRgb = [1, 3, 5].map((i) => parseInt(SCHEDULER_COLOURS.noop.slice(i, i + 2), 16))
+    const blue = await canvas.evaluate((c, [r, g, b]) => {
       const el = c as unknown as {
         width: number
         height: number
@@ -369,10 +371,9 @@ describe.runIf(chromiumAvailable())('layout at 1024 and 1440 px, and the reports
       const d = el.getContext('2d').getImageData(0, top, el.width, el.height - top).data
       let n = 0
       for (let i = 0; i < d.length; i += 4)
-        if (Math.abs(d[i] - 0x00) < 40 && Math.abs(d[i + 1] - 0x72) < 40 && Math.abs(d[i + 2] - 0xb2) < 40)
-          n++
+        if (Math.abs(d[i] - r) < 40 && Math.abs(d[i + 1] - g) < 40 && Math.abs(d[i + 2] - b) < 40) n++
       return n
-    })
+    }, noopRgb)
     expect(blue).toBeGreaterThan(200)
     await page
       .locator('[data-chart="throughput"]')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { coloursFor, entryLabel, setColour } from '../../src/renderer/src/lib/colours'
+import { coloursFor, entryLabel, pickColours, setColours } from '../../src/renderer/src/lib/colours'
 import { num } from '../../src/renderer/src/lib/format'
 import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
@@ -113,7 +113,58 @@ describe('colours of rows, series and run sets', () => {
     expect(colour('noop (real)')).not.toBe(SCHEDULER_COLOURS.noop)
     expect(entryLabel('noop (real)')).toBe('noop')
     // a library set as its comparison shows it
-    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'simulated' })).toBe(SCHEDULER_COLOURS.noop)
-    expect(setColour({ label: 'noop', scheduler: 'noop', kind: 'imported' })).toBe(colour('noop (real)'))
+    const sets = [
+      { label: 'noop', scheduler: 'noop', kind: 'simulated' },
+      { label: 'noop', scheduler: 'noop', kind: 'imported' },
+    ]
+    const setColour = setColours(sets)
+    expect(setColour(sets[0])).toBe(SCHEDULER_COLOURS.noop)
+    expect(setColour(sets[1])).toBe(colour('noop (real)'))
+  })
+
+  it('gives variants of one scheduler shown together shades of their own, in the library too', () => {
+    // three variants whose labels ask for the same shade of deadline's
+    const want = schedulerColour('deadline-0')
+    const same: string[] = []
+    for (let i = 0; same.length < 3; i++)
+      if (schedulerColour(`deadline-${i}`) === want) same.push(`deadline-${i}`)
+    const colour = coloursFor(same.map((label) => ({ label, name: 'deadline' })))
+    expect(new Set(same.map(colour)).size).toBe(3)
+    // a library comparison of the same sets shows them as the results page does
+    const setColour = setColours(same.map((label) => ({ label, scheduler: 'deadline', kind: 'simulated' })))
+    for (const label of same)
+      expect(setColour({ label, scheduler: 'deadline', kind: 'simulated' })).toBe(colour(label))
+  })
+
+  it('colours picked run sets as their sessions’ results pages do, and keeps two sessions’ variants apart', () => {
+    // two variants of deadline that ask for one shade: on their results page the second takes the next
+    const want = schedulerColour('deadline-0')
+    const same: string[] = []
+    for (let i = 1; same.length < 2; i++)
+      if (schedulerColour(`deadline-${i}`) === want) same.push(`deadline-${i}`)
+    const [first, second] = same.sort()
+    const sim = (label: string) => ({ label, scheduler: 'deadline', kind: 'simulated' })
+    const session = ['deadline', first, second].map(sim)
+    const page = coloursFor(session.map((s) => ({ label: s.label, name: 'deadline' })))
+    expect(page(second)).not.toBe(page(first))
+    // the second picked alone (beside deadline): its page's shade, not the one it asks for
+    const a = pickColours([
+      { path: 'a', facts: sim('deadline'), siblings: session },
+      { path: 'a', facts: sim(second), siblings: session },
+    ])
+    expect(a('a', sim(second))).toBe(page(second))
+    expect(a('a', sim('deadline'))).toBe(SCHEDULER_COLOURS.deadline)
+    // from two sessions, variants on one shade: the later picked moves to a free shade of deadline's
+    const b = pickColours([
+      { path: 'a', facts: sim(first), siblings: [sim(first)] },
+      { path: 'b', facts: sim(second), siblings: [sim(second)] },
+    ])
+    expect(b('b', sim(second))).not.toBe(b('a', sim(first)))
+    // the same label from two sessions keeps one colour, as on both pages
+    const c = pickColours([
+      { path: 'a', facts: sim(first), siblings: [sim(first)] },
+      { path: 'b', facts: sim(first), siblings: [sim(first)] },
+    ])
+    expect(c('b', sim(first))).toBe(c('a', sim(first)))
   })
 })

@@ -237,7 +237,10 @@ describe('library store: the picks and the baseline survive a reload', () => {
       baseline: 0,
     })
     await nextTick()
-    expect(stored(storage)).toEqual({
+    // each kept pick remembers its session's sets as they are now (its colour is its results page's)
+    const kept = stored(storage) as { picked: { siblings?: { label: string }[] }[] }
+    expect(kept.picked[0].siblings?.map((s) => s.label)).toEqual(['deadline'])
+    expect({ ...kept, picked: kept.picked.map(({ siblings: _, ...p }) => p) }).toEqual({
       picked: [pick('/a.json', 'deadline')],
       baseline: { path: '/a.json', set: 'result/deadline' },
     })

@@ -157,6 +157,13 @@ describe.runIf(chromiumAvailable())('the library in Chromium, through the browse
     // simulated repetitions differ by seed: a difference in percent on the kyber row, maybe significant
     const kyber = table.locator('tr[data-row="SSD kyber and tools: kyber"]')
     await expect(kyber.locator('.diff').first().textContent()).resolves.toMatch(/[+−±][\d.]+ %/)
+    // green and red only where significant, as the table colours them: "−95 %" of a single run is
+    // not green, and the legend says why
+    for (const d of await table.locator('.diff.better, .diff.worse').allTextContents())
+      expect(d).toContain('*')
+    await expect(page.locator('p.legend').textContent()).resolves.toMatch(
+      /Green: significantly\s+better than the baseline, red: significantly worse; a difference not significant/,
+    )
     await expect(table.locator('tr[data-row="SSD deadline: noop"] td.times').textContent()).resolves.toMatch(
       /[\d.]+ [\d.]+ [\d.]+\s*→\s*[\d.]+/,
     )

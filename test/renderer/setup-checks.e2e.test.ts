@@ -172,4 +172,49 @@ describe.runIf(chromiumAvailable())('the setup page’s checks in Chromium', () 
     await page.getByText('Cancelled.').waitFor({ timeout: 30_000 })
     expect(errors).toEqual([])
   })
+
+  it('writes a tunable’s bounds with every digit and the thousands grouped', async () => {
+    await page.getByRole('button', { name: 'Setup' }).click()
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await json().fill(JSON.stringify({ ...huge, name: 'bounds', schedulers: ['deadline', 'cfq'] }, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByRole('tab', { name: 'Form' }).click()
+    const bounds = (path: string) => page.locator(`[data-path="${path}"] .range`).textContent()
+    // they ran together ("0…1073741824") and wrapped in the middle at 1024 px
+    await expect(bounds('schedulers[0].tunables.read_expire')).resolves.toBe(' (1…600,000)')
+    await expect(bounds('schedulers[1].tunables.back_seek_max')).resolves.toBe(' (0…1,073,741,824)')
+    expect(errors).toEqual([])
+  })
+
+  it('shows an experiment’s whole description, as tall as its text', async () => {
+    const description =
+      'Published measurement A (LKML, February 2003, Linux 2.5.61): the time to cat a 100 MB file while a looping, buffered dd writes 512 MB over and over on the same IDE disk. Measured: deadline 48 s, CFQ v1 27 s, anticipatory 3.8 s (2.4 elevator 42 s).'
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await json().fill(JSON.stringify({ ...huge, name: 'described', description }, null, 2))
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByRole('tab', { name: 'Form' }).click()
+    const field = page.getByLabel('Description', { exact: true })
+    await expect(field.inputValue()).resolves.toBe(description)
+    // nothing of it scrolled out of sight (a one-line input showed its first 60 characters)
+    for (const width of [1360, 1024]) {
+      await page.setViewportSize({ width, height: 900 })
+      const box = await field.evaluate((e) => {
+        const x = e as unknown as {
+          scrollWidth: number
+          clientWidth: number
+          scrollHeight: number
+          clientHeight: number
+        }
+        return { wide: x.scrollWidth - x.clientWidth, tall: x.scrollHeight - x.clientHeight }
+      })
+      expect(box, `at ${width} px`).toEqual({ wide: 0, tall: 0 })
+    }
+    await page.setViewportSize({ width: 1360, height: 900 })
+    // it still edits the spec's description
+    await field.fill('short')
+    await page.getByRole('tab', { name: 'JSON' }).click()
+    await expect(json().inputValue()).resolves.toContain('"description": "short"')
+    await page.getByRole('tab', { name: 'Form' }).click()
+    expect(errors).toEqual([])
+  })
 })

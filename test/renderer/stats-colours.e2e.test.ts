@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
+import { paletteFor, SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 import { chromiumAvailable, RESULTS } from './browser'
 import { closeLabPage, openLabPage, runNewSpec } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
@@ -18,7 +18,9 @@ import { rgb } from './swatches'
 import type { LabHost } from './lab-host'
 
 const VARIANT = 'deadline (fifo_batch=1)'
-const LABELS = ['noop', 'deadline', VARIANT, 'bfq']
+/** A second variant whose label asks for the same shade of deadline's as VARIANT's. */
+const VARIANT2 = 'deadline (fifo_batch=4)'
+const LABELS = ['noop', 'deadline', VARIANT, VARIANT2, 'bfq']
 const deterministic = {
   name: 'deterministic',
   device: { preset: 'nullblk' },
@@ -29,7 +31,13 @@ const deterministic = {
     ],
     stop: { processes: ['reader'], maxSeconds: 5 },
   },
-  schedulers: ['noop', 'deadline', { name: 'deadline', label: VARIANT, tunables: { fifo_batch: 1 } }, 'bfq'],
+  schedulers: [
+    'noop',
+    'deadline',
+    { name: 'deadline', label: VARIANT, tunables: { fifo_batch: 1 } },
+    { name: 'deadline', label: VARIANT2, tunables: { fifo_batch: 4 } },
+    'bfq',
+  ],
   repetitions: 3,
 }
 const random = {
@@ -41,6 +49,9 @@ const random = {
   schedulers: ['noop', 'deadline'],
   repetitions: 3,
 }
+
+/** The scheduler of a row of the deterministic experiment. */
+const schedulerOfRow = (label: string): string => (label.startsWith('deadline') ? 'deadline' : label)
 
 /** The page's getComputedStyle (the tests' types have no DOM). */
 type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } }
@@ -107,24 +118,28 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
 
   it('marks "best" only where a direction means something: not the looping writer’s time', async () => {
     const table = page.getByRole('table', { name: 'Comparison' })
-    // the reader reads 64 MB: shorter is better; bfq's path is slower here, the other three tie
+    // the reader reads 64 MB: shorter is better; bfq's path is slower here, the others tie
     const best = (id: string) =>
       table
         .locator(`td[data-metric="${id}"].best`)
         .evaluateAll((els) => els.map((e) => e.closest('tr')!.dataset.label))
-    await expect(best('reader:seconds')).resolves.toEqual(['noop', 'deadline', VARIANT])
-    await expect(best('reader:MBps')).resolves.toEqual(['noop', 'deadline', VARIANT])
+    await expect(best('reader:seconds')).resolves.toEqual(['noop', 'deadline', VARIANT, VARIANT2])
+    await expect(best('reader:MBps')).resolves.toEqual(['noop', 'deadline', VARIANT, VARIANT2])
     // the writer loops until the reader is done: its time is the run's, for every scheduler
     await expect(table.locator('td[data-metric="writer:seconds"]').count()).resolves.toBe(LABELS.length)
     await expect(table.locator('td[data-metric="writer:seconds"].best').count()).resolves.toBe(0)
-    await expect(best('writer:MBps')).resolves.toEqual(['noop', 'deadline', VARIANT])
+    await expect(best('writer:MBps')).resolves.toEqual(['noop', 'deadline', VARIANT, VARIANT2])
     await expect(best('run:seconds')).resolves.toEqual([])
     // nothing written by any: all alike, none better
     await expect(best('dev:writeMBps')).resolves.toEqual([])
   })
 
   it('gives each scheduler one colour in the table, the progress and every chart', async () => {
-    const expected = Object.fromEntries(LABELS.map((l) => [l, schedulerColour(l)]))
+    // the rows shown together: each as the palette colours it, the second of two variants that ask
+    // for one shade on the next free one
+    const palette = paletteFor(LABELS.map((label) => ({ label, scheduler: schedulerOfRow(label) })))
+    const expected = Object.fromEntries(LABELS.map((l) => [l, palette(l, schedulerOfRow(l))]))
+    expect(schedulerColour(VARIANT2)).toBe(schedulerColour(VARIANT))
     // the palette's, by name, whatever the row's place: deadline is second here, orange as always
     expect(expected.deadline).toBe(SCHEDULER_COLOURS.deadline)
     expect(expected.noop).toBe(SCHEDULER_COLOURS.noop)
@@ -186,10 +201,9 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
       page.locator('[data-export="html"]').click(),
     ])
     const report = await readFile((await download.path())!, 'utf8')
+    const palette = paletteFor(LABELS.map((label) => ({ label, scheduler: schedulerOfRow(label) })))
     for (const l of LABELS)
-      expect(report, l).toContain(
-        `background:${schedulerColour(l, l === VARIANT ? 'deadline' : l)}"></span>${l}`,
-      )
+      expect(report, l).toContain(`background:${palette(l, schedulerOfRow(l))}"></span>${l}`)
     expect(report).toContain('Identical repetitions (deterministic workload)')
     expect(report).not.toMatch(/\d ± \d/)
     await writeFile(join(RESULTS, 'stats-report.html'), report)
@@ -221,8 +235,19 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Library' }).click()
     const hit = page.locator('article.hit[data-session="deterministic"]')
     await hit.waitFor()
-    for (const l of ['deadline', VARIANT, 'bfq'])
+    // the second variant without the first: it keeps its results page's shade, not the one it asks for
+    const PICKS = ['deadline', VARIANT2, 'bfq']
+    for (const l of PICKS)
       await page.getByRole('checkbox', { name: `Pick deterministic: ${l}`, exact: true }).check()
+    // the session's sets as its results page shows them: the two variants on shades of their own
+    const palette = paletteFor(LABELS.map((label) => ({ label, scheduler: schedulerOfRow(label) })))
+    for (const l of LABELS)
+      await expect(
+        hit
+          .locator(`tr[data-set="result/${l}"] .swatch`)
+          .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
+        l,
+      ).resolves.toBe(rgb(palette(l, schedulerOfRow(l))))
     await expect(
       hit
         .locator('tr[data-set="result/deadline"] .swatch')
@@ -231,20 +256,30 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     await page.getByRole('button', { name: 'Compare 3 →' }).click()
     const table = page.getByRole('table', { name: 'Comparison of run sets' })
     await table.waitFor()
-    for (const l of ['deadline', VARIANT, 'bfq'])
+    const shown = PICKS.map((l) => palette(l, schedulerOfRow(l)))
+    expect(shown[1]).not.toBe(schedulerColour(VARIANT2))
+    for (const [i, l] of PICKS.entries())
       await expect(
         table
           .locator(`tr[data-row="deterministic: ${l}"] .swatch`)
           .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
         l,
-      ).resolves.toBe(rgb(schedulerColour(l)))
+      ).resolves.toBe(rgb(shown[i]))
     // identical repetitions: the library prints no interval either
     for (const c of await table.locator('td.num .value').allTextContents()) expect(c).not.toContain('±')
     // a fixed-size reader beside a looping writer: the reader's time first
     await expect(page.getByLabel('Metric to chart').inputValue()).resolves.toBe('proc:reader:seconds')
     await expect(page.getByTestId('direction').textContent()).resolves.toBe('lower is better')
     const bars = await series('library-compare')
-    expect(bars[0].colour).toEqual(['deadline', VARIANT, 'bfq'].map((l) => schedulerColour(l)))
+    expect(bars[0].colour).toEqual(shown)
+    // and in the list of picks
+    for (const [i, l] of PICKS.entries())
+      await expect(
+        page
+          .locator(`section.picked li[data-set="deterministic: ${l}"] .swatch`)
+          .evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor),
+        `pick ${l}`,
+      ).resolves.toBe(rgb(shown[i]))
     await shots('library')
     await page.getByLabel('Metric to chart').selectOption('proc:writer:seconds')
     await expect(page.getByTestId('direction').textContent()).resolves.toContain('neither way is better')

@@ -211,6 +211,18 @@ describe.runIf(chromiumAvailable())('why, in Chromium: the Why panel and the gal
       `Published: ${ex!.about}`,
     )
     await expect(panel.textContent()).resolves.toContain(`${ex!.worst} against ${ex!.best}`)
+    // an entry of one variant names its runs by scheduler alone, in the Why and the figures: no
+    // "main/deadline", no column of "main"
+    expect([ex!.worst, ex!.best]).toEqual(['deadline', 'anticipatory'])
+    await expect(panel.textContent()).resolves.not.toContain('main/')
+    await expect(page.locator('[data-testid="figures"] thead th').allTextContents()).resolves.toEqual([
+      'scheduler',
+      'figure',
+      'published',
+      'simulated',
+      'unit',
+      'sim ÷ pub',
+    ])
     await shots('gallery', panel)
   }, 240_000)
 

@@ -2,29 +2,34 @@ import { describe, expect, it } from 'vitest'
 import {
   baseColour,
   canonicalScheduler,
+  MIN_CONTRAST,
+  MIN_SHADE_DIFFERENCE,
+  OTHER_COLOURS,
+  paletteFor,
   SCHEDULER_COLOURS,
   schedulerColour,
   schedulerOfLabel,
-  shadeOf,
+  SHADE_HUE_TURN,
+  shadesOf,
+  VARIANT_SHADES,
 } from '../../src/shared/report/palette'
+import { colourDifference, contrastRatio, deltaE2000, oklchOf } from '../../src/shared/report/colour-space'
+import { DARK, LIGHT } from '../../src/shared/report/theme'
 
 const HEX = /^#[0-9A-F]{6}$/
 
-/** Hue of a colour, degrees. */
-function hue(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-  const max = Math.max(r, g, b)
-  const d = max - Math.min(r, g, b)
-  if (d === 0) return 0
-  const h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4
-  return h * 60
-}
+/** Hue of a colour, OKLCH degrees. */
+const hue = (hex: string): number => oklchOf(hex).h
 
-/** Distance of two colours in RGB, 0 … 441. */
-function distance(a: string, b: string): number {
-  const rgb = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16))
-  const [x, y] = [rgb(a), rgb(b)]
-  return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2])
+/** Turn from one hue to another, degrees, 0 … 180. */
+const turn = (a: number, b: number): number => Math.abs(((a - b + 540) % 360) - 180)
+
+/** Every background a scheduler's colour is drawn on: each theme's page and panel. */
+const BACKGROUNDS = {
+  'light panel': LIGHT.panel,
+  'light page': LIGHT.bg,
+  'dark panel': DARK.panel,
+  'dark page': DARK.bg,
 }
 
 describe('scheduler palette', () => {
@@ -39,7 +44,7 @@ describe('scheduler palette', () => {
     ])
       for (const a of set)
         for (const b of set)
-          if (a !== b) expect(distance(baseColour(a), baseColour(b)), `${a}/${b}`).toBeGreaterThan(70)
+          if (a !== b) expect(colourDifference(baseColour(a), baseColour(b)), `${a}/${b}`).toBeGreaterThan(15)
   })
 
   it('colours a scheduler by its name, whatever the rows around it', () => {
@@ -72,29 +77,12 @@ describe('scheduler palette', () => {
     const variant = schedulerColour('bfq (slice_idle=0)')
     expect(variant).toMatch(HEX)
     expect(variant).not.toBe(base)
-    // a shade: its scheduler's hue, a visibly different colour
-    expect(Math.abs(hue(variant) - hue(base))).toBeLessThanOrEqual(10)
-    expect(distance(variant, base)).toBeGreaterThan(20)
-    // a variant's shade keeps nearer its own scheduler's hue than its kin's
-    for (const [a, b] of [
-      ['deadline', 'mq-deadline'],
-      ['noop', 'none'],
-      ['cfq', 'bfq'],
-    ])
-      for (const v of ['x', 'y', 'z', 'w', 'v', 'u'])
-        for (const [own, kin] of [
-          [a, b],
-          [b, a],
-        ]) {
-          const c = schedulerColour(`${own} ${v}`)
-          const turn = (x: string) => Math.abs(hue(c) - hue(baseColour(x)))
-          expect(turn(own), `${own} ${v}`).toBeLessThan(turn(kin))
-        }
+    expect(shadesOf(base)).toContain(variant)
     // the same with the scheduler given, and for a label that does not name it
     expect(schedulerColour('bfq (slice_idle=0)', 'bfq')).toBe(variant)
     const fast = schedulerColour('fast one', 'deadline')
+    expect(shadesOf(SCHEDULER_COLOURS.deadline)).toContain(fast)
     expect(fast).not.toBe(SCHEDULER_COLOURS.deadline)
-    expect(distance(fast, SCHEDULER_COLOURS.deadline)).toBeLessThan(distance(fast, SCHEDULER_COLOURS.noop))
     // a real run beside its simulation
     expect(schedulerColour('deadline (real)', 'deadline')).not.toBe(SCHEDULER_COLOURS.deadline)
   })
@@ -105,13 +93,140 @@ describe('scheduler palette', () => {
     expect(schedulerColour('unknown')).toBe(c)
     expect(Object.values(SCHEDULER_COLOURS)).not.toContain(c)
   })
+})
 
-  it('shades by a share of the way to the lightest or darkest readable colour', () => {
-    expect(shadeOf('#808080', 0)).toBe('#808080')
-    expect(shadeOf('#808080', -1)).toBe('#333333') // lightness 0.2
-    expect(shadeOf('#808080', 1)).toBe('#C7C7C7') // 0.78
-    expect(shadeOf('#808080', 0.5)).toBe('#A3A3A3')
-    // a colour already darker than the darkest is left as dark
-    expect(shadeOf('#000000', -0.5)).toBe('#000000')
+/** `n` variant labels of a scheduler, as people write them. */
+const variants = (s: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${s}-v${i + 1}`)
+
+describe('palette on both themes (WCAG 2.x non-text contrast, 1.4.11: at least 3:1)', () => {
+  // The colours of every scheduler the lab models and of the ones it does not (an imported run's),
+  // each with as many variants as it has shades and more, some of them real runs' ("… (real)").
+  const cases = [
+    ...Object.keys(SCHEDULER_COLOURS).map((s) => ({ s, base: SCHEDULER_COLOURS[s] })),
+    ...OTHER_COLOURS.map((base) => {
+      let s = 'imported'
+      for (let i = 0; baseColour(s) !== base; i++) s = `imported-${i}`
+      return { s, base }
+    }),
+  ]
+
+  it('keeps every scheduler colour and every shade at 3:1 or more against each theme’s page and panel', () => {
+    expect(MIN_CONTRAST).toBe(3)
+    for (const { s, base } of cases)
+      for (const n of [0, 1, 2, 3, VARIANT_SHADES + 2]) {
+        const labels = [s, ...variants(s, n), `${s} (real)`]
+        const colour = paletteFor(labels.map((label) => ({ label, scheduler: s })))
+        expect(colour(s, s)).toBe(base)
+        for (const l of labels)
+          for (const [bg, hex] of Object.entries(BACKGROUNDS)) {
+            const c = colour(l, s)
+            expect(contrastRatio(c, hex), `${l} ${c} on the ${bg} ${hex}`).toBeGreaterThanOrEqual(
+              MIN_CONTRAST,
+            )
+            expect(
+              contrastRatio(schedulerColour(l, s), hex),
+              `${l} alone on the ${bg}`,
+            ).toBeGreaterThanOrEqual(MIN_CONTRAST)
+          }
+      }
+  })
+
+  it('holds for the colours the old palette lost on one theme', () => {
+    // cfq-v1 was #75E9C9 (1.47:1 on white), noop's variants #004B75 (1.72:1 on the dark panel),
+    // deadline's orange #E69F00 (2.25:1 on white)
+    for (const [label, scheduler] of [
+      ['cfq-v1', 'cfq'],
+      ['noop-a', 'noop'],
+      ['noop (real)', 'noop'],
+      ['deadline', 'deadline'],
+    ])
+      for (const bg of Object.values(BACKGROUNDS))
+        expect(contrastRatio(schedulerColour(label, scheduler), bg), label).toBeGreaterThanOrEqual(
+          MIN_CONTRAST,
+        )
+  })
+
+  it(`keeps variants shown together apart (CIEDE2000 ≥ ${MIN_SHADE_DIFFERENCE}) and of their scheduler’s hue`, () => {
+    for (const { s, base } of cases) {
+      const shades = shadesOf(base)
+      expect(shades[0]).toBe(base)
+      expect(shades).toHaveLength(VARIANT_SHADES + 1)
+      for (let n = 1; n <= VARIANT_SHADES + 2; n++)
+        for (const real of [false, true]) {
+          // the variants, and the scheduler's own row, with a real run of it or not
+          const labels = [s, ...variants(s, n), ...(real ? [`${s} (real)`] : [])]
+          const colour = paletteFor(labels.map((label) => ({ label, scheduler: s })))
+          const shown = labels.map((l) => colour(l, s))
+          for (const c of shown) expect(shades, `${s} ×${n}: ${c}`).toContain(c)
+          // as many shades as the scheduler has, each its own; beyond, shades repeat
+          if (labels.length <= shades.length)
+            expect(new Set(shown).size, `${s} ×${n}${real ? ' + real' : ''}`).toBe(labels.length)
+          else expect(new Set(shown).size).toBe(shades.length)
+        }
+      for (let i = 0; i < shades.length; i++) {
+        for (let j = i + 1; j < shades.length; j++)
+          expect(
+            colourDifference(shades[i], shades[j]),
+            `${s}: ${shades[i]} / ${shades[j]}`,
+          ).toBeGreaterThanOrEqual(MIN_SHADE_DIFFERENCE)
+        if (i === 0) continue
+        // the same hue (a grey's shades are faint tints, of any hue) …
+        if (oklchOf(base).c >= 0.02)
+          expect(turn(hue(shades[i]), hue(base)), `${s}: ${shades[i]}`).toBeLessThanOrEqual(
+            SHADE_HUE_TURN + 0.5,
+          )
+        else expect(oklchOf(shades[i]).c).toBeLessThan(0.06)
+        // … nearer its own scheduler's colour than any other scheduler's
+        for (const [other, c] of Object.entries(SCHEDULER_COLOURS))
+          if (c !== base)
+            expect(colourDifference(shades[i], base), `${s}'s ${shades[i]} beside ${other}`).toBeLessThan(
+              colourDifference(shades[i], c),
+            )
+      }
+    }
+  })
+
+  it('gives variants that ask for the same shade shades of their own, whatever their order', () => {
+    // labels whose own choice is the same shade
+    const wants = new Map<string, string[]>()
+    for (let i = 0; i < 200; i++) {
+      const l = `deadline-${i}`
+      const c = schedulerColour(l)
+      wants.set(c, [...(wants.get(c) ?? []), l])
+    }
+    const same = [...wants.values()].find((ls) => ls.length >= VARIANT_SHADES)!.slice(0, VARIANT_SHADES)
+    expect(new Set(same.map((l) => schedulerColour(l))).size).toBe(1) // alone, they would look alike
+    const rows = ['deadline', ...same].map((label) => ({ label, scheduler: 'deadline' }))
+    const colour = paletteFor(rows)
+    expect(new Set(['deadline', ...same].map((l) => colour(l))).size).toBe(VARIANT_SHADES + 1)
+    // the same colours in any order of the rows
+    const back = paletteFor([...rows].reverse())
+    for (const l of same) expect(back(l)).toBe(colour(l))
+    // the first in label order keeps the shade it asks for
+    expect(colour([...same].sort()[0])).toBe(schedulerColour(same[0]))
+    // a real run coming in never moves a simulated row's shade
+    const withReal = paletteFor([...rows, { label: 'deadline (real)', scheduler: 'deadline' }])
+    for (const l of same) expect(withReal(l)).toBe(colour(l))
+  })
+})
+
+describe('colour measures', () => {
+  it('computes WCAG 2.x contrast ratios', () => {
+    expect(contrastRatio('#000000', '#FFFFFF')).toBeCloseTo(21, 6)
+    expect(contrastRatio('#FFFFFF', '#FFFFFF')).toBe(1)
+    expect(contrastRatio('#767676', '#FFFFFF')).toBeCloseTo(4.54, 2) // the usual AA grey
+  })
+
+  it('computes CIEDE2000 as Sharma, Wu and Dalal’s test data', () => {
+    // pairs 1, 7, 17, 25 and 34 of their table 1
+    const pairs: [number[], number[], number][] = [
+      [[50, 2.6772, -79.7751], [50, 0, -82.7485], 2.0425],
+      [[50, 0, 0], [50, -1, 2], 2.3669],
+      [[50, 2.5, 0], [73, 25, -18], 27.1492],
+      [[60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387], 1.2644],
+      [[22.7233, 20.0904, -46.694], [23.0331, 14.973, -42.5619], 2.0373],
+    ]
+    for (const [a, b, d] of pairs)
+      expect(deltaE2000(a as [number, number, number], b as [number, number, number])).toBeCloseTo(d, 4)
   })
 })

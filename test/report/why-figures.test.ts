@@ -136,6 +136,16 @@ describe('the why of a comparison, as figures', () => {
       best: 'anticipatory',
       mechanism: 'deceptive-idleness',
     })
+    // of rows alike, the first in the table is named, whatever order the runs came in (the app
+    // streams them as they finish): "deadline", not its copy "deadline-b" that finished first
+    const copy = sim.filter((r) => r.label === 'deadline').map((r) => ({ ...r, label: 'deadline-b' }))
+    const rows = ['deadline', 'deadline-b', 'anticipatory']
+    for (const order of [[...copy, ...sim], [...sim, ...copy], [...sim].reverse().concat(copy)])
+      expect(explainShown(order, 'reader', rows)[0]).toMatchObject({
+        worst: 'deadline',
+        best: 'anticipatory',
+      })
+    expect(explainShown([...copy, ...sim], 'reader')[0].worst).toBe('deadline-b') // the runs' order alone
     // one real run: nothing to compare it with, and never with a simulated one
     expect(explainShown([...sim, real], 'reader')).toEqual(sims)
     const realAs = { ...real, label: 'anticipatory', scheduler: 'anticipatory', seconds: real.seconds / 4 }

@@ -1,6 +1,7 @@
 // Numbers as people read them: ratios at one precision down a column.
 import { describe, expect, it } from 'vitest'
-import { change, millis, significant, times } from '../../src/shared/util/people-numbers'
+import { change, changeFrom, millis, significant, times } from '../../src/shared/util/people-numbers'
+import { compare } from '../../src/shared/metrics/compare-runs'
 
 describe('ratios at one precision', () => {
   it('keeps two significant figures with their zeros: ×1.0 beside ×0.89, not ×1', () => {
@@ -28,6 +29,17 @@ describe('ratios at one precision', () => {
     // +6,525 % reads as the 66-fold it is; a hundredth past twice the baseline already a factor
     expect([6525, 100.01, 186.7, 250_000].map(change)).toEqual(['66.3×', '2×', '2.87×', '2,501×'])
     expect([null, undefined, NaN, Infinity].map(change)).toEqual(['', '', '', ''])
+    // a figure against a baseline figure: as the library's compare of the same runs
+    for (const [value, base] of [
+      [0.0157, 0.334],
+      [23.2, 0.334],
+      [1, 1],
+      [-2, 4],
+    ])
+      expect(changeFrom(value, base)).toBe(change(compare([base], [value]).diffPercent))
+    expect(changeFrom(0.0157, 0.334)).toBe('−95.3 %')
+    expect(changeFrom(23.2, 0.334)).toBe('69.5×')
+    expect(changeFrom(1, 0)).toBe('')
   })
 })
 

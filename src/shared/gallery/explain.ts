@@ -17,6 +17,16 @@ export interface GalleryExplanation extends Explanation {
 export const describeRunRef = (r: RunRef): string =>
   `${r.variant}${r.value !== undefined ? `[${r.value}]` : ''}/${r.label}`
 
+/**
+ * A run reference as the entry's page names it: by its label alone ("deadline") when the entry
+ * runs one variant once, where `main/deadline` would only repeat the one variant's id; else
+ * `variant[value]/label`.
+ */
+export function shownRunRef(all: GalleryRuns, r: RunRef): string {
+  const variants = Object.values(all)
+  return variants.length === 1 && variants[0].length === 1 ? r.label : describeRunRef(r)
+}
+
 /** The runs a reference names; throws, saying which, when the results have none. */
 function runsOf(all: GalleryRuns, r: RunRef): { label: string; runs: GalleryRuns[string][number]['runs'] } {
   const variant = all[r.variant]
@@ -25,7 +35,7 @@ function runsOf(all: GalleryRuns, r: RunRef): { label: string; runs: GalleryRuns
   if (!at) throw new Error(`explain: ${describeRunRef(r)}: no run for that value`)
   const runs = at.runs.filter((x) => x.label === r.label)
   if (runs.length === 0) throw new Error(`explain: ${describeRunRef(r)}: no run labelled "${r.label}"`)
-  return { label: describeRunRef(r), runs }
+  return { label: shownRunRef(all, r), runs }
 }
 
 /** Explain a reproduction as its entry's `explain` pairs the runs; undefined when it has none. */

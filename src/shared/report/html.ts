@@ -10,7 +10,7 @@ import { num } from '../util/people-numbers'
 import type { ReportInput } from './input'
 import { systemRowsOf } from '../experiment/real-system'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
-import { schedulerColour, TIME_PART_COLOURS } from './palette'
+import { paletteFor, TIME_PART_COLOURS } from './palette'
 import { cssVariables, DARK, LIGHT } from './theme'
 import { lineChart, stackedBarChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
@@ -59,8 +59,10 @@ details > summary { cursor: pointer; color: var(--accent); }
  * scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
-  // the app's palette: a scheduler's colour by its name, a variant's shade by its label
-  const colour: Colour = (x) => schedulerColour(shown(x), x.scheduler)
+  // the app's palette: a scheduler's colour by its name, a variant's shade by its label among the
+  // rows shown (as the app's results page picks them)
+  const palette = paletteFor(input.summary.map((s) => ({ label: shown(s), scheduler: s.scheduler })))
+  const colour: Colour = (x) => palette(shown(x), x.scheduler)
   const parts: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -293,7 +295,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
   const swatch = (l: string): string =>
     `<span class="swatch" style="background:${colourOf.get(l) ?? '#888'}"></span>${h(l)}`
   const out: string[] = ['<h2 id="why">Why</h2>']
-  const explanations = explainShown(input.runs, process)
+  const explanations = explainShown(input.runs, process, labels)
   for (const e of explanations)
     out.push(
       `<div class="why" data-mechanism="${h(e.mechanism)}"><p><b>${h(MECHANISM_NAME[e.mechanism])}</b> ${h(pairedText(e))}</p>`,

@@ -1,36 +1,59 @@
 // One colour per scheduler, the same in the app's table, every chart, the library and the HTML
 // report: a scheduler's colour is a function of its name only, never of a row's place, so
 // "deadline" is orange whether it is the first of two rows or the fifth of nine. A label variant
-// of a scheduler ("bfq (slice_idle=0)", "deadline-fb4", "deadline (real)") gets a shade of its
-// scheduler's colour picked by the label, again independent of the other rows.
+// of a scheduler ("bfq (slice_idle=0)", "deadline-fb4", "deadline (real)") gets one of a few
+// shades of its scheduler's colour (palette-shades.ts), picked by its label; rows shown together
+// (paletteFor) never share a shade while their scheduler has a free one.
+//
+// Every colour, shades included, keeps at least 3:1 against the light and the dark theme's page
+// and panel (WCAG 2.x non-text contrast, success criterion 1.4.11,
+// https://www.w3.org/TR/WCAG21/#non-text-contrast): a line or swatch shows on either theme. That
+// leaves a narrow band of brightness (OKLCH lightness about 0.53–0.65), so schedulers differ by
+// hue and the shades of one by lightness, chroma and a turn of at most SHADE_HUE_TURN degrees.
+import { shadeSet } from './palette-shades'
+
+export { MIN_CONTRAST, MIN_SHADE_DIFFERENCE, SHADE_HUE_TURN, VARIANT_SHADES } from './palette-shades'
 
 /**
- * The schedulers the lab models, each a hue of its own; kin (noop / none, deadline / mq-deadline,
- * cfq / bfq) are near but distinct. Okabe–Ito's colour-blind-safe colours for the schedulers most
- * often compared, then a few more. All readable on white and on the dark theme's #1f2227.
+ * The schedulers the lab models, each a hue of its own in OKLCH (lightness 0.56–0.63): kin (noop /
+ * none, deadline / mq-deadline, cfq / bfq) are near but distinct. The hues of Okabe–Ito's
+ * colour-blind-safe set for the schedulers most often compared (blue, orange, vermillion, reddish
+ * purple, bluish green), darkened or lightened into the band that reads on both themes.
  */
 export const SCHEDULER_COLOURS: Readonly<Record<string, string>> = {
-  noop: '#0072B2', // blue
-  none: '#3F8FD8', // lighter blue: blk-mq's own no-op
-  deadline: '#E69F00', // orange
-  'mq-deadline': '#D55E00', // vermillion
-  anticipatory: '#CC79A7', // reddish purple
-  cfq: '#009E73', // bluish green
-  bfq: '#8A5CC2', // violet
-  kyber: '#E7298A', // magenta
-  row: '#A6761D', // ochre
-  fcfs: '#7F7F7F', // grey
-  sstf: '#66A61E', // leaf green
-  scan: '#2F6F8F', // slate
-  look: '#B5553C', // brick
-  'c-look': '#17A2B8', // teal
+  noop: '#3077CD', // blue (OKLCH 0.57 0.15 255)
+  none: '#1096C2', // lighter, greener blue: blk-mq's own no-op (0.63 0.12 228)
+  deadline: '#BE7100', // orange (0.62 0.14 65)
+  'mq-deadline': '#CA4B20', // vermillion (0.58 0.17 38)
+  anticipatory: '#B7589F', // reddish purple (0.60 0.15 338)
+  cfq: '#089868', // bluish green (0.60 0.13 162)
+  bfq: '#845DC8', // violet (0.57 0.16 298)
+  kyber: '#D73F6A', // raspberry (0.60 0.19 8)
+  row: '#918112', // olive ochre (0.60 0.12 100)
+  fcfs: '#808080', // grey (0.60 0 –)
+  sstf: '#56932B', // leaf green (0.60 0.15 135)
+  scan: '#008683', // teal (0.56 0.10 192)
+  look: '#B05454', // brick (0.56 0.12 22)
+  'c-look': '#757CD3', // periwinkle (0.62 0.13 278)
 }
 
 /** Kernel aliases of the names above. */
 const ALIASES: Readonly<Record<string, string>> = { as: 'anticipatory' }
 
-/** For a name the lab does not model (an imported run's "unknown" …): one of these, by its name. */
-const OTHER = ['#6C7A89', '#9C6644', '#5E8C31', '#B0417A', '#3C6E71', '#8E7CC3', '#C17C2B', '#4F6D9A']
+/**
+ * For a name the lab does not model (an imported run's "unknown" …): one of these, by its name.
+ * Muted (OKLCH 0.59, chroma 0.07, hues 15° … 320°), so they do not pass for a modelled one.
+ */
+export const OTHER_COLOURS: readonly string[] = [
+  '#A36C70',
+  '#9C7352',
+  '#7F814F',
+  '#5F8967',
+  '#488B83',
+  '#5583A3',
+  '#7C76A4',
+  '#907097',
+]
 
 /** A scheduler's canonical name, or null when it is not one the lab models. */
 export function canonicalScheduler(name: string): string | null {
@@ -70,80 +93,96 @@ function hash(s: string): number {
 export function baseColour(scheduler: string): string {
   const c = canonicalScheduler(scheduler)
   if (c) return SCHEDULER_COLOURS[c]
-  return OTHER[hash(scheduler.trim().toLowerCase()) % OTHER.length]
+  return OTHER_COLOURS[hash(scheduler.trim().toLowerCase()) % OTHER_COLOURS.length]
 }
 
-/**
- * The shades a variant may take: a share of the way towards the lightest or the darkest readable
- * colour (so a light or a dark colour gets distinct shades too). Only the lightness moves: a turn
- * of the hue would soon reach a kin's colour (deadline's orange, mq-deadline's vermillion). None
- * is the colour itself. Two variants of one scheduler may draw the same shade (one chance in
- * four): the label alone decides, so that a colour never depends on the other rows.
- */
-const SHADES: readonly number[] = [-0.45, 0.45, -0.8, 0.8]
+/** How a label is coloured: its scheduler's base colour, and whether it is the scheduler's own row. */
+function partsOf(label: string, scheduler?: string): { base: string; key: string; own: boolean; l: string } {
+  const sched = scheduler ?? schedulerOfLabel(label) ?? label
+  const key = canonicalScheduler(sched) ?? sched.trim().toLowerCase()
+  const l = label.trim().toLowerCase()
+  return { base: baseColour(sched), key, own: l === '' || l === key || canonicalScheduler(l) === key, l }
+}
+
+const shadeSets = new Map<string, readonly string[]>()
 
 /**
- * The colour of a row, series or run set: its scheduler's colour when the label is the
- * scheduler's own name (or there is no label), else a shade of it chosen by the label alone.
- * `scheduler` defaults to the one the label names (see schedulerOfLabel); a label naming none is
- * coloured as a scheduler of that name.
+ * A base colour and its variants' shades (palette-shades.ts), each nearer its own scheduler's
+ * colour than any other modelled scheduler's; worked out once a colour.
+ */
+export function shadesOf(base: string): readonly string[] {
+  let s = shadeSets.get(base)
+  if (!s) shadeSets.set(base, (s = shadeSet(base, Object.values(SCHEDULER_COLOURS))))
+  return s
+}
+
+/** The shade a variant's label asks for (1 … VARIANT_SHADES; 0 is the scheduler's own colour). */
+const preferredShade = (l: string, shades: number): number => 1 + (hash(l) % (shades - 1))
+
+/**
+ * The colour of a row, series or run set shown on its own: its scheduler's colour when the label is
+ * the scheduler's own name (or there is no label), else the shade its label asks for. `scheduler`
+ * defaults to the one the label names (see schedulerOfLabel); a label naming none is coloured as
+ * a scheduler of that name. Rows shown together take their colours from paletteFor, which gives
+ * the same colour unless two variants of one scheduler would share a shade.
  */
 export function schedulerColour(label: string, scheduler?: string): string {
-  const sched = scheduler ?? schedulerOfLabel(label) ?? label
-  const base = baseColour(sched)
-  const own = canonicalScheduler(sched) ?? sched.trim().toLowerCase()
-  const l = label.trim().toLowerCase()
-  if (l === '' || l === own || canonicalScheduler(l) === own) return base
-  return shadeOf(base, SHADES[hash(l) % SHADES.length])
+  const { base, own, l } = partsOf(label, scheduler)
+  if (own) return base
+  const shades = shadesOf(base)
+  return shades[preferredShade(l, shades.length)]
 }
 
-/** Lightness (HSL) of the darkest and lightest shades: lines still show on white and on #1f2227. */
-const DARKEST = 0.2
-const LIGHTEST = 0.78
+const REAL = ' (real)'
+
+/** Simulated labels before real ones ("deadline (real)"), each kind in code-point order. */
+const byShownOrder = (a: string, b: string): number =>
+  Number(a.endsWith(REAL)) - Number(b.endsWith(REAL)) || (a < b ? -1 : a > b ? 1 : 0)
 
 /**
- * `#rrggbb` with its HSL lightness moved the share `dl` of the way to the lightest shade (dl > 0)
- * or the darkest (dl < 0), and its hue turned by `dh` degrees. A lighter shade's saturation is
- * kept to 0.72.
+ * Colours for rows shown together (a comparison's table and charts, a library comparison, a
+ * report): each row as schedulerColour colours it, except that variants of one scheduler never
+ * share a shade while one is free. Variants take their shades in the order of their labels (code
+ * points; real runs' "… (real)" after the simulated ones, so that a real run coming in never
+ * moves a simulated row's shade), each the one it asks for or else the next free one, so the
+ * result depends on which labels are shown, never on their order. From VARIANT_SHADES + 1
+ * variants of one scheduler on, shades repeat (the legend and table still name each). A label not
+ * among `rows` is coloured by schedulerColour.
  */
-export function shadeOf(hex: string, dl: number, dh = 0): string {
-  const [h, s, l] = toHsl(hex)
-  const to = dl > 0 ? Math.max(l, LIGHTEST) : Math.min(l, DARKEST)
-  // lighter at full saturation turns neon on white: a lighter shade is a little greyer too
-  const sat = dl > 0 ? Math.min(s, 0.72) : s
-  return fromHsl((h + dh + 360) % 360, sat, l + Math.abs(dl) * (to - l))
+export function paletteFor(
+  rows: readonly { label: string; scheduler?: string }[],
+): (label: string, scheduler?: string) => string {
+  const groups = new Map<string, { base: string; labels: Set<string> }>()
+  for (const r of rows) {
+    const p = partsOf(r.label, r.scheduler)
+    if (p.own) continue
+    const g = groups.get(p.key) ?? { base: p.base, labels: new Set<string>() }
+    g.labels.add(p.l)
+    groups.set(p.key, g)
+  }
+  const chosen = new Map<string, string>()
+  for (const [key, g] of groups) {
+    const shades = shadesOf(g.base)
+    const taken = new Set<number>()
+    for (const l of [...g.labels].sort(byShownOrder)) {
+      const n = shades.length - 1
+      let i = preferredShade(l, shades.length)
+      if (taken.size < n) while (taken.has(i)) i = 1 + (i % n)
+      taken.add(i)
+      chosen.set(`${key}\u0000${l}`, shades[i])
+    }
+  }
+  return (label, scheduler) => {
+    const p = partsOf(label, scheduler)
+    if (p.own) return p.base
+    return chosen.get(`${p.key}\u0000${p.l}`) ?? schedulerColour(label, scheduler)
+  }
 }
 
 /** `#rrggbb` with an alpha, as rgba(). */
 export function withAlpha(hex: string, alpha: number): string {
   const n = parseInt(hex.slice(1), 16)
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`
-}
-
-function toHsl(hex: string): [number, number, number] {
-  const n = parseInt(hex.slice(1), 16)
-  const r = ((n >> 16) & 255) / 255
-  const g = ((n >> 8) & 255) / 255
-  const b = (n & 255) / 255
-  const max = Math.max(r, g, b)
-  const min = Math.min(r, g, b)
-  const l = (max + min) / 2
-  if (max === min) return [0, 0, l]
-  const d = max - min
-  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min)
-  const h = max === r ? (g - b) / d + (g < b ? 6 : 0) : max === g ? (b - r) / d + 2 : (r - g) / d + 4
-  return [h * 60, s, l]
-}
-
-function fromHsl(h: number, s: number, l: number): string {
-  const k = (n: number): number => (n + h / 30) % 12
-  const a = s * Math.min(l, 1 - l)
-  const f = (n: number): number => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)))
-  const hex = (x: number): string =>
-    Math.round(x * 255)
-      .toString(16)
-      .padStart(2, '0')
-  return `#${hex(f(0))}${hex(f(8))}${hex(f(4))}`.toUpperCase()
 }
 
 /**

@@ -244,14 +244,25 @@ export function whyGaps(runs: readonly RunResult[], labels: readonly string[], p
 
 /**
  * The explanations of the comparison for the process: of the simulated runs among themselves,
- * then of the real runs among themselves (each needs two schedulers that ran it).
+ * then of the real runs among themselves (each needs two schedulers that ran it). `rows`: the
+ * rows' order in the table; of rows that did alike, the first is named, whatever order the runs
+ * came in (the app's stream in the order they finished, a saved session in the spec's).
  */
-export function explainShown(runs: readonly RunResult[], process: string): Explanation[] {
+export function explainShown(
+  runs: readonly RunResult[],
+  process: string,
+  rows?: readonly string[],
+): Explanation[] {
+  const at = (r: RunResult): number => {
+    const i = rows?.indexOf(shownOf(r)) ?? -1
+    return i < 0 ? Infinity : i
+  }
+  const ordered = rows ? [...runs].sort((a, b) => at(a) - at(b)) : runs
   // explain() names a real run's row "label (real)" itself
   const out: Explanation[] = []
   for (const kind of ['simulated', 'real'] as const) {
     const e = explain(
-      runs.filter((r) => runKind(r) === kind),
+      ordered.filter((r) => runKind(r) === kind),
       process,
     )
     if (e) out.push(e)

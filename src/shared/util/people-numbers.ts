@@ -73,3 +73,10 @@ export function change(diffPercent: number | null | undefined): string {
   if (d > FACTOR_ABOVE_PERCENT) return `${num(1 + d / 100)}×`
   return `${d > 0 ? '+' : d < 0 ? '−' : '±'}${num(Math.abs(d))} %`
 }
+
+/**
+ * `value`'s difference from `baseline` as change() writes it (the results table's, against its
+ * baseline row, as the library's compare against its baseline set); empty when the baseline is 0.
+ */
+export const changeFrom = (value: number, baseline: number): string =>
+  change(baseline !== 0 ? ((value - baseline) / Math.abs(baseline)) * 100 : NaN)

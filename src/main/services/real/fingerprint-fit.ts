@@ -1,3 +1,4 @@
+import type { SweepName } from '../../../shared/devices/fingerprint-points'
 import type { ParamValues } from '../../../shared/util/params'
 
 /** What the sweep measured at one point: the latency (ms) percentiles and the rates. */
@@ -10,16 +11,7 @@ export interface SweepPoint {
   MBps: number
 }
 
-export type SweepName =
-  | 'qd1-randread'
-  | 'qd32-randread'
-  | 'qd8-randread'
-  | 'qd1-randwrite'
-  | 'qd32-randwrite'
-  | 'seq-read'
-  | 'seq-write'
-  | 'buffered-write'
-  | 'buffered-randwrite'
+export type { SweepName } from '../../../shared/devices/fingerprint-points'
 
 /** A fitted model: its family, the preset it starts from, the fitted values and why each. */
 export interface FittedModel {

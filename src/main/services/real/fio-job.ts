@@ -3,6 +3,7 @@ import type { ResolvedProcess, ResolvedSpec } from '../../../shared/experiment/r
 import type { FilePlace } from './file-layout'
 import { layoutFiles } from './file-layout'
 import { fioValue } from './fio-size'
+import { fioTime } from './fio-time'
 
 /** One fio job (INI section) and what the lab needs to read its results back. */
 export interface FioJobEntry {
@@ -342,7 +343,7 @@ export function translateSpec(spec: ResolvedSpec, target: FioTarget, o: Translat
       `; process "${j.process}"`,
       `[${j.section}]`,
       // sizes as people write them (bs=128k): fio reads them as the same bytes
-      ...j.options.map(([k, v]) => `${k}=${fioValue(k, v)}`),
+      ...j.options.map(([k, v]) => `${k}=${fioTime(k, fioValue(k, v))}`),
     ]),
     '',
   ].join('\n')

@@ -14,6 +14,8 @@ import type { LibraryQuery } from '../../../shared/library/types'
 import { errorText, useLab } from '../api'
 import { useSessions } from './sessions'
 import { storage } from '../lib/local-storage'
+import { siblingsOf } from '../lib/colours'
+import type { SetFacts } from '../lib/colours'
 
 /** Wait after the last change of a filter before searching. */
 export const SEARCH_DELAY_MS = 150
@@ -25,6 +27,8 @@ export interface PickedSet {
   facts: RunSetFacts
   /** Its processes compared as the baseline's (own name → the name compared as); remembered with the pick. */
   rename?: Record<string, string>
+  /** Every run set of its session, as its results page shows them together (its colour among them). */
+  siblings?: SetFacts[]
 }
 
 export const pickKey = (p: { path: string; set: string }): string => `${p.path}\n${p.set}`
@@ -281,7 +285,7 @@ export const useLibrary = defineStore('library', () => {
       for (const p of picked.value) {
         const hit = sessions.get(p.path)
         const facts = hit?.sets.find((f) => f.key === p.set)
-        if (hit && facts) kept.push({ ...p, session: hit.name, facts })
+        if (hit && facts) kept.push({ ...p, session: hit.name, facts, siblings: siblingsOf(hit.sets) })
         else gone.push(p)
       }
       picked.value = kept
