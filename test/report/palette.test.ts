@@ -7,13 +7,21 @@ import {
   OTHER_COLOURS,
   paletteFor,
   SCHEDULER_COLOURS,
+  TIME_PART_COLOURS,
   schedulerColour,
   schedulerOfLabel,
   SHADE_HUE_TURN,
   shadesOf,
   VARIANT_SHADES,
 } from '../../src/shared/report/palette'
-import { colourDifference, contrastRatio, deltaE2000, oklchOf } from '../../src/shared/report/colour-space'
+import {
+  colourDifference,
+  contrastRatio,
+  deltaE2000,
+  labOf,
+  oklchOf,
+} from '../../src/shared/report/colour-space'
+import { TIME_PARTS } from '../../src/shared/metrics/why'
 import { DARK, LIGHT } from '../../src/shared/report/theme'
 
 const HEX = /^#[0-9A-F]{6}$/
@@ -207,6 +215,24 @@ describe('palette on both themes (WCAG 2.x non-text contrast, 1.4.11: at least 3
     // a real run coming in never moves a simulated row's shade
     const withReal = paletteFor([...rows, { label: 'deadline (real)', scheduler: 'deadline' }])
     for (const l of same) expect(withReal(l)).toBe(colour(l))
+  })
+})
+
+describe('the parts of a process’s time (the Why panel’s stacked bars)', () => {
+  it('stand out at 3:1 or more on both themes and stay apart from one another', () => {
+    const parts = Object.entries(TIME_PART_COLOURS)
+    expect(parts.map(([k]) => k).sort()).toEqual([...TIME_PARTS].sort())
+    for (const [part, hex] of parts) {
+      expect(hex).toMatch(HEX)
+      for (const [bg, b] of Object.entries(BACKGROUNDS))
+        expect(contrastRatio(hex, b), `${part} ${hex} on the ${bg}`).toBeGreaterThanOrEqual(MIN_CONTRAST)
+    }
+    for (let i = 0; i < parts.length; i++)
+      for (let j = i + 1; j < parts.length; j++)
+        expect(
+          deltaE2000(labOf(parts[i][1]), labOf(parts[j][1])),
+          `${parts[i][0]} against ${parts[j][0]}`,
+        ).toBeGreaterThanOrEqual(13)
   })
 })
 

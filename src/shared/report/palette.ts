@@ -187,18 +187,21 @@ export function withAlpha(hex: string, alpha: number): string {
 
 /**
  * The colour of each part of a process's time (metrics/why.ts TIME_PARTS) in the stacked bars of
- * the app's Why panel and the HTML report: Tableau 10's hues, distinct from one another, readable
- * on white and on #1f2227. Blocked on reads and writes are the warm ones people look for first;
- * time on or waiting for a CPU the blues; think and other greys.
+ * the app's Why panel and the HTML report. Each stands out at 3:1 or more against both themes'
+ * page and panel (WCAG 2.x non-text contrast, 1.4.11), as the scheduler colours do, and any two
+ * differ by CIEDE2000 ≥ 13, so that neighbouring segments stay apart: OKLCH lightness 0.56–0.65,
+ * hues after Tableau 10's. Blocked on reads and writes are the warm ones people look for first;
+ * time on or waiting for a CPU the blues; think a grey and other a warm grey. (Until 2026-12-06
+ * runnable #8CB7E0 and fault #EDC948 were under 2:1 on white.)
  */
 export const TIME_PART_COLOURS: Readonly<Record<string, string>> = {
-  cpu: '#4E79A7',
-  runnable: '#8CB7E0',
-  read: '#F28E2B',
-  write: '#E15759',
-  throttled: '#B07AA1',
-  sync: '#59A14F',
-  fault: '#EDC948',
-  think: '#9C9C9C',
-  other: '#BAB0AC',
+  cpu: '#3A75BF',
+  runnable: '#2E95B1',
+  read: '#D76F04',
+  write: '#CC3D3D',
+  throttled: '#9E5CAD',
+  sync: '#419547',
+  fault: '#A38902',
+  think: '#808080',
+  other: '#876F5D',
 }
