@@ -2,6 +2,7 @@ import type { Engine, Handler } from '../sim/engine'
 import { Timer } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
+import { TaskTimes } from './task-times'
 
 /** What the CPU scheduler needs of a task. */
 export interface CpuTask {
@@ -94,6 +95,8 @@ export class CpuScheduler implements Handler {
   private waker: CpuTask | null = null
   /** `pack`: runnable tasks waiting for each CPU. */
   private readonly wanting: number[]
+  /** Every task's times, its account of run and sleep and CpuTask's (task-times.ts). */
+  readonly times = new TaskTimes()
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0
   /** The policy as flags, read on every burst (a string compared there costs a call each time). */
