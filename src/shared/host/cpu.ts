@@ -95,7 +95,7 @@ export class CpuScheduler implements Handler {
   private waker: CpuTask | null = null
   /** `pack`: runnable tasks waiting for each CPU. */
   private readonly wanting: number[]
-  /** Every task's times, its account of run and sleep and CpuTask's (task-times.ts). */
+  /** Every task's account of run and sleep (task-times.ts). */
   readonly times = new TaskTimes()
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0

@@ -18,7 +18,6 @@ import type { Kernel } from './kernel'
 import type { Program } from './program'
 import type { RaState } from './readahead'
 import type { Task } from './task'
-import { CPU_TIME, CPU_WORK, OP_START, VRUNTIME } from './task-times'
 import { sleepPart, TimeAccount } from './time-account'
 
 /**
@@ -32,6 +31,9 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   exited = false
   // CpuTask
   readonly weight: number
+  cpuWork = 0
+  cpuTime = 0
+  vruntime = 0
   onCpu = -1
   lastCpu = -1
   wantCpu = -1
@@ -55,6 +57,7 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   opSync = true
   /** The call in progress counts as an operation of the process (its latency recorded). */
   opCounted = true
+  opStart: SimTime = 0
   // Fields a request of a direct transfer touches come first, near one another (a thousand
   // processes' tasks do not stay in the CPU's caches between their requests).
   /** Where the direct transfer in progress stands with the cached data it overlaps (dio-coherence.ts). */
@@ -146,40 +149,6 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
 
   get now(): SimTime {
     return this.kernel.engine.now
-  }
-
-  // CpuTask's times and the operation's start, in the kernel's TaskTimes (task-times.ts)
-  get cpuWork(): SimTime {
-    return this.times.data[this.at + CPU_WORK]
-  }
-
-  set cpuWork(ns: SimTime) {
-    this.times.data[this.at + CPU_WORK] = ns
-  }
-
-  get cpuTime(): SimTime {
-    return this.times.data[this.at + CPU_TIME]
-  }
-
-  set cpuTime(ns: SimTime) {
-    this.times.data[this.at + CPU_TIME] = ns
-  }
-
-  get vruntime(): number {
-    return this.times.data[this.at + VRUNTIME]
-  }
-
-  set vruntime(v: number) {
-    this.times.data[this.at + VRUNTIME] = v
-  }
-
-  /** When the operation in progress began (its latency's start). */
-  get opStart(): SimTime {
-    return this.times.data[this.at + OP_START]
-  }
-
-  set opStart(t: SimTime) {
-    this.times.data[this.at + OP_START] = t
   }
 
   /** Its operations' latencies so far. */
