@@ -3,6 +3,7 @@ import { IOPRIO_BE, IOPRIO_IDLE } from '../../block/types'
 import type { IoContext, Request } from '../../block/types'
 import { SAMPLES_VALID, SEEKY_SECTORS } from './tunables'
 import { CfqQueue } from './queue'
+import { DoubleRuns } from '../../util/double-runs'
 
 // A context's statistics, in its run of STATS doubles.
 const LAST_END = 0
@@ -25,6 +26,8 @@ const STATS = 8
  * both, and with a thousand processes each was a cold line of its own. The kernel creates the
  * queue at the process's first sync request, with the class of that moment (cfq_get_queue):
  * `openSyncQueue` does that here, and until then `syncQueue` is null and the queue's fields unused.
+ * The statistics lie in a run of the scheduler's DoubleRuns (util/double-runs.ts), a line, not in
+ * fields each boxed apart.
  */
 export class CfqIoContext extends CfqQueue {
   /** The sync queue exists (`openSyncQueue` ran). */
@@ -35,7 +38,7 @@ export class CfqIoContext extends CfqQueue {
   constructor(
     readonly ctx: IoContext,
     now: SimTime,
-    private readonly stats: ContextStats,
+    private readonly stats: DoubleRuns,
   ) {
     super(true, IOPRIO_BE, 4, null)
     this.cic = this
@@ -123,24 +126,5 @@ export class CfqIoContext extends CfqQueue {
   }
 }
 
-/**
- * Every context's statistics in one array, STATS doubles (a cache line) each, instead of fields:
- * times in nanoseconds are no small integers, so as fields each was a number boxed apart from
- * its object, and with a thousand processes the box was a cold line on every request.
- */
-export class ContextStats {
-  data = new Float64Array(64 * STATS)
-  private used = 0
-
-  /** A new context's run, zeroed: where it starts. */
-  open(): number {
-    if (this.used + STATS > this.data.length) {
-      const grown = new Float64Array(2 * this.data.length)
-      grown.set(this.data)
-      this.data = grown
-    }
-    const at = this.used
-    this.used += STATS
-    return at
-  }
-}
+/** Every context's statistics (STATS doubles each). */
+export const contextStats = (): DoubleRuns => new DoubleRuns(STATS)

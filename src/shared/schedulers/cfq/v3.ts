@@ -5,7 +5,7 @@ import { Idle } from '../scheduler'
 import type { IoScheduler, SchedulerContext } from '../scheduler'
 import type { CfqConfig } from './tunables'
 import { HW_TAG_DEPTH, IDLE_GRACE, MIN_TT, SLICE_SCALE } from './tunables'
-import { CfqIoContext, ContextStats } from './io-context'
+import { CfqIoContext, contextStats } from './io-context'
 import { CfqQueue, asyncSlot, effectiveClass, effectiveLevel } from './queue'
 import { HeadChooser } from './sorted-queue'
 import { ServiceTree } from './service-tree'
@@ -28,7 +28,7 @@ export class CfqV3 implements IoScheduler {
   private readonly chooser: HeadChooser
   private readonly tree = new ServiceTree()
   private readonly contexts = new PidTable<CfqIoContext>()
-  private readonly stats = new ContextStats()
+  private readonly stats = contextStats()
   private readonly asyncQueues: (CfqQueue | null)[] = new Array<CfqQueue | null>(17).fill(null)
   private readonly idle = new Idle()
   private active: CfqQueue | null = null
