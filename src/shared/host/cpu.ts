@@ -2,7 +2,6 @@ import type { Engine, Handler } from '../sim/engine'
 import { Timer } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
-import { taskTimes } from './task-times'
 
 /** What the CPU scheduler needs of a task. */
 export interface CpuTask {
@@ -95,8 +94,6 @@ export class CpuScheduler implements Handler {
   private waker: CpuTask | null = null
   /** `pack`: runnable tasks waiting for each CPU. */
   private readonly wanting: number[]
-  /** Every task's account of run and sleep (task-times.ts). */
-  readonly times = taskTimes()
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0
   /** The policy as flags, read on every burst (a string compared there costs a call each time). */

@@ -140,7 +140,7 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
     public ioLevel: number,
     readonly nice: number,
   ) {
-    super(kernel.cpu.times)
+    super()
     this.weight = niceWeight(nice)
     this.latencyNo = kernel.latencies.open()
     this.sleepTimer = new Timer(kernel.engine, this, 0)

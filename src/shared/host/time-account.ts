@@ -24,8 +24,6 @@ import {
   K_WAIT_CHILD,
   K_WRITE,
 } from './continuations'
-import { CPU_AT_START, RAN, SINCE, SLEPT_OTHER } from './task-times'
-import type { TaskTimes } from './task-times'
 
 /** Indexes into TIME_PARTS (why.ts), in its order. */
 const CPU = 0
@@ -85,48 +83,46 @@ export function sleepPart(k: number, op: number, after: number): number {
 /**
  * A task's time split as it runs: run time (on a CPU or runnable) and each kind of sleep, ns, with
  * the interval in progress open since `since`. CPU time comes from the CPU scheduler's count.
- * Task extends it, so a wake-up adds to the account without reaching another object (with a
- * thousand processes, each object a request reaches is a cache miss); the times themselves lie in
- * the kernel's TaskTimes (task-times.ts), a run of doubles per task, not boxed one by one.
+ * Task extends it, so the account's fields lie in the task itself: a wake-up adds to one without
+ * reaching another object (with a thousand processes, each object a request reaches is a cache
+ * miss); and they are fields, not an array, for the same reason.
  */
 export abstract class TimeAccount {
+  // the fields a sleep and a wake-up touch first, together
+  private since = 0
   /** The part of the sleep in progress, or −1 while running. */
   private asleep = -1
-  /** Where its times start in `times.data`. */
-  protected readonly at: number
-
-  constructor(protected readonly times: TaskTimes) {
-    this.at = times.open()
-  }
+  private ran = 0
+  private sleptRead = 0
+  private sleptWrite = 0
+  private sleptThrottled = 0
+  private sleptSync = 0
+  private sleptFault = 0
+  private sleptThink = 0
+  private sleptOther = 0
+  private cpuAtStart = 0
 
   /** Start (or restart, at a ramp's end) the account at `now`, running, with `cpu` ns used so far. */
   protected beginAccount(now: SimTime, cpu: SimTime, running: boolean, part = -1): void {
-    const d = this.times.data
-    const at = this.at
-    d.fill(0, at + READS, at + SLEPT_OTHER + 1)
-    d[at + RAN] = 0
-    d[at + SINCE] = now
+    this.sleptRead = this.sleptWrite = this.sleptThrottled = this.sleptSync = 0
+    this.sleptFault = this.sleptThink = this.sleptOther = 0
+    this.ran = 0
+    this.since = now
     this.asleep = running ? -1 : part
-    d[at + CPU_AT_START] = cpu
+    this.cpuAtStart = cpu
   }
 
   protected accountSleep(now: SimTime, part: number): void {
     if (this.asleep >= 0) return
-    const d = this.times.data
-    const at = this.at
-    d[at + RAN] += now - d[at + SINCE]
-    d[at + SINCE] = now
+    this.ran += now - this.since
+    this.since = now
     this.asleep = part
   }
 
   protected accountWake(now: SimTime): void {
     if (this.asleep < 0) return
-    const d = this.times.data
-    const at = this.at
-    // a part READS … THINK has its own place; any other counts as OTHER (SLEPT_OTHER)
-    const part = this.asleep
-    d[at + (part >= READS && part <= THINK ? part : SLEPT_OTHER)] += now - d[at + SINCE]
-    d[at + SINCE] = now
+    this.addSlept(this.asleep, now - this.since)
+    this.since = now
     this.asleep = -1
   }
 
@@ -137,17 +133,45 @@ export abstract class TimeAccount {
 
   /** The account up to `now`, seconds; `cpu`: the task's CPU ns so far. */
   timeAt(now: SimTime, cpu: SimTime): ProcessTime {
-    const d = this.times.data
-    const at = this.at
     const slept = new Float64Array(TIME_PARTS.length)
-    for (let p = READS; p <= THINK; p++) slept[p] = d[at + p]
-    slept[OTHER] = d[at + SLEPT_OTHER]
-    let run = d[at + RAN]
-    if (this.asleep >= 0) slept[this.asleep] += now - d[at + SINCE]
-    else run += now - d[at + SINCE]
-    const used = Math.min(run, Math.max(0, cpu - d[at + CPU_AT_START]))
+    slept[READS] = this.sleptRead
+    slept[WRITES] = this.sleptWrite
+    slept[THROTTLED] = this.sleptThrottled
+    slept[SYNC] = this.sleptSync
+    slept[FAULT] = this.sleptFault
+    slept[THINK] = this.sleptThink
+    slept[OTHER] = this.sleptOther
+    let run = this.ran
+    if (this.asleep >= 0) slept[this.asleep] += now - this.since
+    else run += now - this.since
+    const used = Math.min(run, Math.max(0, cpu - this.cpuAtStart))
     slept[CPU] = used
     slept[RUNNABLE] = run - used
     return Object.fromEntries(TIME_PARTS.map((p, i) => [p, slept[i] / SECOND])) as ProcessTime
+  }
+
+  private addSlept(part: number, ns: SimTime): void {
+    switch (part) {
+      case READS:
+        this.sleptRead += ns
+        return
+      case WRITES:
+        this.sleptWrite += ns
+        return
+      case THROTTLED:
+        this.sleptThrottled += ns
+        return
+      case SYNC:
+        this.sleptSync += ns
+        return
+      case FAULT:
+        this.sleptFault += ns
+        return
+      case THINK:
+        this.sleptThink += ns
+        return
+      default:
+        this.sleptOther += ns
+    }
   }
 }
