@@ -60,8 +60,8 @@ export class CfqQueue extends SortedQueue {
     readonly sync: boolean,
     public ioClass: number,
     public prio: number,
-    /** The process of a sync queue; null for a shared async queue. */
-    readonly cic: CfqIoContext | null,
+    /** The process of a sync queue; null for a shared async queue (a context sets itself: its own sync queue). */
+    public cic: CfqIoContext | null,
   ) {
     super()
     this.idleWindow = sync && ioClass !== IOPRIO_IDLE

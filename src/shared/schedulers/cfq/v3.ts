@@ -5,7 +5,7 @@ import { Idle } from '../scheduler'
 import type { IoScheduler, SchedulerContext } from '../scheduler'
 import type { CfqConfig } from './tunables'
 import { HW_TAG_DEPTH, IDLE_GRACE, MIN_TT, SLICE_SCALE } from './tunables'
-import { CfqIoContext } from './io-context'
+import { CfqIoContext, contextStats } from './io-context'
 import { CfqQueue, asyncSlot, effectiveClass, effectiveLevel } from './queue'
 import { HeadChooser } from './sorted-queue'
 import { ServiceTree } from './service-tree'
@@ -28,6 +28,7 @@ export class CfqV3 implements IoScheduler {
   private readonly chooser: HeadChooser
   private readonly tree = new ServiceTree()
   private readonly contexts = new PidTable<CfqIoContext>()
+  private readonly stats = contextStats()
   private readonly asyncQueues: (CfqQueue | null)[] = new Array<CfqQueue | null>(17).fill(null)
   private readonly idle = new Idle()
   private active: CfqQueue | null = null
@@ -78,7 +79,7 @@ export class CfqV3 implements IoScheduler {
   private contextOf(c: IoContext, now: SimTime): CfqIoContext {
     let cic = this.contexts.get(c.pid)
     if (cic === undefined) {
-      cic = new CfqIoContext(c, now)
+      cic = new CfqIoContext(c, now, this.stats)
       this.contexts.set(c.pid, cic)
     }
     return cic
@@ -92,7 +93,7 @@ export class CfqV3 implements IoScheduler {
       const slot = asyncSlot(rq.ctx)
       return (this.asyncQueues[slot] ??= new CfqQueue(false, cls, lvl, null))
     }
-    const q = (cic.syncQueue ??= new CfqQueue(true, cls, lvl, cic))
+    const q = cic.syncQueue ?? cic.openSyncQueue(cls, lvl)
     // a changed priority takes effect when the queue is neither queued nor being served
     if (!q.onRr && q !== this.active && (q.ioClass !== cls || q.prio !== lvl)) {
       q.ioClass = cls
