@@ -95,7 +95,7 @@ const NAMED: Record<string, (worse: RunResult, better: RunResult) => (string | R
   'streaming-read-under-write-2003': (w, b) => [
     /: deceptive idleness\.$/,
     `deadline moved on to other processes ${stagesOf(w, 'reader').deceived!.switches} times when the reader looked idle`,
-    `(${stagesOf(b, 'reader').deceived!.switches} such switches under main/anticipatory)`,
+    `(${stagesOf(b, 'reader').deceived!.switches} such switches under anticipatory)`,
   ],
   'row-vs-cfq-emmc-2012': (w, b) => [
     "lmdd-parallel/row served its reads before the flush's writes (read-over-write priority)",
