@@ -3,6 +3,8 @@
  * parameter is described once here — default, unit, meaning, allowed range — and the same
  * description drives validation, the CLI listing, the UI forms and the docs.
  */
+import { exact } from './people-numbers'
+
 export type ParamKind = 'int' | 'number' | 'bool' | 'enum' | 'size' | 'string' | 'duration'
 
 export interface ParamSpec {
@@ -95,11 +97,11 @@ export function checkParam(
   const range = (x: number, what: string): { value: number } | { error: string } => {
     if (spec.min !== undefined && x < spec.min)
       return {
-        error: `expected ${what} ≥ ${spec.min}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}`,
+        error: `expected ${what} ≥ ${exact(spec.min)}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}`,
       }
     if (spec.max !== undefined && x > spec.max)
       return {
-        error: `expected ${what} ≤ ${spec.max}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}`,
+        error: `expected ${what} ≤ ${exact(spec.max)}${spec.unit ? ' ' + spec.unit : ''}, got ${describe(v)}`,
       }
     return { value: x }
   }

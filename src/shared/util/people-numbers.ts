@@ -14,6 +14,14 @@ export function num(v: number | undefined | null, digits = 3): string {
 }
 
 /**
+ * A limit as people read it: every digit kept (a bound is exact, not a measurement), thousands
+ * grouped — `600,000`, `1,073,741,824`, `0.001` — where the digits ran together.
+ */
+export function exact(v: number): string {
+  return v.toLocaleString('en-US', { maximumFractionDigits: 20 })
+}
+
+/**
  * A time given in milliseconds as people read it: `738 ms`, `6.01 ms`, `0.13 ms`; under 0.1 ms in
  * microseconds (`1.44 µs`, `0.85 µs`), not `0.00144 ms` or `8.5e-4 ms`.
  */

@@ -1,6 +1,6 @@
 // Numbers as people read them: three significant figures, thousands separated, units spaced.
 // num and bytes are shared with the command line (`iosched-lab devices` sizes as the app shows them).
-import { num } from '../../../shared/util/people-numbers'
+import { exact, num } from '../../../shared/util/people-numbers'
 
 export { bytes, change, changeFrom, num, significant, times } from '../../../shared/util/people-numbers'
 
@@ -21,9 +21,8 @@ export function seconds(s: number | null | undefined): string {
  */
 export function boundsText(min: number | undefined, max: number | undefined): string {
   if (min === undefined && max === undefined) return ''
-  const exact = (v: number | undefined): string =>
-    v === undefined ? '' : v.toLocaleString('en-US', { maximumFractionDigits: 20 })
-  return `${exact(min)}…${exact(max)}`
+  const bound = (v: number | undefined): string => (v === undefined ? '' : exact(v))
+  return `${bound(min)}…${bound(max)}`
 }
 
 /** A saved time as everywhere in the lab (`2026-12-05 23:08 UTC`), not in the browser's locale or zone. */
