@@ -1,5 +1,5 @@
 import type { Bio } from './types'
-import type { SlotWaiter } from './queue'
+import type { SlotWaiter } from './queue-params'
 
 /**
  * (bio, waiter) pairs waiting (for a request slot, for writeback throttling), in arrival order.

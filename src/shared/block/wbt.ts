@@ -4,7 +4,7 @@ import { MS, SECOND } from '../sim/time'
 import type { SimTime } from '../sim/time'
 import { READ } from './types'
 import type { Bio, IoContext, Request } from './types'
-import type { SlotWaiter } from './queue'
+import type { SlotWaiter } from './queue-params'
 import { WaitList } from './wait-list'
 
 /**
