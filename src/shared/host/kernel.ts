@@ -27,30 +27,8 @@ import type { FileSystem, FsSpec } from '../fs/types'
 import { findFileSystem } from '../fs/registry'
 import { LatencyGather } from '../metrics/latency-gather'
 import { writeCallDraw } from './write-call'
-
-/** Host settings converted to simulator units (ns, pages). */
-export interface HostRuntime {
-  syscall: SimTime
-  /** CPU of a blocked task's wake-up and switch back in (host `wakeUs`). */
-  wake: SimTime
-  copyPerKiB: SimTime
-  /** A buffered write()'s work per call beyond the system call and the copy (writeCallUs). */
-  writeCall: SimTime
-  /** System time of allocating one reported page (0: no free page reporting). */
-  freshPage: SimTime
-  submit: SimTime
-  /** CPU of putting one page under writeback and submitting it, in the writing task (host `writebackPageUs`). */
-  writebackPage: SimTime
-  fork: SimTime
-  throttle: 'sleep' | 'writer-writeback'
-  physio: boolean
-  /** log2 of the largest folio (in pages) a buffered write makes: 0 = base pages only. */
-  folioOrder: number
-  dirtyExpire: SimTime
-  writebackInterval: SimTime
-  /** CPU time of the I/O scheduler's work per request made, charged to the submitter. */
-  schedCpu: SimTime
-}
+import { hostRuntime } from './host-runtime'
+import type { HostRuntime } from './host-runtime'
 
 export interface SpawnOptions {
   ioClass: IoPrioClass
@@ -113,22 +91,7 @@ export class Kernel implements PageIoListener {
     fsSpec: FsSpec = { type: 'none', values: {} },
   ) {
     const n = (k: string): number => hv[k] as number
-    this.h = {
-      syscall: Math.max(1, Math.round(n('syscallUs') * US)),
-      wake: Math.round(n('wakeUs') * US),
-      copyPerKiB: Math.round(n('copyUsPerKiB') * US),
-      writeCall: Math.round(((hv.writeCallUs as number | undefined) ?? 0) * US),
-      freshPage: Math.round(n('freshPageUs') * US),
-      submit: Math.round(n('submitUs') * US),
-      writebackPage: Math.round(((hv.writebackPageUs as number | undefined) ?? 0) * US),
-      fork: Math.round(n('forkUs') * US),
-      throttle: hv.dirtyThrottle as HostRuntime['throttle'],
-      physio: hv.physio as boolean,
-      folioOrder: Math.max(0, Math.floor(Math.log2(n('largeFolioKiB') / 4))),
-      dirtyExpire: n('dirtyExpireMs') * MS,
-      writebackInterval: n('dirtyWritebackMs') * MS,
-      schedCpu: queue.params.cpuPerRequest ?? 0,
-    }
+    this.h = hostRuntime(hv, queue.params.cpuPerRequest ?? 0)
     this.writeCall = writeCallDraw(hv, rng)
     this.cpu = new CpuScheduler(engine, cpuParamsOf(hv))
     if (hv.wakePacking === true) queue.runContext = this.cpu
