@@ -12,9 +12,8 @@ import type { FitPoint } from './fit-virtual'
 import { inPasses, mergePasses, noiseOf, sweepPointOf } from './fingerprint-passes'
 import { fitVirtual } from './fit-virtual'
 import { HOST_FIT_SOURCES } from './fit-host'
-import type { CostScheduler, SchedulerPoint } from './fit-scheduler-cost'
+import type { SchedulerPoint } from './fit-scheduler-cost'
 import { COST_SCHEDULERS, fitSchedulerCost, refineSchedulerPaths } from './fit-scheduler-cost'
-import type { HostCapture } from './host-capture'
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
 import { readQueueFacts } from './queue-facts'
@@ -26,7 +25,6 @@ import { deviceName, sysBlockDir, readSys } from './sysfs'
 import { offeredOf } from './kernel-offers'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
-import type { FreshPageProbe } from './fresh-page-probe'
 import { measureFreshPages } from './fresh-page-probe'
 import {
   MEDIAN_ONLY,
@@ -39,87 +37,9 @@ import {
 
 export { VIRTUAL_BASE, residualSize, schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
 
-/** How one point came out: measured (mean of the passes), simulated, and how far apart. */
-export interface PointResidual {
-  /** Simulated ÷ measured − 1. */
-  iops: number
-  p50: number
-  p99: number
-  /** The passes' own spread: |a − b| ÷ mean of the rates and medians (at least 5 %). */
-  noise: number
-  /** Within its noise (rate and median; the median alone where `medianOnly`). */
-  ok: boolean
-  /**
-   * The point is judged by its median alone: the buffered-write point's rate is the mean of 64
-   * write() calls, which one stall in the kernel (an allocation, a lock) decides, while what the
-   * point measures — the CPU of a write() — is its median.
-   */
-  medianOnly?: boolean
-}
+import type { FingerprintOptions, PointResidual, PresetDocument } from './fingerprint-types'
 
-/** A custom device preset file: the fitted model, how it was measured, and how well it fits. */
-export interface PresetDocument {
-  schema: 'iosched-lab/device-preset@1'
-  name: string
-  model: 'flash' | 'hdd' | 'virtual'
-  /** A built-in preset of the same model the values override. */
-  basePreset: string
-  description: string
-  values: ParamValues
-  sources: Record<string, string>
-  measured: {
-    target: RealTargetInfo
-    seconds: number
-    passes: number
-    /** The bytes the random points spread over (absent in presets of older versions: the default). */
-    regionBytes?: number
-    points: SweepPoint[]
-    /** The points as the fit saw them (latency histograms, fio's CPU, the CPUs busy): to fit again. */
-    fitPoints?: FitPoint[]
-  }
-  simulated: { points: SweepPoint[] }
-  /** RMS horizontal distance between measured and simulated latency CDFs, per point. */
-  fit: Record<string, { ms: number; relative: number }>
-  /** Per point: the re-simulated sweep against the measured one, judged against its noise. */
-  residuals?: Record<string, PointResidual>
-  /** Points off by more than their noise, said in words (nothing saved when `refused`). */
-  warnings?: string[]
-  /**
-   * The sweep's QD32 random reads again under each of the kernel's schedulers (virtual devices):
-   * what fits the schedulers' CPU on this machine, measured and re-simulated.
-   */
-  schedulerPoints?: {
-    scheduler: CostScheduler
-    measured: SweepPoint & { fioCpuUs: number | null }
-    simulated: SweepPoint & { fioCpuUs: number | null }
-  }[]
-  /** The queue attributes read from sysfs. */
-  queue?: QueueFacts
-  /** This machine as a host preset: the simulated companion of a real run uses it. */
-  host?: HostCapture
-  /** Paste into a spec to simulate this device today (no registration needed). */
-  specDevice: { preset: string; overrides: ParamValues }
-}
-
-export interface FingerprintOptions {
-  target?: TargetRequest
-  /** Seconds per sweep point (default 3). */
-  seconds?: number
-  /** Passes of the sweep (default 3): their spread is each point's noise; the median pass counts. */
-  passes?: number
-  /** Bytes of the device the random points spread over (default: all of it, at most 8 GiB). */
-  regionBytes?: number
-  name?: string
-  stateDir?: string
-  /** Where to save the preset file (nothing saved when absent). */
-  out?: string
-  /** Pass one to be able to cancel (its `cancel()` restores the device). */
-  runner?: RealExperimentRunner
-  /** Run the scheduler points of a virtual device (default true). */
-  schedulerPoints?: boolean
-  /** How the cost of reported memory is measured (default: probeFreshPages, in a child process). */
-  freshPageProbe?: () => Promise<FreshPageProbe>
-}
+export type { FingerprintOptions, PointResidual, PresetDocument } from './fingerprint-types'
 
 /**
  * The CPUs the sweep kept busy over a process's own time in a run (from the sampled /proc/stat),
