@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { validateSpec as validateExperiment } from '../../src/shared/experiment/validate'
 import { parseValidateMatrix } from '../../src/shared/validate/matrix-file'
+import { validateSpec } from '../../src/shared/validate/matrix'
 
 const root = join(import.meta.dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'iosched-matrix-'))
@@ -52,6 +54,62 @@ describe('a validation matrix of the user’s own', () => {
       'buffered-seqread',
       'readers-qd4-x4',
     ])
+  })
+
+  it('carries a process’s I/O priority, nice and start into the spec both sides run', () => {
+    const m = parseValidateMatrix([
+      {
+        id: 'idle-reader',
+        processes: [
+          { name: 'bg', params: { rw: 'randread', bs: '4k', direct: true }, ioClass: 'idle', startMs: 200 },
+          {
+            name: 'fg',
+            params: { rw: 'randread', bs: '4k', direct: true },
+            ioClass: 'rt',
+            ioLevel: 2,
+            nice: -5,
+          },
+        ],
+      },
+    ])
+    expect(m.ok).toBe(true)
+    if (!m.ok) return
+    const spec = validateSpec(m.workloads[0], {
+      device: { preset: 'nullblk' },
+      schedulers: ['mq-deadline'],
+      seconds: 2,
+      regionBytes: 2 ** 28,
+      repetitions: 2,
+      cvPercent: 5,
+      maxRepetitions: 2,
+    }) as { workload: { processes: Record<string, unknown>[] } }
+    expect(
+      spec.workload.processes.map(({ name, ioClass, ioLevel, nice, startMs }) => ({
+        name,
+        ioClass,
+        ioLevel,
+        nice,
+        startMs,
+      })),
+    ).toEqual([
+      { name: 'bg', ioClass: 'idle', ioLevel: undefined, nice: undefined, startMs: 200 },
+      { name: 'fg', ioClass: 'rt', ioLevel: 2, nice: -5, startMs: undefined },
+    ])
+    const checked = validateExperiment(spec)
+    expect(checked.ok).toBe(true)
+  })
+
+  it('refuses a field a process does not have, and a bad priority, saying where', () => {
+    const m = parseValidateMatrix([
+      { id: 'a', processes: [{ name: 'x', params: { rw: 'read' }, prio: 3 }] },
+      { id: 'b', processes: [{ name: 'y', params: { rw: 'read' }, ioClass: 'urgent' }] },
+    ])
+    expect(m.ok).toBe(false)
+    if (m.ok) return
+    expect(m.problems[0]).toMatch(
+      /^\[0\]\.processes\[0\]\.prio: not a field of a process \(they are name, params, ioClass/,
+    )
+    expect(m.problems.join('\n')).toMatch(/\[1\]\.processes\[0\]\.ioClass: /)
   })
 
   it('says what is wrong and where, every problem at once', () => {

@@ -17,8 +17,21 @@ export interface ValidateWorkload {
   quick: boolean
   /** The process whose throughput ranks the schedulers. */
   rankBy: string
-  processes: { name: string; params: ParamValues }[]
+  processes: ValidateProcess[]
 }
+
+/** A process of a workload: a fio job, and as in a spec its I/O priority, nice and start. */
+export interface ValidateProcess {
+  name: string
+  params: ParamValues
+  ioClass?: 'none' | 'rt' | 'be' | 'idle'
+  ioLevel?: number
+  nice?: number
+  startMs?: number
+}
+
+/** The spec fields of a process a matrix may give beside its name and fio parameters. */
+export const PROCESS_EXTRAS = ['ioClass', 'ioLevel', 'nice', 'startMs'] as const
 
 /** A fio job of the matrix on the raw device: direct, libaio beyond QD1 (psync at it). */
 export const job = (rw: string, bs: string, iodepth: number, extra: ParamValues = {}): ParamValues => ({
@@ -112,10 +125,11 @@ export function validateSpec(w: ValidateWorkload, o: ValidateSpecOptions): objec
     device: o.device,
     ...(o.host ? { host: o.host } : {}),
     workload: {
-      processes: w.processes.map((p) => ({
-        name: p.name,
+      processes: w.processes.map(({ name, params, ...extras }) => ({
+        name,
         type: 'fio',
-        params: { ...p.params, size: o.regionBytes, time_based: true, runtime: o.seconds },
+        params: { ...params, size: o.regionBytes, time_based: true, runtime: o.seconds },
+        ...extras,
       })),
       stop: { maxSeconds: o.seconds + 1 },
     },
