@@ -29,9 +29,10 @@ export function makeRig(
   tunables: Partial<ParamValues> = {},
   dev: Partial<ParamValues> = {},
   nrRequests = 128,
+  hz = 1000,
 ) {
   const engine = new Engine()
-  const queue = new BlockQueue(engine, { nrRequests, layer: type.layer, hz: 1000 }, new Rng(1))
+  const queue = new BlockQueue(engine, { nrRequests, layer: type.layer, hz }, new Rng(1))
   const devValues = resolveParams(nullblkParams, dev, 'device', [])
   queue.setDevice(new NullBlk(devValues, { engine, sink: queue, rng: new Rng(2) }))
   const issues: { path: string; message: string }[] = []

@@ -8,6 +8,7 @@ import { Idle } from '../schedulers/scheduler'
 import { Bio, READ, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
 import type { BlockObserver } from './observer'
 import { RequestMerger } from './merge'
+import { MqRuns } from './mq-runs'
 import { WaitList } from './wait-list'
 import { defaultWbtLatencyNs, WritebackThrottle } from './wbt'
 import type { BioOwner, DeviceInfo, IoContext, Op } from './types'
@@ -63,6 +64,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   private readonly rqPool: Request[] = []
   private readonly bioPool: Bio[] = []
   private readonly idleTimer: Timer
+  /** blk-mq's own re-runs of the queue (restart mark, delayed run); null on the legacy layer. */
+  private readonly mqRuns: MqRuns | null
   private kickPending = false
   /** Flush-sequence requests waiting for the device, past the scheduler. */
   private readonly bypassList: Request[] = []
@@ -85,6 +88,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   ) {
     this.idleTimer = new Timer(engine, this, EV_IDLE)
     this.shared = params.layer === 'mq'
+    this.mqRuns = this.shared ? new MqRuns(engine, params.hz, this.runNow) : null
   }
 
   /** Connect the device (built with this queue as its completion sink), before the scheduler. */
@@ -277,14 +281,19 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     const depth = this.deviceInfo.queueDepth
     while (this.bypassList.length > 0 && dev.inFlight < depth) this.start(this.bypassList.shift()!, now)
     if (this.parked !== null) {
-      if (dev.inFlight >= depth || !dev.accepts!(this.parked)) return
+      if (dev.inFlight >= depth || !dev.accepts!(this.parked)) return this.markRestart()
       const rq = this.parked
       this.parked = null
       this.start(rq, now, false)
     }
-    while (dev.inFlight < depth) {
+    while (true) {
+      if (dev.inFlight >= depth) {
+        if (this.sched.hasWork()) this.markRestart()
+        break
+      }
       const r = this.sched.dispatch(now)
       if (r === undefined) {
+        if (this.mqRuns !== null && this.sched.hasWork()) this.mqRuns.declined(now)
         if (this.observer?.idled !== undefined) this.declined(now, dev.inFlight === 0)
         break
       }
@@ -299,10 +308,16 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
         if (r.state !== RQ_QUEUED) throw new Error(`scheduler dispatched request ${r.id} which is not queued`)
         this.merger.remove(r)
         this.parked = r
+        this.markRestart()
         break
       }
       this.start(r, now)
     }
+  }
+
+  /** The driver is full: the next completion runs the queue (blk_mq_sched_mark_restart_hctx). */
+  private markRestart(): void {
+    if (this.mqRuns !== null) this.mqRuns.restart = true
   }
 
   /**
@@ -359,8 +374,14 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       rq.bioHead = rq.bioTail = null
       this.rqPool.push(rq)
     } else this.release(rq)
-    // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds anything.
-    if (this.sched.hasWork() || this.bypassList.length > 0 || this.parked !== null) this.kick()
+    // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds
+    // anything — on blk-mq under a scheduler whose completion runs nothing, only after a restart mark
+    const runs = this.mqRuns
+    if (this.bypassList.length > 0 || this.parked !== null) this.kick()
+    else if (runs === null || this.sched.completionRuns !== false || runs.restart) {
+      if (runs !== null) runs.restart = false
+      if (this.sched.hasWork()) this.kick()
+    }
   }
 
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */

@@ -131,6 +131,8 @@ class PrioLevel {
 
 export class MqDeadline implements IoScheduler {
   readonly frontMerges: boolean
+  /** dd_finish_request only counts the completion: it schedules no dispatch (block/mq-runs.ts). */
+  readonly completionRuns = false
   private readonly expire: [SimTime, SimTime]
   private readonly writesStarved: number
   private readonly fifoBatch: number

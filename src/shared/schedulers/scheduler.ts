@@ -46,6 +46,13 @@ export interface IoScheduler {
   limitDepth?(op: Op, sync: boolean): number | undefined
   /** Process exited: drop per-process state, stop anticipating it. */
   contextExited?(pid: number, now: SimTime): void
+  /**
+   * Whether a request's completion runs the queue again (default true). The legacy drivers' request
+   * functions did, and blk-mq schedulers whose completion hook schedules a dispatch (kyber's token
+   * wake-up, BFQ's bfq_schedule_dispatch) do; mq-deadline's (dd_finish_request) only counts, so
+   * under it blk-mq runs the queue at a completion only after a restart mark (block/mq-runs.ts).
+   */
+  readonly completionRuns?: boolean
 }
 
 /** What a scheduler may use from its surroundings. */
