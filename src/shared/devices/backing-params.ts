@@ -80,6 +80,17 @@ export const BACKING_PARAMS: readonly ParamSpec[] = [
     source:
       'drivers/block/virtio_blk.c (6.x): without VIRTIO_RING_F_INDIRECT_DESC a request takes one descriptor per segment plus its header and status; the device offers seg_max = queue size − 2, read back as queue/max_segments, so the ring is max_segments + 2',
   },
+  {
+    name: 'backingIoprio',
+    kind: 'enum',
+    default: 'request',
+    unit: '',
+    meaning:
+      "The I/O priority of what the loop worker hands down: 'request' — each upper request's own (an ionice'd process's class reaches the backing device's scheduler, whose mq-deadline serves RT before BE before IDLE); 'none' — class NONE for all (older kernels)",
+    values: ['request', 'none'],
+    source:
+      'drivers/block/loop.c lo_rw_aio: cmd->iocb.ki_ioprio = req_get_ioprio(rq) since commit 1fdb8188c3d5 "loop: aio inherit the ioprio of original request" (Linux 6.15, April 2025, backported to the stable series), IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 0) before; iomap\'s direct I/O gives the kiocb\'s priority to its bios (fs/iomap/direct-io.c: bio->bi_ioprio = dio->iocb->ki_ioprio)',
+  },
 ]
 
 /** The backing device's configuration in simulator units (null: not modelled). */
@@ -92,6 +103,8 @@ export interface BackingConfig {
   readonly queueDepth: number
   readonly maxTransferSectors: number
   readonly ringSlots: number
+  /** The upper request's I/O priority goes down with it (backingIoprio 'request'). */
+  readonly inheritIoprio: boolean
 }
 
 /**
@@ -126,6 +139,7 @@ export function backingConfig(v: ParamValues, issues: ParamIssue[], path: string
     queueDepth: v.backingQueueDepth as number,
     maxTransferSectors: Math.round(((v.backingMaxTransferKiB as number) * 1024) / SECTOR),
     ringSlots: v.ringSlots as number,
+    inheritIoprio: ((v.backingIoprio as string | undefined) ?? 'request') === 'request',
   }
 }
 

@@ -1,7 +1,7 @@
 import { BlockQueue } from '../block/queue'
 import type { SlotWaiter } from '../block/queue'
 import { SECTOR } from '../block/types'
-import type { Bio, BioOwner, DeviceInfo, IoContext, Request } from '../block/types'
+import type { Bio, BioOwner, DeviceInfo, IoContext, IoPrioClass, Request } from '../block/types'
 import { findScheduler } from '../schedulers/registry'
 import type { Engine } from '../sim/engine'
 import type { Rng } from '../sim/rng'
@@ -93,7 +93,8 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
   /** Hand an upper request to the backing device, as the loop worker's direct I/O does. */
   submit(upper: Request): void {
     const q = this.queue
-    const bio = q.makeBio(upper.sector, upper.nsect, upper.op, true, LOOP_WORKER, this, upper, 0, upper.pages)
+    const ctx = this.cfg.inheritIoprio ? workerContext(upper.ioClass, upper.ioLevel) : LOOP_WORKER
+    const bio = q.makeBio(upper.sector, upper.nsect, upper.op, true, ctx, this, upper, 0, upper.pages)
     if (this.waiting) {
       this.held.push(bio)
       return
@@ -143,8 +144,19 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
   }
 }
 
-/** The loop device's worker, the one context the backing device sees (drivers/block/loop.c). */
+/** The loop device's worker, the one task the backing device sees (drivers/block/loop.c). */
 const LOOP_WORKER: IoContext = { pid: 9, name: 'loop-worker', ioClass: 0, ioLevel: 4, exited: false }
+
+/**
+ * The worker as the backing device sees it under an upper request's I/O priority: the kernel
+ * copies the request's priority into the worker's kiocb (lo_rw_aio, 6.15+), and the backing bios
+ * carry it (backing-params.ts, backingIoprio). One context per class and level, all the same task.
+ */
+const WORKER_BY_PRIO: IoContext[] = []
+function workerContext(ioClass: IoPrioClass, ioLevel: number): IoContext {
+  const k = ioClass * 8 + ioLevel
+  return (WORKER_BY_PRIO[k] ??= { ...LOOP_WORKER, ioClass, ioLevel })
+}
 
 /**
  * The runs of memory of a request of page-cache pages here, from the upper device's bios it
