@@ -53,6 +53,9 @@ describe('a validation matrix of the user’s own', () => {
       'reader-vs-seqwriter-qd1',
       'buffered-seqread',
       'readers-qd4-x4',
+      'idle-reader-vs-reader',
+      'rt-reader-vs-deep-writer',
+      'reader-vs-fsync-writer',
     ])
   })
 
