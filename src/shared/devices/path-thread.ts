@@ -1,10 +1,28 @@
-import type { Request } from '../block/types'
+import { Request } from '../block/types'
+import type { Engine, Handler } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { HostCpu, HostThread } from './device'
 import { RequestRing } from './request-ring'
 
-/** A thread of the device's own path: serves its requests in turn, `pathNs` of CPU each. */
-export class PathThread implements HostThread {
+/**
+ * A cache flush in the path thread's turn (a loop device's REQ_OP_FLUSH): after its path work the
+ * thread waits `waitNs` off the CPU — the worker's vfs_fsync of the backing file — then `done`.
+ */
+export class FlushMark extends Request {
+  constructor(
+    readonly waitNs: SimTime,
+    readonly done: () => void,
+  ) {
+    super()
+  }
+}
+
+/**
+ * A thread of the device's own path: serves its requests in turn, `pathNs` of CPU each. A flush
+ * (FlushMark) blocks it: what comes behind waits until the flush is done (drivers/block/loop.c
+ * loop_process_work: one command at a time, lo_req_flush synchronous).
+ */
+export class PathThread implements HostThread, Handler {
   readonly weight = 1024
   cpuWork = 0
   cpuTime = 0
@@ -20,6 +38,7 @@ export class PathThread implements HostThread {
   constructor(
     readonly pid: number,
     private readonly dev: { afterPath(rq: Request, now: SimTime): void },
+    private readonly engine: Engine,
   ) {}
 
   submit(rq: Request, cpu: HostCpu, ns: number): void {
@@ -32,7 +51,25 @@ export class PathThread implements HostThread {
   }
 
   cpuDone(now: SimTime): void {
-    this.dev.afterPath(this.queue.shift(), now)
+    const rq = this.queue.shift()
+    if (rq instanceof FlushMark) {
+      // blocked in the fsync: off the CPU, still running (what comes next queues behind it)
+      this.cpu!.release(this)
+      this.engine.at(now + rq.waitNs, this, 0, rq)
+      return
+    }
+    this.dev.afterPath(rq, now)
+    this.next()
+  }
+
+  /** The flush's wait is over. */
+  onEvent(_kind: number, data: unknown): void {
+    ;(data as FlushMark).done()
+    if (this.queue.size > 0) this.cpu!.run(this, this.ns)
+    else this.running = false
+  }
+
+  private next(): void {
     if (this.queue.size > 0) this.cpu!.run(this, this.ns)
     else {
       this.running = false

@@ -117,6 +117,16 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
       'Service time of a 4 KiB write as percent:µs quantiles (an early-acknowledging write cache shows here)',
   },
   {
+    name: 'flushUs',
+    kind: 'string',
+    default: '',
+    unit: 'µs',
+    meaning:
+      "How long a cache flush (fsync's REQ_PREFLUSH) keeps the device's path thread waiting, as percent:µs quantiles — a loop device's worker calls vfs_fsync on its backing file, which commits the file system's journal and flushes the disk under it, and serves nothing else meanwhile ('' = a flush costs nothing)",
+    source:
+      'drivers/block/loop.c (6.x): do_req_filebacked → lo_req_flush → vfs_fsync, synchronous in the worker (loop_process_work serves its commands in turn); the time is measured: fio 4 KiB O_DIRECT random writes with fsync=1 on a loop device give the flush alone (fio’s sync latency)',
+  },
+  {
     name: 'readParallel',
     kind: 'number',
     default: 3,
@@ -268,6 +278,8 @@ export interface VirtualConfig {
   readonly writeCache: boolean
   /** Service of a 4 KiB request, µs, per direction [read, write]. */
   readonly service: readonly [QuantileTable, QuantileTable]
+  /** A cache flush's wait on the path thread, µs (null: a flush costs nothing). */
+  readonly flush: QuantileTable | null
   readonly parallel: readonly [number, number]
   /** ns each request in flight adds to a request started beside it, per direction (0, 0: lanes). */
   readonly contentionNs: readonly [number, number]
@@ -336,6 +348,7 @@ export function virtualConfig(
     segmentKiB,
     writeCache: (v.writeCache as boolean | undefined) ?? true,
     service,
+    flush: ((v.flushUs as string | undefined) ?? '').trim() === '' ? null : table('flushUs'),
     parallel: [v.readParallel as number, v.writeParallel as number],
     contentionNs: [
       Math.round(((v.readContentionUs as number | undefined) ?? 0) * 1000),

@@ -6,7 +6,7 @@ import type { CompletionSink, Device, HostCpu } from './device'
 import { HostStalls } from './host-stalls'
 import { BackingStack } from './backing-stack'
 import { largestTransferSectors } from './virtual-params'
-import { PathThread } from './path-thread'
+import { FlushMark, PathThread } from './path-thread'
 import type { VirtualConfig } from './virtual-params'
 import { markPart } from './device-parts'
 import { VirtualLink } from './virtual-link'
@@ -52,6 +52,8 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
   readonly stalls: HostStalls | null
   /** The device under this one, with its own scheduler and ring (null: part of the service). */
   private readonly backing: BackingStack | null
+  /** Draws of the flushes' waits, a stream of their own (null: a flush costs nothing). */
+  private readonly flushRng: Rng | null
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -77,7 +79,8 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
     this.law = contention ? new DepthLaw(cfg, engine, rng, this) : null
     this.structure = this.law ?? new VirtualLanes(cfg, engine, rng, this)
     this.link = new VirtualLink(cfg, this)
-    for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this))
+    for (let i = 0; i < cfg.pathThreads; i++) this.threads.push(new PathThread(10 + i, this, engine))
+    this.flushRng = cfg.flush !== null ? rng.fork('flush') : null
     // the host's stalls are its own, whichever structure serves the requests (host-stalls.ts)
     this.stalls = cfg.stallEveryNs > 0 ? new HostStalls(engine, rng, cfg.stallEveryNs, cfg.stallMs) : null
     this.backing =
@@ -142,6 +145,24 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
     else this.afterPath(rq, now)
   }
 
+  /**
+   * A cache flush (REQ_PREFLUSH): with `flushUs` measured, it takes its turn on the path thread
+   * and holds it for the drawn wait (path-thread.ts, FlushMark); without a thread, a delay.
+   * The block layer wants `flush` only when the device has a write cache.
+   */
+  get flush(): ((done: () => void) => void) | undefined {
+    return this.flushRng === null ? undefined : this.doFlush
+  }
+
+  private readonly doFlush = (done: () => void): void => {
+    const waitNs = Math.round(this.cfg.flush!.draw(this.flushRng!.next()) * 1000)
+    if (this.threads.length > 0 && this.cpu !== null) {
+      const t = this.threads[this.nextThread]
+      this.nextThread = (this.nextThread + 1) % this.threads.length
+      t.submit(new FlushMark(waitNs, done), this.cpu, this.cfg.pathNs + this.schedNs)
+    } else this.engine.at(this.engine.now + waitNs, this, EV_FLUSHED, done)
+  }
+
   /** The request has been through the host path: on to its structure (or the backing queue). */
   afterPath(rq: Request, now: SimTime): void {
     markPart(rq, V_PATH, now)
@@ -162,6 +183,7 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
       this.afterPath(rq, now)
       return
     }
+    if (kind === EV_FLUSHED) return (data as () => void)()
     // a stall began while it was in service: it completes that much later, and holds what it holds
     // of the structure until then (its lane, or the contention it adds in the depth law)
     const owed = this.stalls !== null ? this.stalls.owed(rq.devMark) : 0
@@ -215,3 +237,4 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
 
 const EV_DONE = 0
 const EV_PATHED = 1
+const EV_FLUSHED = 2

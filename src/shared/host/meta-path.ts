@@ -25,6 +25,7 @@ export function metaStep(t: Task): void {
   }
   t.file = r.file
   t.fsPhase = 1
+  t.flushAfter = false
   t.fsWait = null
   if (!submitAll(t, K_FSYNC_WAIT)) return
   fsyncWait(t)

@@ -87,6 +87,8 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   datasync = false
   fsPhase = 0
   fsWait: SimFile | null = null
+  /** fsync of a block device: the device's cache is flushed once its data is written (blkdev_fsync). */
+  flushAfter = false
   /** The namespace operation in progress and its file number. */
   metaKind: MetaOp = 'stat'
   metaN = 0

@@ -70,6 +70,7 @@ export function balance(t: Task): void {
 export function fsyncStart(t: Task): void {
   t.fsPhase = 0
   t.fsWait = null
+  t.flushAfter = t.file!.raw || t.file!.blockDevice
   startSyncWriteback(t)
   fsyncMore(t)
 }
@@ -148,7 +149,23 @@ export function fsyncWait(t: Task): void {
   const m = t.fsWait
   if (m !== null && m.writeback > 0) return sleepOnWriteback(t, m)
   t.fsWait = null
+  if (t.flushAfter) return flushDevice(t)
   t.opDone()
+}
+
+/**
+ * fsync of a block device, its data written: block/fops.c blkdev_fsync then calls
+ * blkdev_issue_flush, an empty REQ_PREFLUSH bio the task waits for — done at once where the
+ * queue has no volatile write cache (submit_bio_noacct drops the flag), else as long as the
+ * device's flush takes (a loop device: its backing file's fsync, virtual.ts flushUs).
+ */
+function flushDevice(t: Task): void {
+  t.flushAfter = false
+  const q = t.kernel.queue
+  if (q.deviceInfo.writeCache !== true) return t.opDone()
+  t.k = K_FSYNC_WAIT
+  t.block()
+  q.flush(() => t.resume(K_FSYNC_WAIT))
 }
 
 function sleepOnWriteback(t: Task, f: SimFile): void {

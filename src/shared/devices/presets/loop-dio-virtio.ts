@@ -55,6 +55,8 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     writeMBps: 3510.817,
     pathUs: 1.699,
     schedulerPathUs: 'mq-deadline:0, kyber:0.403',
+    flushUs:
+      '0:45, 1:72, 5:101, 10:109, 20:120, 30:126, 40:130, 50:136, 60:142, 70:150, 80:154, 90:173, 95:210, 99:436, 99.5:606, 99.9:1192, 99.99:4067, 100:6992',
   },
   sources: {
     kind: 'drivers/block/loop.c: a file-backed block device; the scratch device of `run --real`',
@@ -70,6 +72,8 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
       'measured on the virtio disk under the loop device (2026-12-05): 1.02 completions per interrupt at QD1, 3.95 at QD4, 19 at QD32 (/proc/interrupts virtio1-req.0 against /sys/block/vda/stat), and 82 writes of 512 KiB issued over 6.5 ms completed together 10 ms after the first (ftrace) — Firecracker’s process_queue; it applies in the depth-law mode the fingerprint fits (readContentionUs > 0)',
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
+    flushUs:
+      'measured on this machine (Linux 6.18, 2026-12-06): fio 4 KiB O_DIRECT random writes with fsync=1 on a fresh loop device, 6 s, 21 914 fsyncs: sync latency p1 84.5, p10 121, p50 148.5, p90 185, p99 448.5, p99.9 1204 µs, max 7.0 ms (/work/runs/s07/real/out-fl.json), each knot less the 12.5 µs the model spends around the flush itself (the fsync system call 0.4, the woken writer 10.1, the worker’s path 2.1: the host’s syscallUs and wakeUs, pathUs). The same writer buffered made 13.9 MB/s (fsync p50 264 µs, its page’s write and the flush), and beside a QD1 direct reader 14.9 MB/s with the reader at 25.6 MB/s (49.6 alone)',
     segmentKiB:
       'measured (ftrace block_rq_issue/complete on vda in 13 traced runs, and 120 validate runs of a QD1 4 KiB reader beside a QD4 stream of 1 MiB O_DIRECT writes, 2026-12-04/05): in 74 % the reader waited behind a batch of writes (1.0–2.2 MB/s), in 26 % the ring held all four writes and a read (segments ≥ 16.5 KiB) and the reader made 4–10 MB/s. The validations since (v31–v36, 2026-12-05/06, 120 runs of the same cell) found the fast case in 8: 39 of 240 runs, 16 %, the share drawn here (the machine’s memory decides it, and it moved from 26 % to 7 %). A slow run traced with its scheduling (2026-12-05 09:10): the ring took one write at a time — each completed alone, ~300 µs apart, the next re-issued until it fitted — and a 1 MiB buffer the loop device split at its 128 segments came as 516 + 508 KiB: 128 segments of about 4 KiB each (one page each but for a pair), so that two requests need 260 of the 256 descriptors; mq-deadline always had a next write, and the read waited 3.95 ms for its batch of 16. Again untraced but for request events on 2026-12-06 00:11 (fio QD1 reader beside the QD4 1 MiB direct writer, 4 s): all 18 164 writes of the loop device were 512 KiB, each issued twice on vda (the ring refused the second), D2C 197 µs at p50 and one completion every 208 µs (2.27 GB/s); the reads waited 3.13 ms at p50 between vda’s insert and issue — 16 writes of 512 KiB. Until 2026-12-06 the slow runs here were 8 KiB segments, which gave the same 130 descriptors a request but requests of 1 MiB: batches twice as long as measured. fio’s buffers are fresh memory at each start: how contiguous they are is drawn per run',
     backingScheduler:
