@@ -189,16 +189,18 @@ describeReal('real devices in the app, in Chromium (root, fio)', () => {
       const outcome = page.getByTestId('fingerprint-outcome')
       await outcome.waitFor({ timeout: 90_000 })
       await expect(outcome.textContent()).resolves.toContain('e2e-scratch')
-      // the nine sweep points (the last two the buffered writes of 1 MiB and 4 KiB), then the
-      // QD32 reads under the kernel's other schedulers (bfq only where the kernel has it)
+      // the ten sweep points (then the buffered writes of 1 MiB and 4 KiB, and the writes each
+      // followed by fsync), then the QD32 reads under the kernel's other schedulers (bfq only
+      // where the kernel has it)
       const others = KERNEL_OFFERED.filter((k) => k !== 'none')
-      await expect(outcome.locator('tbody tr').count()).resolves.toBe(9 + others.length)
+      await expect(outcome.locator('tbody tr').count()).resolves.toBe(10 + others.length)
       await expect(outcome.locator('tbody tr').nth(7).textContent()).resolves.toContain('buffered-write')
       await expect(outcome.locator('tbody tr').nth(8).textContent()).resolves.toContain('buffered-randwrite')
+      await expect(outcome.locator('tbody tr').nth(9).textContent()).resolves.toContain('qd1-fsync-write')
       await expect(
         outcome
           .locator('tbody tr')
-          .nth(8 + others.length)
+          .nth(9 + others.length)
           .textContent(),
       ).resolves.toContain(`qd32-randread@${others[others.length - 1]}`)
       expect(loopsUnder(dir)).toEqual([disk.device])

@@ -12,6 +12,7 @@ export const FINGERPRINT_POINTS = [
   'seq-write',
   'buffered-write',
   'buffered-randwrite',
+  'qd1-fsync-write',
 ] as const
 
 export type SweepName = (typeof FINGERPRINT_POINTS)[number]

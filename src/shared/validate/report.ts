@@ -19,8 +19,11 @@ export interface ValidateReport {
     device: { preset: string; overrides: ParamValues }
     host: { preset: string; overrides: ParamValues }
     /** Per sweep point: simulated ÷ measured − 1 of the rate and the median, and the noise. */
-    residuals: Record<string, { iops: number; p50: number; noise: number; ok: boolean; medianOnly?: boolean }>
-    /** The largest |residual| of a rate or median over the sweep (the median alone where `medianOnly`). */
+    residuals: Record<
+      string,
+      { iops: number; p50: number; noise: number; ok: boolean; medianOnly?: boolean; rateOnly?: boolean }
+    >
+    /** The largest |residual| of a rate or median over the sweep (the one judged where `medianOnly` or `rateOnly`). */
     worstResidual: number
   }
   options: { seconds: number; minRepetitions: number; maxRepetitions: number; cvPercent: number }

@@ -29,10 +29,24 @@ const SWEEP: { name: SweepName; params: ParamValues }[] = [
     name: 'buffered-randwrite',
     params: { rw: 'randwrite', bs: '4k', iodepth: 1, ioengine: 'psync', direct: false, loops: 2 },
   },
+  // each direct write followed by fsync: a block device's fsync flushes its write cache
+  // (blkdev_fsync → blkdev_issue_flush), which a loop device serves with its backing file's fsync
+  // in its worker — the point's rate is the write's time and the flush's (flushUs)
+  {
+    name: 'qd1-fsync-write',
+    params: { rw: 'randwrite', bs: '4k', iodepth: 1, ioengine: 'psync', fsync: 1 },
+  },
 ]
 
 /** Points whose rate says nothing of what they measure (PointResidual.medianOnly in fingerprint.ts). */
 export const MEDIAN_ONLY: ReadonlySet<string> = new Set(['buffered-write', 'buffered-randwrite'])
+
+/** Points whose median says nothing of what they measure (PointResidual.rateOnly). */
+export const RATE_ONLY: ReadonlySet<string> = new Set(['qd1-fsync-write'])
+
+/** How a point is judged: `{ medianOnly }` or `{ rateOnly }` where it is one of those, else nothing. */
+export const judgedBy = (name: string): { medianOnly?: true; rateOnly?: true } =>
+  MEDIAN_ONLY.has(name) ? { medianOnly: true } : RATE_ONLY.has(name) ? { rateOnly: true } : {}
 
 /**
  * The percentiles a point's medians are judged at: p50, or for the two-pass buffered point the
@@ -67,9 +81,16 @@ export function medianResidual(
   return worst
 }
 
-/** A residual's size as the targets count it: the larger of rate and median, or the median alone. */
-export function residualSize(r: { iops: number; p50: number; medianOnly?: boolean }): number {
-  return r.medianOnly ? Math.abs(r.p50) : Math.max(Math.abs(r.iops), Math.abs(r.p50))
+/** A residual's size as the targets count it: the larger of rate and median, or the one judged. */
+export function residualSize(r: {
+  iops: number
+  p50: number
+  medianOnly?: boolean
+  rateOnly?: boolean
+}): number {
+  if (r.medianOnly) return Math.abs(r.p50)
+  if (r.rateOnly) return Math.abs(r.iops)
+  return Math.max(Math.abs(r.iops), Math.abs(r.p50))
 }
 
 /** The buffered point writes this much once (well under any dirty limit: no throttling). */
@@ -96,7 +117,7 @@ export function sweepSpec(
   return {
     name: 'fingerprint',
     description:
-      'QD1 and QD32 4 KiB random reads and writes, 1 MiB sequential reads and writes, 1 MiB buffered writes',
+      'QD1 and QD32 4 KiB random reads and writes, 1 MiB sequential reads and writes, 1 MiB buffered writes, 4 KiB writes each with fsync',
     device,
     ...(host ? { host } : {}),
     workload: {

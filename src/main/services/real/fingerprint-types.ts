@@ -27,6 +27,12 @@ export interface PointResidual {
    * point measures — the CPU of a write() — is its median.
    */
   medianOnly?: boolean
+  /**
+   * The point is judged by its rate alone: the writes each followed by fsync time the flush by
+   * their rate, while their own latency differs from the plain QD1 writes' for a reason the model
+   * has not (measured here: 92 µs at p50 after a flush, 120 without; 2026-12-06).
+   */
+  rateOnly?: boolean
 }
 
 /** A custom device preset file: the fitted model, how it was measured, and how well it fits. */

@@ -27,7 +27,7 @@ import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
 import { measureFreshPages } from './fresh-page-probe'
 import {
-  MEDIAN_ONLY,
+  judgedBy,
   VIRTUAL_BASE,
   medianResidual,
   residualSize,
@@ -285,13 +285,13 @@ export async function fingerprintDevice(
       p99: sp.p99Ms / mp.p99Ms - 1,
       noise: noise[key],
       ok: false,
-      ...(MEDIAN_ONLY.has(key) ? { medianOnly: true } : {}),
+      ...judgedBy(key),
     }
     res.ok = residualSize(res) <= Math.max(0.1, res.noise)
     residuals[key] = res
     if (!res.ok)
       warnings.push(
-        `${key}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median, beyond this point's noise (${pct(res.noise, false)})`,
+        `${key}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median${res.rateOnly ? ' (judged by its rate)' : res.medianOnly ? ' (judged by its median)' : ''}, beyond this point's noise (${pct(res.noise, false)})`,
       )
     return { mp, sp }
   }

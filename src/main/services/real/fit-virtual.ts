@@ -7,9 +7,10 @@ import type { SweepName } from './fingerprint-fit'
 import type { QueueFacts } from './queue-facts'
 import { backingOf } from './backing-facts'
 import { PER_PASS_THRESHOLD } from './virtio-signal'
-import { MEDIAN_ONLY, medianResidual, residualSize } from './fingerprint-sweep'
+import { judgedBy, medianResidual, residualSize } from './fingerprint-sweep'
 import { correctStalls, initialStalls } from './fit-stalls'
 import { correctHost } from './fit-host'
+import { correctFlush, initialFlush } from './fit-flush'
 
 /**
  * Fitting the virtual device model (devices/virtual.ts) to a fingerprint sweep. Each parameter is
@@ -24,7 +25,8 @@ import { correctHost } from './fit-host'
  *  - the parallelism of reads and of writes: the QD32 rates (Little's law to start with);
  *  - the bandwidths: the 1 MiB sequential points;
  *  - the host's CPU per system call: fio's own CPU per I/O at QD32 (libaio, few sleeps); the
- *    CPU of a wake-up: what QD1 (psync, a sleep per I/O) takes beyond that.
+ *    CPU of a wake-up: what QD1 (psync, a sleep per I/O) takes beyond that;
+ *  - a cache flush's time: the writes each followed by fsync, beyond the write (fit-flush.ts).
  * The queue attributes (rotational, tags, nr_requests, max_sectors_kb) are read from sysfs.
  */
 
@@ -143,6 +145,7 @@ export function initialVirtual(
   const writeContention = clamp((meanUs(rw32) - meanUs(rw1)) / 31, 0.05, 1e5)
   const stalls = initialStalls(rr32, 32)
   const backing = backingOf(facts)
+  const flush = initialFlush(points, facts.writeCache)
   const values: ParamValues = {
     kind: facts.kind,
     capacityGiB: r3(sizeBytes / 2 ** 30) || 0.25,
@@ -173,6 +176,7 @@ export function initialVirtual(
     ...(bw ? { cacheWriteMBps: r3(Math.max(1, sw.MBps)) } : {}),
     pathThreads: facts.kind === 'loop' ? 1 : 0,
     pathUs: facts.kind === 'loop' ? path.us : 0,
+    ...flush?.values,
   }
   const sources: Record<string, string> = {
     kind: facts.sources.kind,
@@ -214,6 +218,7 @@ export function initialVirtual(
         ? 'drivers/block/loop.c (6.x): one worker per blkcg runs the file I/O of each request'
         : '[assumed] no host thread of its own (the path runs in the submitter and interrupts)',
     pathUs: facts.kind === 'loop' ? path.why : '[assumed] 0: no host thread of its own',
+    ...flush?.sources,
   }
   return { values, sources }
 }
@@ -230,7 +235,7 @@ function residualSizes(meas: readonly FitPoint[], sim: readonly FitPoint[]): num
     const r = {
       iops: rel(s.iops, m.iops),
       p50: medianResidual(m.name, m.latency, s.latency, m.freshExcessNs),
-      medianOnly: MEDIAN_ONLY.has(m.name),
+      ...judgedBy(m.name),
     }
     out.push(residualSize(r))
   }
@@ -409,6 +414,7 @@ function correct(
           ),
         }),
     ...correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency),
+    ...correctFlush(v, meas, sim),
     readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
     // the buffered point's time is its copies and, at its second pass, writing back the first

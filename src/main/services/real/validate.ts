@@ -208,6 +208,7 @@ export async function validateDevice(
       noise: r.noise,
       ok: r.ok,
       ...(r.medianOnly ? { medianOnly: true } : {}),
+      ...(r.rateOnly ? { rateOnly: true } : {}),
     }
     worst = Math.max(worst, residualSize(r))
   }
