@@ -73,6 +73,7 @@ export interface HostThread {
   onCpu: number
   lastCpu: number
   wantCpu: number
+  vlag: number
   cpuDone(now: SimTime): void
 }
 

@@ -30,6 +30,7 @@ export class PathThread implements HostThread, Handler {
   onCpu = -1
   lastCpu = -1
   wantCpu = -1
+  vlag = 0
   private readonly queue = new RequestRing()
   private running = false
   private cpu: HostCpu | null = null

@@ -1,6 +1,7 @@
 import type { Engine, Handler } from '../sim/engine'
 import { Timer } from '../sim/engine'
 import type { SimTime } from '../sim/time'
+import { EevdfLag } from './eevdf-lag'
 import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
 
 /** What the CPU scheduler needs of a task. */
@@ -19,6 +20,8 @@ export interface CpuTask {
   lastCpu: number
   /** `pack`: the one CPU it waits for while runnable (-1: any). */
   wantCpu: number
+  /** `eevdf`: its lag when it last went to sleep (avg_vruntime − vruntime, ns of a nice-0 task). */
+  vlag: number
   /** The burst finished: continue (request another burst, block, or exit). */
   cpuDone(now: SimTime): void
 }
@@ -66,10 +69,12 @@ const EV_RR = -1
  *    credit and preempts the running one when it lags by more than `wakeupGranularity`; running
  *    tasks share the CPU in slices of `latency / nr_running` (at least `minGranularity`).
  *  - `eevdf`: EEVDF as Linux 6.6+ schedules fair tasks (kernel/sched/fair.c). A waking task gets
- *    no sleeper credit (PLACE_LAG keeps only the lag it had, small for a task that sleeps after
- *    short bursts) and preempts the running one only once that one has had its slice since it
- *    was picked (RUN_TO_PARITY) and is further ahead; running tasks share the CPU in slices of
- *    `minGranularity` (base_slice).
+ *    no sleeper credit but the lag it had when it slept (PLACE_LAG: the average vruntime less its
+ *    own then, positive for a task that ran less than its share). Within its slice the running
+ *    task keeps the CPU (RUN_TO_PARITY) while it is eligible — its vruntime at most the average
+ *    with the woken task in it; a woken task ahead of it by its lag makes it ineligible and
+ *    preempts at once. Past its slice, a woken task not behind it preempts. Running tasks share
+ *    the CPU in slices of `minGranularity` (base_slice).
  * With `pack`, a woken task waits for its waker's CPU instead of taking an idle one (see CpuParams).
  */
 export class CpuScheduler implements Handler {
@@ -82,6 +87,8 @@ export class CpuScheduler implements Handler {
   /** Runnable tasks: woken from sleep (served first under `tick`), then preempted ones (run-queue.ts). */
   private readonly queue: RunQueue
   private minVruntime = 0
+  /** `eevdf`: the tasks' lag and the running ones' eligibility (null under the other policies). */
+  private readonly lag: EevdfLag | null
   /**
    * The task whose continuation is running (between its burst ending and its next call): a wake-up
    * that should preempt it only marks its CPU, and the switch happens when it next asks for the
@@ -124,6 +131,7 @@ export class CpuScheduler implements Handler {
     this.resched = new Array<boolean>(n).fill(false)
     this.wanting = new Array<number>(n).fill(0)
     this.queue = new RunQueue(p.policy !== 'tick')
+    this.lag = this.eevdf ? new EevdfLag(2 * p.minGranularity) : null
   }
 
   get runnable(): number {
@@ -172,6 +180,7 @@ export class CpuScheduler implements Handler {
     const c = t.onCpu
     if (c < 0) return
     this.account(c, t)
+    this.lag?.leave(t, this.live())
     this.burstTimers[c].clear()
     this.current[c] = null
     this.resched[c] = false
@@ -259,7 +268,11 @@ export class CpuScheduler implements Handler {
     if (cur === null) return -Infinity
     const now = this.engine.now
     const v = cur.vruntime + ((now - this.burstStart[c]) * 1024) / cur.weight
-    if (this.eevdf) return now - this.sliceStart[c] >= this.p.minGranularity && v > t.vruntime ? v : -Infinity
+    if (this.eevdf) {
+      // within its slice (RUN_TO_PARITY) the running task keeps the CPU while it is eligible
+      const expired = now - this.sliceStart[c] >= this.p.minGranularity
+      return (expired ? v >= t.vruntime : !this.lag!.eligible(v, t)) ? v : -Infinity
+    }
     return v - t.vruntime > this.p.wakeupGranularity ? v : -Infinity
   }
 
@@ -283,8 +296,18 @@ export class CpuScheduler implements Handler {
    */
   private place(t: CpuTask): void {
     if (this.tick) return
+    if (this.lag !== null) return this.lag.place(t, this.live(), this.minVruntime)
     const floor = this.minVruntime - (this.preemptive ? this.p.latency / 2 : 0)
     if (t.vruntime < floor) t.vruntime = floor
+  }
+
+  /** The running tasks' progress since their bursts began, load-weighted (EevdfLag's `live`). */
+  private live(): number {
+    let wv = 0
+    const now = this.engine.now
+    for (let c = 0; c < this.current.length; c++)
+      if (this.current[c] !== null) wv += (now - this.burstStart[c]) * 1024
+    return wv
   }
 
   private dispatchOn(c: number, t: CpuTask): void {
@@ -313,6 +336,7 @@ export class CpuScheduler implements Handler {
       t.cpuTime += ran
       this.busyTime += ran
       t.vruntime += (ran * 1024) / t.weight
+      this.lag?.ran(ran)
       if (t.vruntime > this.minVruntime && this.runnable === 0) this.minVruntime = t.vruntime
     }
     this.burstStart[c] = this.engine.now

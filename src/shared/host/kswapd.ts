@@ -44,6 +44,7 @@ export class Kswapd implements CpuTask, IoContext, SlotWaiter, Handler {
   onCpu = -1
   lastCpu = -1
   wantCpu = -1
+  vlag = 0
 
   private state = ASLEEP
   private priority = 0

@@ -37,6 +37,7 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   onCpu = -1
   lastCpu = -1
   wantCpu = -1
+  vlag = 0
   // Sys
   reaped = 0
   aioInFlight = 0
