@@ -4,6 +4,7 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 import { simulate } from '../../src/shared/experiment/runner'
 import { explain, rowName } from '../../src/shared/experiment/explain'
 import { whyText } from '../../src/shared/report/why-text'
+import { MECHANISM_NAME } from '../../src/shared/report/why-figures'
 import type { RunResult } from '../../src/shared/experiment/result'
 
 const flagship = JSON.parse(
@@ -132,8 +133,11 @@ describe('a difference within the run-to-run noise', () => {
 describe('whyText', () => {
   it('explains simulated and real runs each among themselves', () => {
     const t = whyText([...runs, asReal(runs[0], 1), asReal(runs[1], 0.5)], 'reader', 100)
-    expect(t).toContain('why (simulated runs):')
-    expect(t).toContain('why (real runs):')
+    // the mechanism named beside each explanation, as the app's panel names it
+    const sim = explain(runs, 'reader')!
+    const real = explain([asReal(runs[0], 1), asReal(runs[1], 0.5)], 'reader')!
+    expect(t).toContain(`why (${MECHANISM_NAME[sim.mechanism]}; simulated runs):\n  Under `)
+    expect(t).toContain(`why (${MECHANISM_NAME[real.mechanism]}; real runs):\n  Under `)
     expect(t).toMatch(/deadline \(real\)/)
     // the time split is the simulator's alone
     expect(t.match(/where the reader's time went/g)).toHaveLength(1)

@@ -1,6 +1,6 @@
 // The mechanism behind a process's time blocked on I/O (explain.ts): the stage of its requests
 // that grew from the better scheduler to the worse, and which decisions of theirs the figures show
-// — anticipation, deceptive idleness, read priority, batching, request slots, seeks, device queueing.
+// — anticipation, deceptive idleness, read-over-write priority, batching, request slots, seeks, device queueing.
 import { LatencyHistogram } from '../metrics/histogram'
 import type { ProcessStages, StageName } from '../metrics/why'
 import { millis, num } from '../util/people-numbers'
