@@ -13,6 +13,14 @@ import type { RequestRecord } from '../../src/shared/experiment/request-tap'
 import { expectStagesAddUp } from '../helpers/requests-add-up'
 import { cleanupDir, createLoop, describeTraced, readWhileWriting, tempDir } from './real-env'
 
+const readSysFile = (path: string): string => {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
 const specOf = (seconds: number) => {
   const v = resolveRealSpec(readWhileWriting(seconds, ['noop']))
   if (!v.ok) throw new Error(v.issues.map((i) => `${i.path}: ${i.message}`).join('\n'))
@@ -83,6 +91,7 @@ describeTraced(
       )
       const spec = specOf(2)
       const records: RequestRecord[] = []
+      let clock = ''
       const r = await new RealExperimentRunner().run(
         spec,
         { target: target(), stateDir: join(dir, 'state'), sampleMs: 250 },
@@ -91,6 +100,9 @@ describeTraced(
             throw new Error(`${label} failed: ${m}`)
           },
           request: (_label, _rep, x) => records.push(x),
+          progress: () => {
+            clock ||= readSysFile(join(instance(), 'trace_clock'))
+          },
         },
       )
       const run = r.runs[0]
@@ -105,6 +117,8 @@ describeTraced(
       expect(run.why?.source, (run.why?.missing ?? []).join('; ')).toBe(expected.source)
       const notes = run.why?.missing ?? []
       if (expected.source === 'tracefs') {
+        // the tracepoints stamped on one clock for every CPU, as blktrace's (ktime_get)
+        expect(clock).toMatch(/\[mono\]/)
         expect(notes.some((n) => n.startsWith(expected.passedOver))).toBe(true)
         expect(notes).toContain(
           'traced through the kernel’s block tracepoints (a tracefs instance): blktrace could not read the trace here',
