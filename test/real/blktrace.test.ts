@@ -11,7 +11,7 @@ import { simulate } from '../../src/shared/experiment/runner'
 import type { ProcessStages } from '../../src/shared/metrics/why'
 import type { RequestRecord } from '../../src/shared/experiment/request-tap'
 import { expectStagesAddUp } from '../helpers/requests-add-up'
-import { cleanupDir, createLoop, describeTraced, readWhileWriting, tempDir } from './real-env'
+import { cleanupDir, createLoop, describeTraced, KERNEL_OFFERED, readWhileWriting, tempDir } from './real-env'
 
 const readSysFile = (path: string): string => {
   try {
@@ -21,8 +21,8 @@ const readSysFile = (path: string): string => {
   }
 }
 
-const specOf = (seconds: number) => {
-  const v = resolveRealSpec(readWhileWriting(seconds, ['noop']))
+const specOf = (seconds: number, schedulers: unknown[] = ['noop']) => {
+  const v = resolveRealSpec(readWhileWriting(seconds, schedulers))
   if (!v.ok) throw new Error(v.issues.map((i) => `${i.path}: ${i.message}`).join('\n'))
   return v.spec
 }
@@ -89,8 +89,10 @@ describeTraced(
       console.info(
         `stages expected from ${expected.source}${expected.passedOver ? ` (${expected.passedOver}…)` : ''}`,
       )
-      const spec = specOf(2)
-      const records: RequestRecord[] = []
+      // every scheduler the kernel offers: `none` issues most requests without an I, the others insert them
+      const kernel = KERNEL_OFFERED.map((k) => (k === 'none' ? { name: 'none', label: 'none' } : k))
+      const spec = specOf(2, kernel)
+      const records = new Map<string, RequestRecord[]>()
       let clock = ''
       const r = await new RealExperimentRunner().run(
         spec,
@@ -99,20 +101,27 @@ describeTraced(
           failed: (label, _rep, m) => {
             throw new Error(`${label} failed: ${m}`)
           },
-          request: (_label, _rep, x) => records.push(x),
+          request: (label, _rep, x) => {
+            const list = records.get(label)
+            if (list) list.push(x)
+            else records.set(label, [x])
+          },
           progress: () => {
             clock ||= readSysFile(join(instance(), 'trace_clock'))
           },
         },
       )
+      expect(r.runs.map((x) => x.label)).toEqual(KERNEL_OFFERED)
+      // under each, every traced request's stages add up to its Q2C, none negative, as a simulated
+      // run's do (an event stamped before the one it follows counts as at it)
+      for (const x of r.runs) {
+        const mine = records.get(x.label) ?? []
+        expect(mine.length, x.label).toBeGreaterThan(0)
+        expectStagesAddUp(x.why!, mine)
+        const order = (x.why?.missing ?? []).find((n) => n.includes('stamped before'))
+        console.info(`${x.label}: ${mine.length} traced requests; ${order ?? 'every event stamped in order'}`)
+      }
       const run = r.runs[0]
-      // each traced request's stages add up to its Q2C, none negative, as a simulated run's do
-      // (the CPUs' clocks differ: an event stamped before the one it follows counts as at it)
-      expect(records.length).toBeGreaterThan(0)
-      expectStagesAddUp(run.why!, records)
-      console.info(
-        `${records.length} traced requests; ${(run.why?.missing ?? []).find((n) => n.includes('stamped before')) ?? 'every event stamped in order'}`,
-      )
       // the result says what traced it; the tracepoints' stages also say why not blktrace
       expect(run.why?.source, (run.why?.missing ?? []).join('; ')).toBe(expected.source)
       const notes = run.why?.missing ?? []
