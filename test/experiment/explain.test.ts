@@ -196,3 +196,34 @@ describe('the device held more requests', () => {
     expect(explain([none, busy], 'reader')!.text).not.toMatch(/requests at a time/)
   })
 })
+
+describe('requests of different sizes', () => {
+  // the same direct writer of 64 MiB at a SATA SSD, in 16 KiB requests and in 256 KiB ones: the
+  // small requests take less time each at the device, and more per MB
+  const run = (label: string, bs: string): RunResult => {
+    const s = resolveSpec({
+      device: { preset: 'ssd-sata-mlc' },
+      workload: {
+        processes: [{ name: 'writer', type: 'fio', params: { rw: 'write', bs, size: '64M', direct: true } }],
+      },
+      schedulers: [{ name: 'noop', label }],
+    })
+    return simulate(s, 0)
+  }
+
+  it('gives the stage per MB beside its mean per request, which alone read backwards', () => {
+    const e = explain([run('small', '16k'), run('large', '256k')], 'writer')!
+    expect(e.worst).toBe('small')
+    expect(e.mechanism).toBe('device-service')
+    // 57.3 µs each against 0.504 ms
+    const each = /took ([\d.]+) µs each at the device under small, ([\d.]+) ms under large/.exec(e.text)!
+    expect(Number(each[1]) / 1000).toBeLessThan(Number(each[2]))
+    const per = / — requests of 16 KiB against 256 KiB, ([\d.]+) ms per MB against ([\d.]+) ms/.exec(e.text)
+    expect(per, e.text).not.toBeNull()
+    expect(Number(per![1])).toBeGreaterThan(Number(per![2]))
+  })
+
+  it('says nothing of sizes when they are alike', () => {
+    expect(explain(runs, 'reader')!.text).not.toContain('requests of')
+  })
+})
