@@ -91,7 +91,7 @@ describeTraced(
       )
       // every scheduler the kernel offers: `none` issues most requests without an I, the others insert them
       const kernel = KERNEL_OFFERED.map((k) => (k === 'none' ? { name: 'none', label: 'none' } : k))
-      const spec = specOf(2, kernel)
+      const spec = specOf(1, kernel)
       const records = new Map<string, RequestRecord[]>()
       let clock = ''
       const r = await new RealExperimentRunner().run(
@@ -176,7 +176,7 @@ describeTraced(
       expect(existsSync(`/sys/kernel/debug/block/${disk.name}/msg`)).toBe(false)
 
       expect(existsSync(instance())).toBe(false)
-    }, 120_000)
+    }, 300_000)
 
     it('says what is missing when tracing is switched off, and keeps the /proc figures', async () => {
       const r = await new RealExperimentRunner().run(specOf(1), {
