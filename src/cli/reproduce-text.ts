@@ -48,7 +48,7 @@ export function reproduceReport(r: ReproduceResult): string {
 function explanationLines(r: ReproduceResult): string[] {
   const e = r.explanation
   if (!e) return []
-  // the mechanisms in words, as the app names them ("read priority", not "read-priority")
+  // the mechanisms in words, as the app names them ("read-over-write priority", not "read-priority")
   const verdict = e.matches
     ? `names the published mechanism, ${MECHANISM_NAME[e.expected]}`
     : `names ${MECHANISM_NAME[e.mechanism]}, NOT the published mechanism (${MECHANISM_NAME[e.expected]})`

@@ -75,12 +75,12 @@ describe('iosched-lab reproduce (text)', () => {
       ...r,
       explanation: { ...explanation, mechanism: 'read-priority', expected: 'read-priority', matches: true },
     })
-    expect(holds).toContain('Why (names the published mechanism, read priority):')
+    expect(holds).toContain('Why (names the published mechanism, read-over-write priority):')
     const misses = reproduceReport({
       ...r,
       explanation: { ...explanation, mechanism: 'seeks', expected: 'read-priority', matches: false },
     })
-    expect(misses).toContain('Why (names seeks, NOT the published mechanism (read priority)):')
+    expect(misses).toContain('Why (names seeks, NOT the published mechanism (read-over-write priority)):')
   })
 
   it('--all: a progress line per entry on stderr, each report, then claims holding / all per entry and the total', async () => {

@@ -4,6 +4,7 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 import { simulate } from '../../src/shared/experiment/runner'
 import { explain, rowName } from '../../src/shared/experiment/explain'
 import { whyText } from '../../src/shared/report/why-text'
+import { MECHANISM_NAME } from '../../src/shared/report/why-figures'
 import type { RunResult } from '../../src/shared/experiment/result'
 
 const flagship = JSON.parse(
@@ -132,8 +133,11 @@ describe('a difference within the run-to-run noise', () => {
 describe('whyText', () => {
   it('explains simulated and real runs each among themselves', () => {
     const t = whyText([...runs, asReal(runs[0], 1), asReal(runs[1], 0.5)], 'reader', 100)
-    expect(t).toContain('why (simulated runs):')
-    expect(t).toContain('why (real runs):')
+    // the mechanism named beside each explanation, as the app's panel names it
+    const sim = explain(runs, 'reader')!
+    const real = explain([asReal(runs[0], 1), asReal(runs[1], 0.5)], 'reader')!
+    expect(t).toContain(`why (${MECHANISM_NAME[sim.mechanism]}; simulated runs):\n  Under `)
+    expect(t).toContain(`why (${MECHANISM_NAME[real.mechanism]}; real runs):\n  Under `)
     expect(t).toMatch(/deadline \(real\)/)
     // the time split is the simulator's alone
     expect(t.match(/where the reader's time went/g)).toHaveLength(1)
@@ -190,5 +194,36 @@ describe('the device held more requests', () => {
     expect(e.text).not.toMatch(/requests at a time/)
     const none = { ...calm, timeSeries: { ...calm.timeSeries, inFlight: [] } }
     expect(explain([none, busy], 'reader')!.text).not.toMatch(/requests at a time/)
+  })
+})
+
+describe('requests of different sizes', () => {
+  // the same direct writer of 64 MiB at a SATA SSD, in 16 KiB requests and in 256 KiB ones: the
+  // small requests take less time each at the device, and more per MB
+  const run = (label: string, bs: string): RunResult => {
+    const s = resolveSpec({
+      device: { preset: 'ssd-sata-mlc' },
+      workload: {
+        processes: [{ name: 'writer', type: 'fio', params: { rw: 'write', bs, size: '64M', direct: true } }],
+      },
+      schedulers: [{ name: 'noop', label }],
+    })
+    return simulate(s, 0)
+  }
+
+  it('gives the stage per MB beside its mean per request, which alone read backwards', () => {
+    const e = explain([run('small', '16k'), run('large', '256k')], 'writer')!
+    expect(e.worst).toBe('small')
+    expect(e.mechanism).toBe('device-service')
+    // 57.3 µs each against 0.504 ms
+    const each = /took ([\d.]+) µs each at the device under small, ([\d.]+) ms under large/.exec(e.text)!
+    expect(Number(each[1]) / 1000).toBeLessThan(Number(each[2]))
+    const per = / — requests of 16 KiB against 256 KiB, ([\d.]+) ms per MB against ([\d.]+) ms/.exec(e.text)
+    expect(per, e.text).not.toBeNull()
+    expect(Number(per![1])).toBeGreaterThan(Number(per![2]))
+  })
+
+  it('says nothing of sizes when they are alike', () => {
+    expect(explain(runs, 'reader')!.text).not.toContain('requests of')
   })
 })

@@ -7,6 +7,8 @@ import type { Claim, RunRef } from '../../src/shared/gallery/types'
 import type { RunResult } from '../../src/shared/experiment/result'
 import type { ProcessStages } from '../../src/shared/metrics/why'
 import { num } from '../../src/shared/util/people-numbers'
+import { MECHANISM_NAME } from '../../src/shared/report/why-figures'
+import { reproduceReport } from '../../src/cli/reproduce-text'
 
 describe('the gallery', () => {
   it('ships the entries, each with valid specs and a page', () => {
@@ -109,6 +111,12 @@ const NAMED: Record<string, (worse: RunResult, better: RunResult) => (string | R
   ],
 }
 const EXPLAINED = Object.keys(NAMED)
+/** The mechanism's label beside the explanation (the app, `run`, the reports, `reproduce`): the published one's. */
+const LABEL: Record<string, string> = {
+  'streaming-read-under-write-2003': 'deceptive idleness',
+  'row-vs-cfq-emmc-2012': 'read-over-write priority',
+  'dd-under-cpu-load-1997': 'CPU wake-up without preemption',
+}
 
 describe.each([
   'streaming-read-under-write-2003',
@@ -151,5 +159,9 @@ describe.each([
     for (const x of named)
       if (typeof x === 'string') expect(r.explanation!.text).toContain(x)
       else expect(r.explanation!.text).toMatch(x)
+    if (LABEL[name]) {
+      expect(MECHANISM_NAME[r.explanation!.mechanism]).toBe(LABEL[name])
+      expect(reproduceReport(r)).toContain(`Why (names the published mechanism, ${LABEL[name]}):`)
+    }
   }, 300_000)
 })

@@ -2,6 +2,7 @@ import { expect } from 'vitest'
 import type { RequestRecord } from '../../src/shared/experiment/request-tap'
 import type { RunResult } from '../../src/shared/experiment/result'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
+import type { RunWhy } from '../../src/shared/metrics/why'
 
 /**
  * Each request's stages add up to its Q2C exactly, none negative, and its device parts to its D2C
@@ -9,7 +10,14 @@ import { LatencyHistogram } from '../../src/shared/metrics/histogram'
  */
 export function expectRequestsAddUp(r: RunResult, records: readonly RequestRecord[]): void {
   expect(records.length).toBe(r.totals.requests)
-  const why = r.why!
+  expectStagesAddUp(r.why!, records)
+}
+
+/**
+ * The requests of a run's why (simulated, or read from a trace: every request it recorded, not
+ * the device's count) add up one by one, and are the values in its histograms and parts.
+ */
+export function expectStagesAddUp(why: RunWhy, records: readonly RequestRecord[]): void {
   const partNames = Object.keys(why.processes.find((p) => p.device)?.device ?? {})
   const bad: string[] = []
   for (const x of records) {
@@ -24,6 +32,9 @@ export function expectRequestsAddUp(r: RunResult, records: readonly RequestRecor
     } else if (x.parts !== null) bad.push(`${x.process}: parts from a device that names none`)
   }
   expect(bad.slice(0, 5), `${bad.length} of ${records.length} requests`).toEqual([])
+  expect(records.length, 'requests of the processes in the why').toBe(
+    why.processes.reduce((n, s) => n + s.requests, 0),
+  )
   for (const s of why.processes) {
     const mine = records.filter((x) => x.process === s.process)
     expect(mine.length, s.process).toBe(s.requests)

@@ -111,6 +111,27 @@ describeReal('iosched-lab run --real and friends on the command line (root)', ()
     expect(text).toContain(
       `D2C device; real runs, traced with ${tracefs ? "the kernel's block tracepoints via tracefs, where blktrace could not trace" : 'blktrace'}):`,
     )
+    // the real runs' request stages beside their simulated companion's, each scheduler a row, and
+    // an explanation of each kind with its mechanism named
+    expect(text).toContain('D2C device; simulated runs):')
+    const stageRow = (label: string): number[] | undefined => {
+      const m = new RegExp(
+        `^${label.replace(/[()]/g, '\\$&')}\\s+(\\d+)((?:\\s+[\\d.e-]+){4})\\s+\\d+$`,
+        'm',
+      ).exec(r.out)
+      return m ? [Number(m[1]), ...m[2].trim().split(/\s+/).map(Number)] : undefined
+    }
+    for (const label of ['noop', 'kyber', 'noop (real)', 'kyber (real)']) {
+      const row = stageRow(label)
+      expect(row, `${label}'s stages in\n${r.out}`).toBeDefined()
+      const [requests, q2g, i2d, d2c, q2c] = row!
+      expect(requests).toBeGreaterThan(0)
+      expect(d2c).toBeGreaterThan(0)
+      // the stages shown are within Q2C (G2I, not shown, is the rest; means of three digits)
+      expect(q2g + i2d + d2c).toBeLessThanOrEqual(q2c * 1.002)
+    }
+    expect(r.out).toMatch(/^why \([a-z -]+; simulated runs\):$/m)
+    expect(r.out).toMatch(/^why \([a-z -]+; real runs\):$/m)
     expect(loopsUnder(dir)).toEqual([])
   }, 90_000)
 

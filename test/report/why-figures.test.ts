@@ -288,7 +288,8 @@ describe('the reports’ why', () => {
     for (const c of cells) expect(c).not.toMatch(/^\d+\.0+$/)
     const text = mailingListText(input)
     expect(text).toContain("where the reader's time went")
-    expect(text).toContain('why: Under deadline the reader took')
+    // the mechanism named beside the sentence, as in the HTML report and the app
+    expect(text).toContain('why (deceptive idleness):\n  Under deadline the reader took')
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80)
   })
 })

@@ -14,7 +14,8 @@ import { withinNoise } from './explain-noise'
  *   and most of those waits were rewarded by its next request;
  * - `deceptive-idleness`: the worse one moved on to other processes whenever the process was
  *   between two requests, and its next request came soon after — then waited;
- * - `read-priority`: the better one let the process's reads pass the others' writes;
+ * - `read-priority`: the better one let the process's reads pass the others' writes
+ *   (read-over-write priority);
  * - `batching`: the worse one served its requests in many short runs, switching between them;
  * - `scheduler-queueing`: its requests waited longer in the scheduler, for none of those reasons;
  * - `request-slots`: they waited for a request slot (nr_requests, tags, writeback throttling);

@@ -133,8 +133,9 @@ function joined(a: LatencyHistogram, b: LatencyHistogram): LatencyHistogramJSON 
 
 /**
  * Accounts by process for a run's requests, fed with each request's Q, G, I, D and C times (the
- * simulator's block layer, or a parsed blktrace). Stages never go negative: a clock that steps
- * back between events (blktrace's per-CPU buffers) counts as zero.
+ * simulator's block layer, or a parsed blktrace). Stages never go negative, and a request's add up
+ * to its Q2C: an event stamped before the one it follows (a trace's per-CPU clocks) counts as at
+ * that one (`request`).
  */
 export class StageRecorder {
   private readonly byPid = new PidTable<StageAccount>()
@@ -208,16 +209,46 @@ export class StageRecorder {
     if ((a.gathered = k + 2) === g.length) a.flush()
   }
 
-  /** A completed request's times (ns on one clock); `write`: its direction. */
-  request(a: StageAccount, write: boolean, q: number, g: number, i: number, d: number, c: number): void {
+  /**
+   * The stages `request` recorded last, ns: Q2G, G2I, I2D, D2C, Q2C (for a test's look at each
+   * request: TraceStagesOptions.requests).
+   */
+  readonly lastStages = new Float64Array(5)
+
+  /**
+   * A completed request's times (ns) as a trace stamped them; `write`: its direction. Returns
+   * false when one of its events was stamped before the one it follows.
+   *
+   * Each CPU stamps the events it traces: tracefs on the instance's clock, by default `local`,
+   * which "may not be in sync across CPUs" (Documentation/trace/ftrace.rst, trace_clock), and a
+   * request's events come from several — queued by its process on one CPU, issued by a kworker on
+   * another, completed in a third's interrupt — so a D may be stamped before its I, a C before its
+   * D. Such an event counts as at the one it follows (each time the latest so far): its stage is
+   * 0, the next counts from there, and the stages add up to Q2C exactly. (Clamping each stage at
+   * 0 on its own counted the step back again in the next stage: G 10 µs before Q made Q2G 0 and
+   * G2I 10 µs too long, and the stages added up to more than Q2C.)
+   */
+  request(a: StageAccount, write: boolean, q: number, g: number, i: number, d: number, c: number): boolean {
     a.requests++
     if (write) a.writeRequests++
     else a.readRequests++
-    a.q2g.record(g > q ? g - q : 0)
-    a.g2i.record(i > g ? i - g : 0)
-    a.i2d.record(d > i ? d - i : 0)
-    a.d2c.record(c > d ? c - d : 0)
-    a.q2c.record(c > q ? c - q : 0)
+    const inOrder = q <= g && g <= i && i <= d && d <= c
+    const g1 = g > q ? g : q
+    const i1 = i > g1 ? i : g1
+    const d1 = d > i1 ? d : i1
+    const c1 = c > d1 ? c : d1
+    const x = this.lastStages
+    x[0] = g1 - q
+    x[1] = i1 - g1
+    x[2] = d1 - i1
+    x[3] = c1 - d1
+    x[4] = c1 - q
+    a.q2g.record(x[0])
+    a.g2i.record(x[1])
+    a.i2d.record(x[2])
+    a.d2c.record(x[3])
+    a.q2c.record(x[4])
+    return inOrder
   }
 
   /**

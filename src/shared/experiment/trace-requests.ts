@@ -16,7 +16,21 @@ import type { StageAccount } from './stage-recorder'
  * Requests without data (empty flushes: `Q FWS [cmd]`, no sector) are matched in order among the
  * device's other requests without data. A request whose Q the trace did not see (queued before
  * tracing began) has no owner (`q` −1, `acc` null).
+ *
+ * A request's events come from several CPUs — queued and inserted by its process, issued by it or a
+ * kworker, completed in an interrupt or the loop driver's worker — and each CPU stamps its own
+ * (tracefs's default `local` clock "may not be in sync across CPUs": Documentation/trace/ftrace.rst;
+ * blktrace before ktime_get, cpu_clock). A trace printed in time order (blkparse; trace_pipe when
+ * its reader lags and merges the CPUs' buffers by time) may then put a request's C before its D,
+ * or its I after its D: a C that finds its request not yet issued completes it at its D
+ * (`early`); an I that finds it issued, without an I and issued at most CLOCK_SKEW_NS before, is
+ * its I; and a D before its Q (a request without an owner then) is the D of the request its G or I
+ * makes of that bio (its dispatch counts for no process). Taken as new requests, these left
+ * phantoms behind that a later request at the same sector was matched to.
  */
+
+/** How much earlier than the event it follows a request's event may be stamped (another CPU's clock), ns. */
+export const CLOCK_SKEW_NS = 10e6
 export interface TraceRequest {
   dev: string
   sector: number
@@ -26,6 +40,8 @@ export interface TraceRequest {
   g: number
   i: number
   d: number
+  /** Its C, seen before its D (stamped on a CPU whose clock is behind): it completes at its D; −1: not seen. */
+  c: number
   acc: StageAccount | null
   pid: number
   write: boolean
@@ -134,6 +150,18 @@ export class TraceRequests {
     const found = exact(this.byStart, e, pick)
     if (found) return found
     const b = this.takeBio(e.dev, e.sector, e.nsect)
+    if (b && e.action !== 'D') {
+      // its D came before its Q (stamped on a CPU whose clock is behind): the request, issued
+      const early = exact(
+        this.byStart,
+        e,
+        (x) => x.q < 0 && x.d >= 0 && x.c < 0 && b.q - x.d <= CLOCK_SKEW_NS,
+      )
+      if (early) {
+        Object.assign(early, { q: b.q, acc: b.acc, pid: b.pid, write: b.write })
+        return early
+      }
+    }
     const r = b ? newReq(e, b.q, b.acc, b.pid, b.write) : newReq(e, -1, null, e.pid, isWriteRwbs(e.rwbs))
     this.index(r)
     return r
@@ -141,16 +169,34 @@ export class TraceRequests {
 
   /** A G or I event. */
   got(e: BlkparseEvent): void {
-    const r = this.request(e, (x) => (e.action === 'G' ? x.g < 0 && x.i < 0 : x.i < 0) && x.d < 0)
+    if (e.action === 'I' && e.sector >= 0 && !exact(this.byStart, e, (x) => x.i < 0 && x.d < 0)) {
+      // its I stamped after its D: the request issued, owned, without an I
+      const late = exact(
+        this.byStart,
+        e,
+        (x) => x.i < 0 && x.d >= 0 && x.q >= 0 && e.ns - x.d <= CLOCK_SKEW_NS,
+      )
+      if (late) {
+        late.i = e.ns
+        return
+      }
+    }
+    const r = this.request(
+      e,
+      (x) => (e.action === 'G' ? x.g < 0 && x.i < 0 : x.i < 0) && x.d < 0 && completesNear(x, e.ns),
+    )
     if (e.action === 'G') r.g = e.ns
     else r.i = e.ns
   }
 
-  /** A D event: the request issued. */
+  /** A D event: the request issued — and completed, when its C came first (`c` ≥ 0: no longer in flight). */
   issued(e: BlkparseEvent): TraceRequest {
-    const r = this.request(e, (x) => x.d < 0)
+    const r = this.request(e, (x) => x.d < 0 && completesNear(x, e.ns))
     r.d = e.ns
-    if (r.sector >= 0 && r.nsect !== e.nsect) {
+    if (r.c >= 0) {
+      if (r.sector < 0) remove(this.dataless, r.dev, r)
+      else this.unindex(r)
+    } else if (r.sector >= 0 && r.nsect !== e.nsect) {
       // a merge the trace did not show: the device is sent what D says
       this.unindex(r)
       r.nsect = e.nsect
@@ -166,16 +212,41 @@ export class TraceRequests {
     if (r) r.d = -1
   }
 
-  /** A C event: the request it completes, no longer in flight (undefined: none matches). */
+  /**
+   * A C event: the request it completes, no longer in flight (undefined: none matches, or its D has
+   * not come yet — `issued` completes it then).
+   */
   completed(e: BlkparseEvent): TraceRequest | undefined {
     if (e.sector < 0) {
       const list = this.dataless.get(e.dev)
       const k = list ? list.findIndex((x) => x.d >= 0) : -1
-      return k < 0 ? undefined : list!.splice(k, 1)[0]
+      if (k >= 0) return list!.splice(k, 1)[0]
+      const early = list?.find((x) => x.c < 0)
+      if (early) early.c = e.ns
+      return undefined
     }
-    const r = exact(this.byStart, e, (x) => x.d >= 0) ?? exact(this.byStart, e, () => true)
-    if (r) this.unindex(r)
-    return r
+    const r = exact(this.byStart, e, (x) => x.d >= 0)
+    if (r) {
+      this.unindex(r)
+      return r
+    }
+    const early = exact(this.byStart, e, (x) => x.c < 0)
+    if (early) early.c = e.ns
+    return undefined
+  }
+
+  /**
+   * The requests whose C came and whose D never did (the trace lost it, or ended between them),
+   * no longer in flight: each completes at its C.
+   */
+  takeEarly(): TraceRequest[] {
+    const out: TraceRequest[] = []
+    for (const [, l] of [...this.byStart, ...this.dataless]) for (const r of l) if (r.c >= 0) out.push(r)
+    for (const r of out) {
+      if (r.sector < 0) remove(this.dataless, r.dev, r)
+      else this.unindex(r)
+    }
+    return out
   }
 
   /** Requests queued in the trace that have not completed. */
@@ -198,6 +269,13 @@ export class TraceRequests {
   }
 }
 
+/**
+ * The request may still see events at `ns`: its C has not come, or came at most CLOCK_SKEW_NS
+ * before (stamped on a CPU whose clock is behind). Long after its C, it is one whose D the trace
+ * lost, and the event is another request's.
+ */
+const completesNear = (r: TraceRequest, ns: number): boolean => r.c < 0 || ns - r.c <= CLOCK_SKEW_NS
+
 function newReq(
   e: BlkparseEvent,
   q: number,
@@ -205,7 +283,7 @@ function newReq(
   pid: number,
   write: boolean,
 ): TraceRequest {
-  return { dev: e.dev, sector: e.sector, nsect: e.nsect, q, g: -1, i: -1, d: -1, acc, pid, write }
+  return { dev: e.dev, sector: e.sector, nsect: e.nsect, q, g: -1, i: -1, d: -1, c: -1, acc, pid, write }
 }
 
 const bioKey = (dev: string, sector: number, nsect: number): string => `${dev}:${sector}+${nsect}`

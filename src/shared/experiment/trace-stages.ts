@@ -5,9 +5,11 @@ import { TimeSeries } from '../metrics/timeseries'
 import type { RunWhy } from '../metrics/why'
 import { READ, WRITE } from '../block/types'
 import type { ProcessSeries } from './result'
+import type { RequestRecord } from './request-tap'
 import type { StageAccount } from './stage-recorder'
 import { StageRecorder } from './stage-recorder'
 import { TraceRequests } from './trace-requests'
+import type { TraceRequest } from './trace-requests'
 
 /**
  * btt's request stages from a blktrace (blkparse's events, blkparse-line.ts), per process, in the
@@ -19,6 +21,8 @@ import { TraceRequests } from './trace-requests'
  * - no I (blk-mq issued it directly, bypassing the scheduler: `none`, flushes, passthrough): I = D —
  *   it spent no time in a scheduler, and G…D counts as G2I (the submission path);
  * - no D before C: D = C.
+ * An event stamped before the one it follows (the CPUs' clocks differ) counts as at that one
+ * (StageRecorder.request): the stages add up to Q2C, and `missing` says how many requests had one.
  * A request whose Q the trace did not see (queued before tracing began) has no stages and no
  * owner; one that had not completed when tracing stopped is left out; both are counted in
  * `missing`.
@@ -38,6 +42,11 @@ export interface TraceStagesOptions {
   anchor?: string
   /** Events to read at most; later ones are left out, and `missing` says where the trace was cut. */
   maxEvents?: number
+  /**
+   * Each completed request's stages as they were recorded (a test's look at each request, as
+   * RunHooks.requests gives a simulated run's; `parts` null: a trace has no device parts).
+   */
+  requests?(r: RequestRecord): void
 }
 
 export const DEFAULT_MAX_TRACE_EVENTS = 5_000_000
@@ -62,6 +71,7 @@ export class TraceStages {
   private travel = 0
   private unowned = 0
   private dispatchedUnowned = 0
+  private outOfOrder = 0
 
   constructor(private readonly o: TraceStagesOptions = {}) {
     this.maxEvents = o.maxEvents ?? DEFAULT_MAX_TRACE_EVENTS
@@ -129,6 +139,13 @@ export class TraceStages {
 
   private issued(e: BlkparseEvent): void {
     const r = this.requests.issued(e)
+    this.dispatched(e, r)
+    // its C came first (stamped on a CPU whose clock is behind): completed now, at that C
+    if (r.c >= 0) this.record(r, r.c)
+  }
+
+  /** A dispatch: the sector-over-time plot, seeks, travel and batches. */
+  private dispatched(e: BlkparseEvent, r: TraceRequest): void {
     if (e.sector < 0) return
     const a = r.acc
     if (this.lastEnd >= 0 && e.sector !== this.lastEnd) {
@@ -154,17 +171,34 @@ export class TraceStages {
 
   private completed(e: BlkparseEvent): void {
     const r = this.requests.completed(e)
-    if (!r) return
+    if (r) this.record(r, e.ns)
+  }
+
+  /** A request completed at `c`: its stages, in its process's account. */
+  private record(r: TraceRequest, c: number): void {
     if (r.q < 0 || r.acc === null) {
       // without data: the flush machinery's own flush request, no one's I/O
       if (r.sector >= 0) this.unowned++
       return
     }
-    const c = e.ns
     const d = r.d >= 0 ? r.d : c
     const i = r.i >= 0 ? r.i : d
     const g = r.g >= 0 ? r.g : r.q
-    this.recorder.request(r.acc, r.write, r.q, g, i, d, c)
+    if (!this.recorder.request(r.acc, r.write, r.q, g, i, d, c)) this.outOfOrder++
+    if (this.o.requests) {
+      const x = this.recorder.lastStages
+      this.o.requests({
+        pid: r.pid,
+        process: r.acc.process,
+        write: r.write,
+        q2g: x[0],
+        g2i: x[1],
+        i2d: x[2],
+        d2c: x[3],
+        q2c: x[4],
+        parts: null,
+      })
+    }
     if (r.nsect > 0)
       this.seriesOf(r.pid).addTransfer(Math.max(0, c - this.baseNs), r.write ? WRITE : READ, r.nsect * 512)
   }
@@ -191,6 +225,8 @@ export class TraceStages {
    * blkparse), or the kernel's tracepoints through tracefs (ftrace-capture.ts).
    */
   finish(missing: readonly string[] = [], source: 'blktrace' | 'tracefs' = 'blktrace'): TraceStagesResult {
+    // completed, their D never seen: at their C
+    for (const r of this.requests.takeEarly()) this.record(r, r.c)
     const left = this.requests.inFlight
     const notes = [...missing]
     if (this.o.anchor !== undefined && this.anchorNs < 0)
@@ -206,6 +242,11 @@ export class TraceStages {
       )
     if (left > 0)
       notes.push(`${left} requests had not completed when tracing stopped: left out of the stages`)
+    if (this.outOfOrder > 0)
+      notes.push(
+        `${this.outOfOrder} requests had an event stamped before the one it follows (the CPUs' trace clocks differ): ` +
+          'it counts as at that one, its stage 0',
+      )
     notes.push('FIFO expiries are not in a trace (it has no deadlines): `expired` stays 0')
     const origin = this.originNs
     const d = this.sample.toJSON()

@@ -24,11 +24,16 @@ export const shownOf = (r: { label: string; source?: string }): string =>
 export const pairedText = (e: Pick<Explanation, 'best' | 'worst' | 'process' | 'metric'>): string =>
   `${e.best === e.worst ? 'every scheduler alike' : `${e.worst} against ${e.best}`}, by the ${e.process}'s ${e.metric === 'seconds' ? 'time' : 'throughput'}`
 
-/** Each mechanism in words, as the panel and the report name it. */
+/**
+ * Each mechanism in words, as the panel, `run`'s text, the reports and `reproduce` name it beside
+ * the explanation: the mechanism itself, as the sentence names it ("read-over-write priority", the
+ * point of the ROW entry, not "read priority", which the flash presets' read-before-program
+ * ordering in a chip also is).
+ */
 export const MECHANISM_NAME: Record<Mechanism, string> = {
   anticipation: 'anticipation',
   'deceptive-idleness': 'deceptive idleness',
-  'read-priority': 'read priority',
+  'read-priority': 'read-over-write priority',
   batching: 'batching',
   'scheduler-queueing': 'queueing in the scheduler',
   'request-slots': 'waiting for request slots',

@@ -1,7 +1,7 @@
 // The "why" of a comparison as plain text: for the process a reader cares about, where its time
 // went under each scheduler (CPU, runnable, blocked on reads …), its requests' stages as btt
-// prints them (Q2G, I2D, D2C, Q2C means), and the explanation of best against worst. Used by
-// `iosched-lab run`'s table and the mailing-list text report.
+// prints them (Q2G, I2D, D2C, Q2C means), and the explanation of best against worst with its
+// mechanism named. Used by `iosched-lab run`'s table and the mailing-list text report.
 import { explain, rowName } from '../experiment/explain'
 import { groupOf, groupProcesses } from '../experiment/process-groups'
 import type { RunResult } from '../experiment/result'
@@ -9,7 +9,7 @@ import { runKind } from '../experiment/result'
 import { LatencyHistogram } from '../metrics/histogram'
 import type { StageName } from '../metrics/why'
 import { TIME_PARTS } from '../metrics/why'
-import { stageSourceText, TIME_PART_NAME } from './why-figures'
+import { MECHANISM_NAME, stageSourceText, TIME_PART_NAME } from './why-figures'
 import { fixedWidth, fmt } from './format'
 import { wrap } from '../util/wrap'
 
@@ -78,7 +78,10 @@ function ofKind(runs: readonly RunResult[], name: string, width: number, kind: s
   if (missing.length > 0)
     out.push(`trace notes${of}:\n${wrap(missing.join('; '), width - 2).replace(/^/gm, '  ')}`)
   const e = explain(runs, name)
+  // the mechanism named beside the sentence, as the app's panel and the HTML report name it
   if (e && (timed.length > 0 || staged.length > 0))
-    out.push(`why${of}: ${wrap(e.text, width - 5 - of.length).replace(/\n/g, '\n     ')}`)
+    out.push(
+      `why (${MECHANISM_NAME[e.mechanism]}${kind ? `; ${kind} runs` : ''}):\n${wrap(e.text, width - 2).replace(/^/gm, '  ')}`,
+    )
   return out.join('\n\n')
 }

@@ -99,6 +99,10 @@ export class FtraceCapture {
     try {
       writeFileSync(join(dir, 'tracing_on'), '0')
       writeFileSync(join(dir, 'buffer_size_kb'), String(bufferKiB()))
+      // one clock for every CPU, the one blktrace stamps with (ktime_get: kernel/trace/blktrace.c):
+      // the instance's default, `local`, "may not be in sync across CPUs"
+      // (Documentation/trace/ftrace.rst), and a request's events come from several CPUs
+      if (offersClock(dir, 'mono')) writeFileSync(join(dir, 'trace_clock'), 'mono')
       for (const e of EVENTS) {
         const ev = join(dir, 'events/block', e)
         if (!existsSync(ev)) continue
@@ -265,6 +269,12 @@ export function stagesLossProblem(lost: number, read: number): string | null {
   if (!(lost > STAGES_LOSS_LIMIT * (lost + read))) return null
   const share = (100 * lost) / (lost + read)
   return `the request stages are left out: the trace lost ${share.toFixed(share < 10 ? 1 : 0)} % of its events (${lost} of ${lost + read}), and a request whose completion was lost would be paired with a later request's at the same sector`
+}
+
+/** The instance offers the trace clock `name` (trace_clock lists them, the one in use in brackets). */
+function offersClock(dir: string, name: string): boolean {
+  const listed = (readSys(join(dir, 'trace_clock')) ?? '').split(/\s+/)
+  return listed.some((c) => c.replace(/^\[|\]$/g, '') === name)
 }
 
 /** Events the instance's per-CPU buffers lost (tracefs per_cpu/cpuN/stats, "overrun"). */

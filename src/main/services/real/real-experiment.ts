@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describeStability, nextRound, stabilityOf } from '../../../shared/experiment/stability'
 import { summarizeRuns } from '../../../shared/experiment/compare'
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
+import type { RequestRecord } from '../../../shared/experiment/request-tap'
 import type { CancelState, RealEngine } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import { bytesNeeded } from './file-layout'
@@ -74,6 +75,11 @@ export interface RealExperimentEvents {
     line: string,
   ): void
   runDone?(label: string, repetition: number, result: RealRunResult): void
+  /**
+   * Each traced request's stages, as its run recorded them (TraceStagesOptions.requests): for
+   * tests that check they add up request by request.
+   */
+  request?(label: string, repetition: number, r: RequestRecord): void
   failed?(label: string, repetition: number, message: string): void
 }
 
@@ -239,6 +245,7 @@ export class RealExperimentRunner {
             cancel: this.cancelState,
             progress: (f, e, l) => ev.progress?.(label, rep, f, e, l),
             phase: (what) => ev.phase?.(label, rep, what),
+            ...(ev.request ? { requests: (x: RequestRecord) => ev.request!(label, rep, x) } : {}),
           })
           runs.push(r)
           ev.runDone?.(label, rep, r)

@@ -2,6 +2,7 @@ import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import { LatencyHistogram } from '../../../shared/metrics/histogram'
 import { DiskSampler } from './disk-sampler'
 import { RunTrace } from './run-trace'
+import type { RequestRecord } from '../../../shared/experiment/request-tap'
 import type { CancelState, EnginePlan } from './engine-plan'
 import { CancelledError } from './engine-plan'
 import type { Journal } from './journal'
@@ -43,6 +44,8 @@ export interface RunOnceInput {
   progress?(fraction: number | null, etaSeconds: number | null, line: string): void
   /** What the run is doing before the engine's first progress (dropping caches, switching …). */
   phase?(what: string): void
+  /** Each traced request's stages, as the run recorded them (tests check they add up). */
+  requests?(r: RequestRecord): void
 }
 
 /**
@@ -148,6 +151,7 @@ export async function runOnce(i: RunOnceInput): Promise<RealRunResult> {
       journal: i.journal,
       cancel: i.cancel,
       phase: i.phase,
+      requests: i.requests,
     })
     if (i.cancel.cancelled) throw new CancelledError()
     i.phase?.(i.plan.engine === 'fio' ? 'starting fio: laying out its jobs' : `starting ${i.plan.engine}`)

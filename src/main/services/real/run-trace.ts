@@ -1,6 +1,7 @@
 import { ownerNamer } from '../../../shared/experiment/trace-owners'
 import { TraceStages } from '../../../shared/experiment/trace-stages'
 import type { TraceStagesResult } from '../../../shared/experiment/trace-stages'
+import type { RequestRecord } from '../../../shared/experiment/request-tap'
 import type { RunWhy } from '../../../shared/metrics/why'
 import { BlktraceCapture, TRACE_START_MARK, blktraceUnavailable } from './blktrace-capture'
 import type { CancelState, EnginePlan } from './engine-plan'
@@ -44,10 +45,12 @@ export class RunTrace {
       journal: Journal
       cancel: CancelState
       phase?(what: string): void
+      /** Each traced request's stages (TraceStagesOptions.requests). */
+      requests?(r: RequestRecord): void
     },
   ): Promise<RunTrace> {
     if (!o.trace) return new RunTrace(null, null, null, ['tracing was switched off for this run'])
-    const stages = new TraceStages({ anchor: TRACE_START_MARK, nameOf: namer(o.plan) })
+    const stages = new TraceStages({ anchor: TRACE_START_MARK, nameOf: namer(o.plan), requests: o.requests })
     const reasons: string[] = []
     const cannot = blktraceUnavailable()
     if (cannot === null) {
