@@ -144,6 +144,24 @@ describe('CPU scheduler', () => {
     expect(io.vlag).toBeGreaterThan(0)
   })
 
+  it('under `eevdf`, a task woken from its waker’s context preempts the waker at the end of its burst, not in it', () => {
+    // a queue run in a submitter's context (blk_mq_run_hw_queue from submit_bio) wakes the loop
+    // worker inside the submitter's system call; the switch comes at its next preemption point
+    const { engine, cpu } = sched('eevdf')
+    const hog = new ScriptTask(1, cpu, engine, Array(100).fill(0.2 * MS))
+    cpu.run(hog, 0.2 * MS)
+    const io = new ScriptTask(2, cpu, engine, [])
+    engine.at(0.1 * MS, { onEvent: () => cpu.run(io, 0.1 * MS) }, 0)
+    // 1.05 ms: woken with its lag from the hog's context, in the middle of one of its bursts
+    engine.at(1.05 * MS, { onEvent: () => cpu.within(hog, () => cpu.run(io, 0.1 * MS)) }, 0)
+    engine.run(3 * MS)
+    expect(io.vlag).toBeGreaterThan(0)
+    const started = io.log[1][0] - 0.1 * MS
+    expect(started).toBeGreaterThan(1.05 * MS)
+    // it started as one of the hog's bursts ended
+    expect(hog.log.map(([t]) => t)).toContainEqual(started)
+  })
+
   it('under `eevdf`, tasks that compete share the CPU in slices, each slice timed as it starts', () => {
     const { engine, cpu } = sched('eevdf')
     const a = new ScriptTask(1, cpu, engine, Array(10).fill(10 * MS))

@@ -278,7 +278,10 @@ export class CpuScheduler implements Handler {
 
   /** The woken task preempts `victim` (≥ 0), or waits. */
   private queueOrPreempt(t: CpuTask, victim: number): void {
-    if (victim >= 0 && this.current[victim] === this.continuing) {
+    // the waker itself (its continuation, or a queue run in its context) is switched at its next
+    // preemption point, the end of its burst (as on return to user mode), not in the middle
+    const cur = victim >= 0 ? this.current[victim] : null
+    if (cur !== null && (cur === this.continuing || cur === this.waker)) {
       this.resched[victim] = true
       this.queue.push(t, WOKEN)
     } else if (victim >= 0) {
