@@ -6,7 +6,7 @@
 // Screenshots go to test-results/marks-*.png.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MARKS } from '../../src/shared/report/marks'
 import { stylesFor } from '../../src/shared/report/palette'
@@ -45,6 +45,13 @@ const lookOf = (el: unknown): Look => {
   const s = (globalThis as unknown as Styles).getComputedStyle(el)
   return { background: s.backgroundColor, clip: s.clipPath }
 }
+
+/** Whether an element's text is cut: wider than its box. */
+const cut = (l: Locator): Promise<boolean> =>
+  l.evaluate((e) => {
+    const el = e as unknown as { scrollWidth: number; clientWidth: number }
+    return el.scrollWidth > el.clientWidth + 1
+  })
 
 describe.runIf(chromiumAvailable())('variants of one scheduler past its shades, in Chromium', () => {
   let host: LabHost
@@ -98,6 +105,14 @@ describe.runIf(chromiumAvailable())('variants of one scheduler past its shades, 
     await page.screenshot({ path: join(RESULTS, 'marks-results-1440.png'), fullPage: true })
     await page.getByRole('button', { name: 'Setup', exact: true }).click()
     for (const l of LABELS) expectLook(await swatch(`[data-scheduler="${l}"] .swatch`), l, 'setup')
+    // at 1024 px each variant's label shows whole in its field (it was cut at 11em)
+    await page.setViewportSize({ width: 1024, height: 700 })
+    for (const l of VARIANTS)
+      await expect(
+        cut(page.locator(`[data-scheduler="${l}"] input.label`)),
+        `setup label ${l}`,
+      ).resolves.toBe(false)
+    await page.setViewportSize({ width: 1440, height: 900 })
     await page.getByRole('button', { name: 'Results', exact: true }).click()
   }, 60_000)
 
@@ -134,6 +149,11 @@ describe.runIf(chromiumAvailable())('variants of one scheduler past its shades, 
     await hit.waitFor()
     for (const l of LABELS)
       expectLook(await hit.locator(`tr[data-set="result/${l}"] .swatch`).evaluate(lookOf), l, 'library')
+    // at 1024 px each run set's name shows whole (a variant's was cut to "deadline (…")
+    await page.setViewportSize({ width: 1024, height: 700 })
+    for (const l of LABELS)
+      await expect(cut(hit.locator(`tr[data-set="result/${l}"] th`)), `library ${l}`).resolves.toBe(false)
+    await page.setViewportSize({ width: 1440, height: 900 })
     for (const l of LABELS)
       await page.getByRole('checkbox', { name: `Pick six variants: ${l}`, exact: true }).check()
     await page.getByRole('button', { name: `Compare ${LABELS.length} →` }).click()
