@@ -107,13 +107,15 @@ export function markLegend(cfg: ChartConfiguration<ChartType>): Record<string, u
   if (cfg.type !== 'line' || !sets.some((d) => d.mark)) return {}
   return {
     usePointStyle: true,
-    pointStyleWidth: 16,
+    // a key about 10 px across (chart.js sizes a point key by the box's height; a width would
+    // stretch a circle into an ellipse)
+    boxHeight: 7,
     generateLabels: (chart: Chart): LegendItem[] =>
       Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
         const mark = (chart.data.datasets[item.datasetIndex ?? 0] as { mark?: number } | undefined)?.mark
         return mark
           ? { ...item, pointStyle: markOf(mark).point as PointStyle, lineDash: [], lineWidth: 1.5 }
-          : { ...item, pointStyle: 'line' as PointStyle }
+          : { ...item, pointStyle: 'line' as PointStyle, lineWidth: 3 }
       }),
   }
 }
