@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { coloursFor, entryLabel, pickColours, setColours } from '../../src/renderer/src/lib/colours'
+import {
+  coloursFor,
+  entryLabel,
+  pickStyles,
+  setStyles,
+  stylesOf,
+  swatchStyle,
+} from '../../src/renderer/src/lib/colours'
+import { MARKS } from '../../src/shared/report/marks'
 import { num } from '../../src/renderer/src/lib/format'
 import { bestIndex, bestRows, tableMetrics } from '../../src/renderer/src/lib/metrics'
 import {
@@ -117,7 +125,7 @@ describe('colours of rows, series and run sets', () => {
       { label: 'noop', scheduler: 'noop', kind: 'simulated' },
       { label: 'noop', scheduler: 'noop', kind: 'imported' },
     ]
-    const setColour = setColours(sets)
+    const setColour = (f: (typeof sets)[number]) => setStyles(sets)(f).colour
     expect(setColour(sets[0])).toBe(SCHEDULER_COLOURS.noop)
     expect(setColour(sets[1])).toBe(colour('noop (real)'))
   })
@@ -131,9 +139,9 @@ describe('colours of rows, series and run sets', () => {
     const colour = coloursFor(same.map((label) => ({ label, name: 'deadline' })))
     expect(new Set(same.map(colour)).size).toBe(3)
     // a library comparison of the same sets shows them as the results page does
-    const setColour = setColours(same.map((label) => ({ label, scheduler: 'deadline', kind: 'simulated' })))
+    const setStyle = setStyles(same.map((label) => ({ label, scheduler: 'deadline', kind: 'simulated' })))
     for (const label of same)
-      expect(setColour({ label, scheduler: 'deadline', kind: 'simulated' })).toBe(colour(label))
+      expect(setStyle({ label, scheduler: 'deadline', kind: 'simulated' }).colour).toBe(colour(label))
   })
 
   it('colours picked run sets as their sessions’ results pages do, and keeps two sessions’ variants apart', () => {
@@ -148,23 +156,45 @@ describe('colours of rows, series and run sets', () => {
     const page = coloursFor(session.map((s) => ({ label: s.label, name: 'deadline' })))
     expect(page(second)).not.toBe(page(first))
     // the second picked alone (beside deadline): its page's shade, not the one it asks for
-    const a = pickColours([
+    const a = pickStyles([
       { path: 'a', facts: sim('deadline'), siblings: session },
       { path: 'a', facts: sim(second), siblings: session },
     ])
-    expect(a('a', sim(second))).toBe(page(second))
-    expect(a('a', sim('deadline'))).toBe(SCHEDULER_COLOURS.deadline)
+    expect(a('a', sim(second))).toEqual({ colour: page(second), mark: 0 })
+    expect(a('a', sim('deadline'))).toEqual({ colour: SCHEDULER_COLOURS.deadline, mark: 0 })
     // from two sessions, variants on one shade: the later picked moves to a free shade of deadline's
-    const b = pickColours([
+    const b = pickStyles([
       { path: 'a', facts: sim(first), siblings: [sim(first)] },
       { path: 'b', facts: sim(second), siblings: [sim(second)] },
     ])
-    expect(b('b', sim(second))).not.toBe(b('a', sim(first)))
+    expect(b('b', sim(second)).colour).not.toBe(b('a', sim(first)).colour)
     // the same label from two sessions keeps one colour, as on both pages
-    const c = pickColours([
+    const c = pickStyles([
       { path: 'a', facts: sim(first), siblings: [sim(first)] },
       { path: 'b', facts: sim(first), siblings: [sim(first)] },
     ])
-    expect(c('b', sim(first))).toBe(c('a', sim(first)))
+    expect(c('b', sim(first))).toEqual(c('a', sim(first)))
+  })
+
+  it('marks variants past a scheduler’s shades, on the results page and across sessions in the library', () => {
+    const labels = ['deadline', ...Array.from({ length: 7 }, (_, i) => `deadline-v${i + 1}`)]
+    const style = stylesOf(labels.map((label) => ({ label, name: 'deadline' })))
+    const looks = labels.map((l) => style(l))
+    expect(new Set(looks.map((x) => `${x.colour}/${x.mark}`)).size).toBe(labels.length)
+    expect(looks.filter((x) => x.mark > 0)).toHaveLength(4)
+    // a marked row's swatch is cut to its marker's shape; a plain one stays a square
+    const marked = looks.find((x) => x.mark > 0)!
+    expect(swatchStyle(marked)).toEqual({
+      background: marked.colour,
+      clipPath: MARKS[marked.mark].clip,
+      borderRadius: '0',
+    })
+    expect(swatchStyle(looks[0])).toEqual({ background: SCHEDULER_COLOURS.deadline })
+    // the same variants from eight sessions, one a session: all eight look different
+    const sim = (label: string) => ({ label, scheduler: 'deadline', kind: 'simulated' })
+    const picks = labels.map((l, i) => ({ path: `s${i}`, facts: sim(l), siblings: [sim(l)] }))
+    const pick = pickStyles(picks)
+    const shown = picks.map((p) => pick(p.path, p.facts))
+    expect(new Set(shown.map((x) => `${x.colour}/${x.mark}`)).size).toBe(labels.length)
   })
 })

@@ -85,9 +85,10 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
     await expect(meta('mini', 'tunables')).resolves.toContain('not recorded')
   }, 180_000)
 
-  it('shows IOPS beside MB/s and latency p95 and p99.9, for simulated and imported fio runs', async () => {
-    // p95 and p99.9 are a choice away (the default table fits 1440 px with eight schedulers)
+  it('shows IOPS beside MB/s and latency p50, p95 and p99.9, for simulated and imported fio runs', async () => {
+    // p50, p95 and p99.9 are a choice away (the default table fits 1440 px with eight schedulers)
     await page.getByText('Columns', { exact: true }).click()
+    await page.getByRole('checkbox', { name: 'latency p50' }).check()
     await page.getByRole('checkbox', { name: 'latency p95' }).check()
     await page.getByRole('checkbox', { name: 'latency p99.9' }).check()
     await page.getByText('Columns', { exact: true }).click()
@@ -98,14 +99,15 @@ describe.runIf(chromiumAvailable())('the metrics people read, in Chromium', () =
     expect(reader.IOPS.mean).toBe(1024)
     await expect(cell('mini', 'reader:IOPS').textContent()).resolves.toBe(num(reader.IOPS.mean))
     await expect(cell('mini', 'reader:MBps').textContent()).resolves.toBe(num(reader.MBps.mean))
+    await expect(cell('mini', 'reader:p50').textContent()).resolves.toBe(num(reader.latencyMs.p50.mean))
     await expect(cell('mini', 'reader:p95').textContent()).resolves.toBe(num(reader.latencyMs.p95.mean))
     await expect(cell('mini', 'reader:p999').textContent()).resolves.toBe(num(reader.latencyMs.p999.mean))
     await expect(cell('mini', 'dev:readIops').textContent()).resolves.toBe(num(1024))
     // the simulated reader has them too: 256 reads of 64 KiB, numbers not dashes
-    for (const m of ['dd:IOPS', 'dd:p95', 'dd:p999', 'dev:readIops'])
+    for (const m of ['dd:IOPS', 'dd:p50', 'dd:p95', 'dd:p999', 'dev:readIops'])
       await expect(cell('noop', m).textContent(), m).resolves.toMatch(/^[\d,.]+$/)
     const head = await table().locator('thead').textContent()
-    for (const h of ['IOPS', 'p95', 'p99.9', 'MB/s']) expect(head).toContain(h)
+    for (const h of ['IOPS', 'p50', 'p95', 'p99.9', 'MB/s']) expect(head).toContain(h)
     // a simulated row has no fio job of its own: a dash, not a 0
     await expect(cell('noop', 'reader:IOPS').textContent()).resolves.toBe('–')
     await expect(cell('bonnie', 'reader:p95').textContent()).resolves.toBe('–')

@@ -6,7 +6,7 @@
 // options); and a run cancelled during its start says "cancelled" in its rows, its table and its
 // charts. Pictures at 1440 and 1024 wide, light and dark, go to test-results/real-info-*.png.
 import { execFileSync } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { cpus, release } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -196,6 +196,21 @@ describeReal('real runs explain their start and show their system, in Chromium (
       for (const o of options.split(',').slice(0, 2)) expect(fs).toContain(o)
       await system.screenshot({ path: join(RESULTS, 'real-info-system.png') })
       await shots('results')
+      // and in the reports, as a mailing-list reader gets them
+      const exported = async (format: string): Promise<string> => {
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.locator(`[data-export="${format}"]`).click(),
+        ])
+        return readFile((await download.path())!, 'utf8')
+      }
+      const html = await exported('html')
+      expect(html).toContain('<h2 id="system">System of the real runs</h2>')
+      expect(html).toContain(release())
+      expect(html).toContain(`${type} on `)
+      const text = await exported('text')
+      expect(text).toContain('system of the real runs:')
+      expect(text).toContain(release())
     })
 
     it('says beside the Why panel’s stages what traced the real rows: blktrace, or the tracepoints', async () => {

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paletteFor, SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
 import { chromiumAvailable, RESULTS } from './browser'
-import { closeLabPage, openLabPage, runNewSpec } from './lab-page'
+import { closeLabPage, openLabPage, runNewSpec, saveSession } from './lab-page'
 import { idle as idleOf, chartsIn as chartsInOf } from './page-waits'
 import { rgb } from './swatches'
 import type { LabHost } from './lab-host'
@@ -303,6 +303,35 @@ describe.runIf(chromiumAvailable())('scheduler colours and repetition statistics
     expect(digits.length).toBeLessThanOrEqual(2)
     const decimals = (s: string) => (s.includes('.') ? s.split('.')[1].length : 0)
     expect(decimals(m![1])).toBe(decimals(m![2]))
+  }, 120_000)
+
+  it('charts a time-based job’s throughput in the library, not its time', async () => {
+    // the random runs are not saved: the new experiment replaces them when told to
+    page.once('dialog', (d) => void d.accept())
+    // a reader looping for a second: its time is the run's, its rate is the figure
+    await runSpec({
+      name: 'timed',
+      device: { preset: 'nullblk' },
+      workload: {
+        processes: [
+          { name: 'looper', type: 'dd', params: { op: 'read', file: 'f', bs: '1M', count: 8, loop: true } },
+        ],
+        stop: { maxSeconds: 1 },
+      },
+      schedulers: ['noop', 'deadline'],
+    })
+    await saveSession(page, 'timed')
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Library' }).click()
+    await page.getByRole('tab', { name: 'Sessions', exact: true }).click()
+    // the picks of the earlier test put back
+    for (const l of ['deadline', VARIANT2, 'bfq'])
+      await page.getByRole('checkbox', { name: `Pick deterministic: ${l}`, exact: true }).uncheck()
+    for (const l of ['noop', 'deadline'])
+      await page.getByRole('checkbox', { name: `Pick timed: ${l}`, exact: true }).check()
+    await page.getByRole('button', { name: 'Compare 2 →' }).click()
+    await page.getByRole('table', { name: 'Comparison of run sets' }).waitFor()
+    await expect(page.getByLabel('Metric to chart').inputValue()).resolves.toBe('proc:looper:MBps')
+    await expect(page.getByTestId('direction').textContent()).resolves.toBe('higher is better')
   }, 120_000)
 
   it('logged no errors in the page', () => {

@@ -114,4 +114,25 @@ describe.runIf(chromiumAvailable())('a validation report in the Devices view, in
     await page.getByLabel('Theme').selectOption('light')
     expect(errors).toEqual([])
   })
+
+  it('sizes the fingerprint’s fields for what they hold: seconds narrow, a preset’s name whole', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 })
+    type Box = { getBoundingClientRect(): { width: number } }
+    const widthOf = (label: string) =>
+      page
+        .getByLabel(label, { exact: true })
+        .evaluate((e) => (e as unknown as Box).getBoundingClientRect().width)
+    // "3" seconds was a field 765 px wide, stretched to its label's line
+    await expect(widthOf('Seconds per point')).resolves.toBeLessThan(150)
+    // the name the lab gives ("fingerprint-loop1-2026-12-02") fits
+    const name = page.getByLabel('Preset name', { exact: true })
+    await name.fill('fingerprint-loop1-2026-12-02')
+    await expect(
+      name.evaluate((e) => {
+        const el = e as unknown as { scrollWidth: number; clientWidth: number }
+        return el.scrollWidth <= el.clientWidth
+      }),
+    ).resolves.toBe(true)
+    await name.fill('')
+  })
 })

@@ -12,8 +12,11 @@ import {
   schedulerOfLabel,
   SHADE_HUE_TURN,
   shadesOf,
+  stylesFor,
+  DISTINCT_VARIANTS,
   VARIANT_SHADES,
 } from '../../src/shared/report/palette'
+import { MARKS, markOf, swatchClip } from '../../src/shared/report/marks'
 import {
   colourDifference,
   contrastRatio,
@@ -166,7 +169,7 @@ describe('palette on both themes (WCAG 2.x non-text contrast, 1.4.11: at least 3
           const colour = paletteFor(labels.map((label) => ({ label, scheduler: s })))
           const shown = labels.map((l) => colour(l, s))
           for (const c of shown) expect(shades, `${s} ×${n}: ${c}`).toContain(c)
-          // as many shades as the scheduler has, each its own; beyond, shades repeat
+          // as many shades as the scheduler has, each its own
           if (labels.length <= shades.length)
             expect(new Set(shown).size, `${s} ×${n}${real ? ' + real' : ''}`).toBe(labels.length)
           else expect(new Set(shown).size).toBe(shades.length)
@@ -215,6 +218,59 @@ describe('palette on both themes (WCAG 2.x non-text contrast, 1.4.11: at least 3
     // a real run coming in never moves a simulated row's shade
     const withReal = paletteFor([...rows, { label: 'deadline (real)', scheduler: 'deadline' }])
     for (const l of same) expect(withReal(l)).toBe(colour(l))
+  })
+})
+
+describe('variants beyond the shades: a second channel (marks)', () => {
+  const cases = [...Object.keys(SCHEDULER_COLOURS), 'imported']
+
+  it('has marks that differ in every channel: dash, marker and swatch shape', () => {
+    expect(MARKS[0].dash).toEqual([])
+    for (const key of ['dash', 'point', 'clip'] as const)
+      expect(new Set(MARKS.map((m) => JSON.stringify(m[key]))).size, key).toBe(MARKS.length)
+    expect(markOf(MARKS.length + 1)).toBe(MARKS[1])
+    expect(swatchClip(0)).toBe('')
+    expect(swatchClip(2)).toContain(MARKS[2].clip)
+  })
+
+  it(`makes every variant of a scheduler shown together look different, up to ${DISTINCT_VARIANTS}`, () => {
+    expect(DISTINCT_VARIANTS).toBeGreaterThanOrEqual(12)
+    for (const s of cases) {
+      const shades = shadesOf(baseColour(s))
+      for (const n of [VARIANT_SHADES, VARIANT_SHADES + 1, VARIANT_SHADES + 2, 8, DISTINCT_VARIANTS])
+        for (const real of [false, true]) {
+          const labels = [s, ...variants(s, real ? n - 1 : n), ...(real ? [`${s} (real)`] : [])]
+          const style = stylesFor(labels.map((label) => ({ label, scheduler: s })))
+          const looks = labels.map((l) => style(l, s))
+          // no two alike: colour and mark together
+          expect(new Set(looks.map((x) => `${x.colour}/${x.mark}`)).size, `${s} ×${n}`).toBe(labels.length)
+          // every colour one of the scheduler's (the rules above hold), a mark only past the shades
+          for (const x of looks) {
+            expect(shades).toContain(x.colour)
+            expect(x.mark).toBeGreaterThanOrEqual(0)
+            expect(x.mark).toBeLessThan(MARKS.length)
+          }
+          expect(looks.filter((x) => x.mark === 0)).toHaveLength(Math.min(labels.length, shades.length))
+          // the first marked rows differ by their marks (a shape tells them apart at a glance)
+          const marked = looks.filter((x) => x.mark > 0).slice(0, MARKS.length - 1)
+          expect(new Set(marked.map((x) => x.mark)).size).toBe(marked.length)
+          // the scheduler's own row is plain, in its own colour
+          expect(style(s, s)).toEqual({ colour: baseColour(s), mark: 0 })
+          // paletteFor's colours are the styles' colours
+          const colour = paletteFor(labels.map((label) => ({ label, scheduler: s })))
+          for (const l of labels) expect(colour(l, s)).toBe(style(l, s).colour)
+        }
+    }
+  })
+
+  it('keeps the looks of the simulated rows when a real run comes', () => {
+    const simulated = ['deadline', ...variants('deadline', 6)]
+    const before = stylesFor(simulated.map((label) => ({ label, scheduler: 'deadline' })))
+    const after = stylesFor(
+      [...simulated, 'deadline (real)'].reverse().map((label) => ({ label, scheduler: 'deadline' })),
+    )
+    for (const l of simulated) expect(after(l, 'deadline'), l).toEqual(before(l, 'deadline'))
+    expect(after('deadline (real)', 'deadline').mark).toBeGreaterThan(0)
   })
 })
 

@@ -4,7 +4,8 @@ import { fmt } from '../../src/shared/report/format'
 import { htmlReport } from '../../src/shared/report/html'
 import { reportInput, ReportInputError } from '../../src/shared/report/input'
 import { reportJson } from '../../src/shared/report/json'
-import { SCHEDULER_COLOURS, schedulerColour } from '../../src/shared/report/palette'
+import { MARKS } from '../../src/shared/report/marks'
+import { SCHEDULER_COLOURS, schedulerColour, shadesOf, stylesFor } from '../../src/shared/report/palette'
 import { lineChart, ticks } from '../../src/shared/report/svg-chart'
 import { mailingListText } from '../../src/shared/report/text'
 import { importText } from '../../src/shared/import/import-text'
@@ -231,6 +232,31 @@ describe('the HTML report', () => {
     const reversed = syntheticRuns({ 'cfq-v1': [27, 31, 24], deadline: [48.6, 47.1, 47.9] })
     const other = htmlReport(reportInput(JSON.parse(JSON.stringify(runOutput('r', reversed)))))
     expect(other).toContain(`background:${SCHEDULER_COLOURS.deadline}"></span>deadline`)
+  })
+
+  it('tells apart every variant of one scheduler past its shades, by a mark: the swatch’s shape, the line’s dash', () => {
+    const labels = ['deadline', ...Array.from({ length: 6 }, (_, i) => `deadline-v${i + 1}`)]
+    const many = syntheticRuns(Object.fromEntries(labels.map((l, i) => [l, [40 + i, 41 + i, 42 + i]])))
+    for (const r of many) r.scheduler = 'deadline'
+    const rows = reportInput(JSON.parse(JSON.stringify(runOutput('six variants', many))))
+    const full = htmlReport(rows)
+    const style = stylesFor(rows.summary.map((s) => ({ label: s.label, scheduler: s.scheduler })))
+    const looks = labels.map((l) => style(l, 'deadline'))
+    for (const x of looks) expect(shadesOf(SCHEDULER_COLOURS.deadline)).toContain(x.colour)
+    expect(new Set(looks.map((x) => `${x.colour}/${x.mark}`)).size).toBe(labels.length)
+    expect(looks.filter((x) => x.mark > 0)).toHaveLength(3)
+    for (const [i, l] of labels.entries()) {
+      const { colour, mark } = looks[i]
+      const swatch = `background:${colour}${mark ? `;clip-path:${MARKS[mark].clip}` : ''}"></span>${l}<`
+      expect(full, l).toContain(swatch)
+      // its line in each chart: dashed for a mark, solid else
+      const lines =
+        full.match(new RegExp(`<polyline [^>]*stroke="${colour}"[^>]*><title>${l}</title>`, 'g')) ?? []
+      expect(lines.length, l).toBeGreaterThanOrEqual(2)
+      for (const line of lines)
+        if (mark) expect(line).toContain(`stroke-dasharray="${MARKS[mark].dash.join(' ')}"`)
+        else expect(line).not.toContain('stroke-dasharray')
+    }
   })
 
   it('says repetitions were identical instead of printing ± 0', () => {

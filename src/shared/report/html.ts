@@ -10,7 +10,9 @@ import { num } from '../util/people-numbers'
 import type { ReportInput } from './input'
 import { systemRowsOf } from '../experiment/real-system'
 import { IDENTICAL_REPETITIONS, identicalAdvice, identicalRepetitions } from '../experiment/stability'
-import { paletteFor, TIME_PART_COLOURS } from './palette'
+import { swatchClip } from './marks'
+import type { RowStyle } from './marks'
+import { stylesFor, TIME_PART_COLOURS } from './palette'
 import { cssVariables, DARK, LIGHT } from './theme'
 import { lineChart, stackedBarChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
@@ -59,10 +61,10 @@ details > summary { cursor: pointer; color: var(--accent); }
  * scripts, no external resources; every text escaped.
  */
 export function htmlReport(input: ReportInput): string {
-  // the app's palette: a scheduler's colour by its name, a variant's shade by its label among the
-  // rows shown (as the app's results page picks them)
-  const palette = paletteFor(input.summary.map((s) => ({ label: shown(s), scheduler: s.scheduler })))
-  const colour: Colour = (x) => palette(shown(x), x.scheduler)
+  // the app's palette: a scheduler's colour by its name, a variant's shade (and past its shades, a
+  // mark) by its label among the rows shown (as the app's results page picks them)
+  const styles = stylesFor(input.summary.map((s) => ({ label: shown(s), scheduler: s.scheduler })))
+  const colour: Colour = (x) => styles(shown(x), x.scheduler)
   const parts: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -137,7 +139,11 @@ const seedOf = (spec: unknown): number | null =>
 const shown = (x: { label: string; source: string }): string =>
   x.source === 'real' ? `${x.label} (real)` : x.label
 
-type Colour = (x: { label: string; scheduler: string; source: string }) => string
+type Colour = (x: { label: string; scheduler: string; source: string }) => RowStyle
+
+/** A row's swatch: its colour, cut to its mark's shape. */
+const swatchOf = (style: RowStyle | undefined): string =>
+  `<span class="swatch" style="background:${style?.colour ?? '#888'}${swatchClip(style?.mark ?? 0)}"></span>`
 
 function resultsTable(input: ReportInput, colour: Colour): string {
   const names: string[] = []
@@ -147,9 +153,7 @@ function resultsTable(input: ReportInput, colour: Colour): string {
     header.push(`${h(n)} MB/s`, `${h(n)} IOPS`, `${h(n)} s`, `${h(n)} p50 / p95 / p99 / p99.9 / max ms`)
   header.push('device read MB/s', 'device write MB/s', 'device read IOPS', 'device write IOPS')
   const rows = input.summary.map((s) => {
-    const cells = [
-      `<span class="swatch" style="background:${colour(s)}"></span>${h(s.label)}${s.source === 'real' ? ' (real)' : ''}`,
-    ]
+    const cells = [`${swatchOf(colour(s))}${h(s.label)}${s.source === 'real' ? ' (real)' : ''}`]
     for (const n of names) {
       const p = s.processes.find((x) => x.name === n)
       if (!p) {
@@ -223,10 +227,10 @@ function throughputCharts(input: ReportInput, colour: Colour): string[] {
       return each
         ? {
             name: `${shown(r)}, ${num(r.seconds)} s`,
-            colour: colour(r),
+            ...colour(r),
             points: points.map(([x, y]) => [x * k, y]),
           }
-        : { name: shown(r), colour: colour(r), points }
+        : { name: shown(r), ...colour(r), points }
     })
     const xLabel = each ? 'time (% of each run)' : 'time (s)'
     return `<figure>${lineChart({ title, xLabel, yLabel: 'MB/s', series })}</figure>`
@@ -269,7 +273,7 @@ function latencyCharts(input: ReportInput, colour: Colour): string[] {
       if (hist.count > 0)
         series.push({
           name: shown(s),
-          colour: colour(s),
+          ...colour(s),
           points: hist.cdf(300).map((c): [number, number] => [c.valueNs / 1e6, c.fraction]),
         })
     }
@@ -291,9 +295,8 @@ function whySection(input: ReportInput, colour: Colour): string[] {
   const process = whyProcessOf(input.spec, input.runs)
   if (process === undefined) return []
   const labels = input.summary.map(shown)
-  const colourOf = new Map(input.summary.map((s) => [shown(s), colour(s)]))
-  const swatch = (l: string): string =>
-    `<span class="swatch" style="background:${colourOf.get(l) ?? '#888'}"></span>${h(l)}`
+  const styleOf = new Map(input.summary.map((s) => [shown(s), colour(s)]))
+  const swatch = (l: string): string => `${swatchOf(styleOf.get(l))}${h(l)}`
   const out: string[] = ['<h2 id="why">Why</h2>']
   const explanations = explainShown(input.runs, process, labels)
   for (const e of explanations)

@@ -3,16 +3,20 @@
 // "deadline" is orange whether it is the first of two rows or the fifth of nine. A label variant
 // of a scheduler ("bfq (slice_idle=0)", "deadline-fb4", "deadline (real)") gets one of a few
 // shades of its scheduler's colour (palette-shades.ts), picked by its label; rows shown together
-// (paletteFor) never share a shade while their scheduler has a free one.
+// (stylesFor) never share a shade while their scheduler has a free one, and once its shades are
+// taken, the next variants add a mark (marks.ts), so that no two look the same.
 //
 // Every colour, shades included, keeps at least 3:1 against the light and the dark theme's page
 // and panel (WCAG 2.x non-text contrast, success criterion 1.4.11,
 // https://www.w3.org/TR/WCAG21/#non-text-contrast): a line or swatch shows on either theme. That
 // leaves a narrow band of brightness (OKLCH lightness about 0.53–0.65), so schedulers differ by
 // hue and the shades of one by lightness, chroma and a turn of at most SHADE_HUE_TURN degrees.
-import { shadeSet } from './palette-shades'
+import { MARKS } from './marks'
+import type { RowStyle } from './marks'
+import { shadeSet, VARIANT_SHADES } from './palette-shades'
 
 export { MIN_CONTRAST, MIN_SHADE_DIFFERENCE, SHADE_HUE_TURN, VARIANT_SHADES } from './palette-shades'
+export type { RowStyle } from './marks'
 
 /**
  * The schedulers the lab models, each a hue of its own in OKLCH (lightness 0.56–0.63): kin (noop /
@@ -140,18 +144,35 @@ const byShownOrder = (a: string, b: string): number =>
   Number(a.endsWith(REAL)) - Number(b.endsWith(REAL)) || (a < b ? -1 : a > b ? 1 : 0)
 
 /**
- * Colours for rows shown together (a comparison's table and charts, a library comparison, a
- * report): each row as schedulerColour colours it, except that variants of one scheduler never
- * share a shade while one is free. Variants take their shades in the order of their labels (code
- * points; real runs' "… (real)" after the simulated ones, so that a real run coming in never
- * moves a simulated row's shade), each the one it asks for or else the next free one, so the
- * result depends on which labels are shown, never on their order. From VARIANT_SHADES + 1
- * variants of one scheduler on, shades repeat (the legend and table still name each). A label not
- * among `rows` is coloured by schedulerColour.
+ * The look of the `j`-th variant (from 0) of one scheduler once its shades are taken: each of the
+ * marks in turn, on its first shades and then its own colour, shifted by one colour each round, so
+ * that the marked rows differ by their marks first and every pair (shade, mark) comes once.
  */
-export function paletteFor(
+function overflowStyle(shades: readonly string[], j: number): RowStyle {
+  const order = [...shades.slice(1), shades[0]]
+  const marks = MARKS.length - 1
+  const round = Math.floor(j / marks)
+  return { colour: order[(j + round) % order.length], mark: 1 + (j % marks) }
+}
+
+/** How many variants of one scheduler shown together look different: shades, then shades × marks. */
+export const DISTINCT_VARIANTS = VARIANT_SHADES + (VARIANT_SHADES + 1) * (MARKS.length - 1)
+
+/**
+ * Looks for rows shown together (a comparison's table and charts, a library comparison, a report):
+ * each row as schedulerColour colours it, except that variants of one scheduler never share a
+ * shade while one is free. Variants take their shades in the order of their labels (code points;
+ * real runs' "… (real)" after the simulated ones, so that a real run coming in never moves a
+ * simulated row's look), each the one it asks for or else the next free one, so the result
+ * depends on which labels are shown, never on their order. From VARIANT_SHADES + 1 variants of one
+ * scheduler on, the colour space has no more shades that keep the rules above: the later variants
+ * take a shade again with a mark (marks.ts: a dash and a marker in charts, a shape in tables), so
+ * that up to DISTINCT_VARIANTS variants of one scheduler all look different. Every other row has
+ * mark 0. A label not among `rows` is styled as schedulerColour colours it, mark 0.
+ */
+export function stylesFor(
   rows: readonly { label: string; scheduler?: string }[],
-): (label: string, scheduler?: string) => string {
+): (label: string, scheduler?: string) => RowStyle {
   const groups = new Map<string, { base: string; labels: Set<string> }>()
   for (const r of rows) {
     const p = partsOf(r.label, r.scheduler)
@@ -160,23 +181,35 @@ export function paletteFor(
     g.labels.add(p.l)
     groups.set(p.key, g)
   }
-  const chosen = new Map<string, string>()
+  const chosen = new Map<string, RowStyle>()
   for (const [key, g] of groups) {
     const shades = shadesOf(g.base)
+    const n = shades.length - 1
     const taken = new Set<number>()
-    for (const l of [...g.labels].sort(byShownOrder)) {
-      const n = shades.length - 1
-      let i = preferredShade(l, shades.length)
-      if (taken.size < n) while (taken.has(i)) i = 1 + (i % n)
-      taken.add(i)
-      chosen.set(`${key}\u0000${l}`, shades[i])
-    }
+    ;[...g.labels].sort(byShownOrder).forEach((l, k) => {
+      let style: RowStyle
+      if (k < n) {
+        let i = preferredShade(l, shades.length)
+        while (taken.has(i)) i = 1 + (i % n)
+        taken.add(i)
+        style = { colour: shades[i], mark: 0 }
+      } else style = overflowStyle(shades, k - n)
+      chosen.set(`${key}\u0000${l}`, style)
+    })
   }
   return (label, scheduler) => {
     const p = partsOf(label, scheduler)
-    if (p.own) return p.base
-    return chosen.get(`${p.key}\u0000${p.l}`) ?? schedulerColour(label, scheduler)
+    if (p.own) return { colour: p.base, mark: 0 }
+    return chosen.get(`${p.key}\u0000${p.l}`) ?? { colour: schedulerColour(label, scheduler), mark: 0 }
   }
+}
+
+/** The colours of stylesFor's looks, for what draws no mark. */
+export function paletteFor(
+  rows: readonly { label: string; scheduler?: string }[],
+): (label: string, scheduler?: string) => string {
+  const style = stylesFor(rows)
+  return (label, scheduler) => style(label, scheduler).colour
 }
 
 /** `#rrggbb` with an alpha, as rgba(). */

@@ -1,9 +1,12 @@
 import { escapeHtml } from './escape'
+import { markOf } from './marks'
 
 /** One line of a chart: (x, y) points in data units. */
 export interface ChartSeries {
   name: string
   colour: string
+  /** Its mark (marks.ts): a dash on the line, a marker in the legend; 0 or none plain. */
+  mark?: number
   points: Array<[number, number]>
 }
 
@@ -92,12 +95,13 @@ export function lineChart(c: LineChart): string {
     if (s.points.length > 0) {
       const pts = s.points.map(([x, y]) => `${r(px(x))},${r(py(y))}`).join(' ')
       parts.push(
-        `<polyline fill="none" stroke="${escapeHtml(s.colour)}" stroke-width="1.5" points="${pts}"><title>${escapeHtml(s.name)}</title></polyline>`,
+        `<polyline fill="none" stroke="${escapeHtml(s.colour)}" stroke-width="1.5"${dashOf(s.mark)} points="${pts}"><title>${escapeHtml(s.name)}</title></polyline>`,
       )
     }
     const ly = m.top + 8 + i * 16
     parts.push(
-      `<line x1="${m.left + pw + 12}" y1="${ly}" x2="${m.left + pw + 32}" y2="${ly}" stroke="${escapeHtml(s.colour)}" stroke-width="3"/>`,
+      `<line x1="${m.left + pw + 8}" y1="${ly}" x2="${m.left + pw + 34}" y2="${ly}" stroke="${escapeHtml(s.colour)}" stroke-width="${s.mark ? 2 : 3}"${dashOf(s.mark)}/>`,
+      ...markerAt(s.mark, m.left + pw + 21, ly, s.colour),
       `<text x="${m.left + pw + 38}" y="${ly + 4}">${escapeHtml(clip(s.name, LEGEND_MAX_CHARS))}${s.points.length === 0 ? ' (no data)' : ''}</text>`,
     )
   })
@@ -107,6 +111,42 @@ export function lineChart(c: LineChart): string {
     )
   parts.push('</svg>')
   return parts.join('\n')
+}
+
+/** A line's stroke-dasharray for a mark, or nothing for a plain one. */
+const dashOf = (mark = 0): string => (mark ? ` stroke-dasharray="${markOf(mark).dash.join(' ')}"` : '')
+
+/** A legend's marker for a mark (none for a plain one), centred on (x, y), about 8 px. */
+function markerAt(mark: number | undefined, x: number, y: number, colour: string): string[] {
+  if (!mark) return []
+  const c = escapeHtml(colour)
+  const p = (pts: number[][]): string =>
+    `<polygon fill="${c}" points="${pts.map(([dx, dy]) => `${r(x + dx)},${r(y + dy)}`).join(' ')}"/>`
+  switch (markOf(mark).point) {
+    case 'triangle':
+      return [
+        p([
+          [0, -4.5],
+          [4.5, 3.5],
+          [-4.5, 3.5],
+        ]),
+      ]
+    case 'circle':
+      return [`<circle cx="${x}" cy="${y}" r="4" fill="${c}"/>`]
+    case 'rectRot':
+      return [
+        p([
+          [0, -5],
+          [5, 0],
+          [0, 5],
+          [-5, 0],
+        ]),
+      ]
+    default:
+      return [
+        `<path d="M${x - 4} ${y - 4}L${x + 4} ${y + 4}M${x + 4} ${y - 4}L${x - 4} ${y + 4}" stroke="${c}" stroke-width="2.5"/>`,
+      ]
+  }
 }
 
 /** A tick value as short as it can be: 0.8, 20, 0.001, 1e+6. */

@@ -10,6 +10,7 @@ import { nextTick, onBeforeUnmount, onMounted, ReactiveEffect, shallowRef } from
 import type { Ref } from 'vue'
 import type { ChartConfiguration, ChartType } from 'chart.js'
 import { Chart, registerCharts } from '../lib/chart-setup'
+import { markLegend } from '../lib/chart-marks'
 import { chartColours, legendBox } from '../lib/chart-theme'
 import type { ChartColours } from '../lib/chart-theme'
 import { num } from '../lib/format'
@@ -150,7 +151,7 @@ function drawSome(deadline?: IdleDeadline): void {
 }
 
 /**
- * What a page can read of a series: its name and colour, its marker when it sets one, and how many
+ * What a page can read of a series: its name and colour, its marker and mark when it sets them, and how many
  * of its points carry an error bar (yMin/yMax, drawn by the labErrorBars plugin).
  */
 function describeSeries(
@@ -159,6 +160,8 @@ function describeSeries(
   const out: Record<string, unknown> = { label: d.label ?? '', colour: d.borderColor ?? null }
   const marker = (d as { pointStyle?: unknown }).pointStyle
   if (typeof marker === 'string') out.marker = marker
+  const mark = (d as { mark?: number }).mark
+  if (mark) out.mark = mark
   const bars = (d.data as unknown[]).filter(
     (p) => p !== null && typeof p === 'object' && Number.isFinite((p as { yMax?: number }).yMax),
   ).length
@@ -195,6 +198,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, build: ChartBuil
           labels: {
             color: colours.text,
             ...legendBox(cfg.type),
+            ...markLegend(cfg),
             ...(plugins.legend as { labels?: object } | undefined)?.labels,
           },
         },
