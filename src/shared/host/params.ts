@@ -122,7 +122,7 @@ export const hostParams: readonly ParamSpec[] = [
     values: ['preemptive', 'tick', 'eevdf'],
     unit: '',
     meaning:
-      'CPU scheduling: CFS-like wake-up preemption favouring sleepers, switching only at round-robin ticks, or EEVDF (Linux 6.6+: no sleeper credit, the running task keeps its slice)',
+      'CPU scheduling: CFS-like wake-up preemption favouring sleepers, switching only at round-robin ticks, or EEVDF (Linux 6.6+: no sleeper credit but a sleeper’s lag, the running task keeping its slice while it is eligible)',
     source:
       'kernel/sched/fair.c: CFS (2.6.23–6.5) place_entity sleeper credit and check_preempt_wakeup; EEVDF (6.6+) place_entity PLACE_LAG and RUN_TO_PARITY; see src/shared/host/cpu.ts',
   },
