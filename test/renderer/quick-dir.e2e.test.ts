@@ -7,7 +7,7 @@
 // scheduler switched is that loop device's, never the system disk's. Pictures of the panel with its
 // size field at 1440 and 1024 wide, light and dark, go to test-results/quick-dir-*.png.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -16,14 +16,15 @@ import { DEFAULT_QUICK_SCHEDULERS } from '../../src/shared/experiment/quick-test
 import {
   activeScheduler,
   cleanupDir,
-  createLoop,
   describeReal,
+  ext4In,
   KERNEL_OFFERED,
+  labDirsIn,
   tempDir,
 } from '../real/real-env'
-import { chromiumAvailable, launchChromium, RESULTS } from './browser'
-import { startLabHost } from './lab-host'
+import { chromiumAvailable, RESULTS } from './browser'
 import type { LabHost } from './lab-host'
+import { closeLabPage, openLabPage } from './lab-page'
 import { idle } from './page-waits'
 
 /** `losetup -a`'s lines that name a file under `dir` (the devices attached there). */
@@ -61,12 +62,10 @@ describeReal('quick tests for real on a file in a chosen directory, in Chromium 
     let browser: Browser
     let page: Page
     let dir = ''
-    let mnt = ''
     let bench = ''
-    let mounted = false
+    let restoreEnv: (() => void) | undefined
     let disk = { device: '', name: '', file: '' }
     const errors: string[] = []
-    const saved = { state: process.env.IOSCHED_LAB_STATE_DIR, scratch: process.env.IOSCHED_LAB_SCRATCH_DIR }
     const panel = () => page.getByTestId('quick-tests')
 
     /** The panel at 1440 and 1024 wide, light and dark; light after. */
@@ -87,37 +86,17 @@ describeReal('quick tests for real on a file in a chosen directory, in Chromium 
 
     beforeAll(async () => {
       dir = tempDir('iosched-e2e-quickdir-')
-      // the lab's journals and any scratch device in a place of the test's own
-      process.env.IOSCHED_LAB_STATE_DIR = join(dir, 'state')
-      process.env.IOSCHED_LAB_SCRATCH_DIR = dir
-      disk = createLoop(dir, 192)
-      execFileSync('mkfs.ext4', ['-q', '-F', disk.device])
-      mnt = join(dir, 'mnt')
-      mkdirSync(mnt)
-      execFileSync('mount', ['-o', 'noatime', disk.device, mnt])
-      mounted = true
-      bench = join(mnt, 'bench')
-      mkdirSync(bench)
-      // a known scheduler to come back to
-      writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'mq-deadline')
-      ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
+      restoreEnv = labDirsIn(dir)
+      ;({ disk, bench } = ext4In(dir, 192, ['-o', 'noatime']))
+      ;({ host, browser, page } = await openLabPage(errors, { viewport: { width: 1440, height: 900 } }))
       await mkdir(RESULTS, { recursive: true })
-      page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-      page.on('pageerror', (e) => errors.push(e.message))
-      await page.goto(host.server.url)
     }, 180_000)
 
     afterAll(async () => {
-      await browser?.close()
       await host?.lab.disposeAndWait()
-      await host?.close()
-      process.env.IOSCHED_LAB_STATE_DIR = saved.state
-      process.env.IOSCHED_LAB_SCRATCH_DIR = saved.scratch
-      if (saved.state === undefined) delete process.env.IOSCHED_LAB_STATE_DIR
-      if (saved.scratch === undefined) delete process.env.IOSCHED_LAB_SCRATCH_DIR
-      if (mounted) spawnSync('umount', [mnt])
-      cleanupDir(dir)
+      await closeLabPage(host, browser)
+      restoreEnv?.()
+      cleanupDir(dir) // unmounts the file system, detaches its loop device
     })
 
     it('takes the test files’ size as `quick --size` does: KDiskMark’s 1G first, a bad size said', async () => {
