@@ -8,6 +8,7 @@ import {
   QuickTestError,
   diskMarkName,
   findQuickSets,
+  quickSizeBytes,
   quickTestSpec,
 } from '../../src/shared/experiment/quick-tests'
 import type { QuickTestSet } from '../../src/shared/experiment/quick-tests'
@@ -25,6 +26,23 @@ const resolve = (doc: unknown): ResolvedSpec => {
 }
 
 const set = (id: string): QuickTestSet => findQuickSets([id])[0]
+
+describe('quick tests: the test files’ size, as `quick --size` and the app’s panel take it', () => {
+  it('reads sizes as fio writes them, KDiskMark’s 1 GiB among them', () => {
+    expect(quickSizeBytes('1G')).toBe(1 << 30)
+    expect(quickSizeBytes('1024m')).toBe(1 << 30)
+    expect(quickSizeBytes(' 64M ')).toBe(64 << 20)
+    expect(quickSizeBytes('4k')).toBe(4096)
+    expect(quickSizeBytes('1GB')).toBe(1e9)
+  })
+
+  it('refuses what is not a size, or under 4 KiB, saying what it expects', () => {
+    for (const bad of ['', '1k', '4095', 'lots', '64 furlongs', '-1G', '1.5.5M'])
+      expect(() => quickSizeBytes(bad)).toThrow(
+        new QuickTestError(`expects a size of at least 4k, like 64M or 1G, got "${bad}"`),
+      )
+  })
+})
 
 describe('quick tests: the catalogue', () => {
   it('has the disk benchmarks’ usual tests under their usual names, and the defaults exist', () => {

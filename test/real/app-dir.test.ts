@@ -2,8 +2,7 @@
 // target `dir`): an ext4 file system of the test's own on a loop device of its own, the quick tests
 // run there, the file system recorded with the runs, the file removed, the scheduler restored.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunStarted } from '../../src/shared/api/contract'
 import type { RealRunStart } from '../../src/shared/api/real-contract'
@@ -12,7 +11,7 @@ import { systemRowsOf } from '../../src/shared/experiment/real-system'
 import { LocalRealBackend } from '../../src/main/services/real/real-backend'
 import type { LabService } from '../../src/main/services/lab-service'
 import { newService, recorder } from '../api/fixtures'
-import { activeScheduler, cleanupDir, createLoop, describeReal, tempDir } from './real-env'
+import { activeScheduler, cleanupDir, describeReal, ext4In, tempDir } from './real-env'
 
 const started = (r: RealRunStart): RunStarted => {
   if (!('runId' in r)) throw new Error(`not started: ${JSON.stringify(r)}`)
@@ -23,27 +22,17 @@ describeReal('a real run on a test file in a directory, through the LabApi (root
   let dir = ''
   let mnt = ''
   let bench = ''
-  let mounted = false
   let disk = { device: '', name: '', file: '' }
   let lab: LabService
 
   beforeAll(() => {
     dir = tempDir('iosched-app-dir-')
-    disk = createLoop(dir, 128)
-    execFileSync('mkfs.ext4', ['-q', '-F', disk.device])
-    mnt = join(dir, 'mnt')
-    mkdirSync(mnt)
-    execFileSync('mount', ['-o', 'noatime', disk.device, mnt])
-    mounted = true
-    bench = join(mnt, 'bench')
-    mkdirSync(bench)
-    writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'mq-deadline')
+    ;({ disk, mnt, bench } = ext4In(dir, 128, ['-o', 'noatime']))
     lab = newService({ real: { backend: new LocalRealBackend(join(dir, 'state')) } })
   })
   afterAll(async () => {
     await lab?.disposeAndWait()
-    if (mounted) spawnSync('umount', [mnt])
-    cleanupDir(dir)
+    cleanupDir(dir) // unmounts the file system, detaches its loop device
   })
 
   it('previews the test file and the device whose scheduler it switches; runs there and cleans up', async () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest'
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { offeredOf } from '../../src/main/services/real/kernel-offers'
@@ -96,6 +96,45 @@ export function cleanupDir(dir: string): void {
   for (const d of loopsUnder(dir)) spawnSync('umount', [d])
   for (const d of loopsUnder(dir)) spawnSync('losetup', ['--detach', d])
   rmSync(dir, { recursive: true, force: true })
+}
+
+/**
+ * The lab's journals (`dir`/state) and scratch devices (`dir`) in a place of the test's own, for a
+ * lab started after this; returns what puts the environment back (afterAll).
+ */
+export function labDirsIn(dir: string): () => void {
+  const saved = { state: process.env.IOSCHED_LAB_STATE_DIR, scratch: process.env.IOSCHED_LAB_SCRATCH_DIR }
+  process.env.IOSCHED_LAB_STATE_DIR = join(dir, 'state')
+  process.env.IOSCHED_LAB_SCRATCH_DIR = dir
+  return () => {
+    for (const [k, v] of [
+      ['IOSCHED_LAB_STATE_DIR', saved.state],
+      ['IOSCHED_LAB_SCRATCH_DIR', saved.scratch],
+    ] as const)
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+  }
+}
+
+/**
+ * An ext4 file system of the test's own on a loop device of its own (`mib` MiB, in `dir`), mounted
+ * at `dir`/mnt with `options`, with an empty directory `bench` there for the lab's test file; the
+ * device on mq-deadline, a known scheduler to come back to. cleanupDir unmounts and detaches it.
+ */
+export function ext4In(
+  dir: string,
+  mib: number,
+  options: string[] = [],
+): { disk: { device: string; name: string; file: string }; mnt: string; bench: string } {
+  const disk = createLoop(dir, mib)
+  execFileSync('mkfs.ext4', ['-q', '-F', disk.device])
+  const mnt = join(dir, 'mnt')
+  mkdirSync(mnt)
+  execFileSync('mount', [...options, disk.device, mnt])
+  const bench = join(mnt, 'bench')
+  mkdirSync(bench)
+  writeFileSync(`/sys/block/${disk.name}/queue/scheduler`, 'mq-deadline')
+  return { disk, mnt, bench }
 }
 
 /**

@@ -66,6 +66,19 @@ describe.runIf(chromiumAvailable())('quick tests in Chromium, through the browse
     await page.getByLabel('Seconds per test').fill('0')
     await panel().getByText('Seconds per test: more than 0, at most 600.').waitFor()
     await expect(page.getByTestId('quick-real').isDisabled()).resolves.toBe(true)
+    // the test files' size as `quick --size` takes it: KDiskMark's 1 GiB unless told, a bad one said
+    await page.getByLabel('Seconds per test').fill('1')
+    const size = page.getByTestId('quick-size')
+    await expect(size.inputValue()).resolves.toBe('1G')
+    for (const bad of ['lots', '1k']) {
+      await size.fill(bad)
+      await panel()
+        .getByText(`Test file size: expects a size of at least 4k, like 64M or 1G, got "${bad}".`)
+        .waitFor()
+      await expect(page.getByTestId('quick-simulate').isDisabled()).resolves.toBe(true)
+      await expect(page.getByTestId('quick-real').isDisabled()).resolves.toBe(true)
+    }
+    await size.fill('1G')
   })
 
   it('simulates the chosen sets in one click, the results in the Results view', async () => {

@@ -11,7 +11,7 @@ import { cpus, release } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupDir, describeReal, loopsUnder, tempDir } from '../real/real-env'
+import { cleanupDir, describeReal, labDirsIn, loopsUnder, tempDir } from '../real/real-env'
 import { chromiumAvailable, launchChromium, RESULTS } from './browser'
 import { startLabHost } from './lab-host'
 import type { LabHost } from './lab-host'
@@ -52,7 +52,7 @@ describeReal('real runs explain their start and show their system, in Chromium (
     let dir = ''
     const errors: string[] = []
     const events: LabEvent[] = []
-    const saved = { state: process.env.IOSCHED_LAB_STATE_DIR, scratch: process.env.IOSCHED_LAB_SCRATCH_DIR }
+    let restoreEnv: (() => void) | undefined
 
     /** The window at 1440 and 1024 wide, light and dark; light after. */
     async function shots(name: string, charts = true): Promise<void> {
@@ -103,8 +103,7 @@ describeReal('real runs explain their start and show their system, in Chromium (
 
     beforeAll(async () => {
       dir = tempDir('iosched-e2e-realinfo-')
-      process.env.IOSCHED_LAB_STATE_DIR = join(dir, 'state')
-      process.env.IOSCHED_LAB_SCRATCH_DIR = dir
+      restoreEnv = labDirsIn(dir)
       ;[host, browser] = await Promise.all([startLabHost(), launchChromium()])
       host.lab.on((e) => events.push(e))
       await mkdir(RESULTS, { recursive: true })
@@ -123,10 +122,7 @@ describeReal('real runs explain their start and show their system, in Chromium (
       await browser?.close()
       await host?.lab.disposeAndWait()
       await host?.close()
-      process.env.IOSCHED_LAB_STATE_DIR = saved.state
-      process.env.IOSCHED_LAB_SCRATCH_DIR = saved.scratch
-      if (saved.state === undefined) delete process.env.IOSCHED_LAB_STATE_DIR
-      if (saved.scratch === undefined) delete process.env.IOSCHED_LAB_SCRATCH_DIR
+      restoreEnv?.()
       cleanupDir(dir)
     })
 

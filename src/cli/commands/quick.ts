@@ -7,6 +7,7 @@ import {
   QUICK_TEST_SETS,
   QuickTestError,
   findQuickSets,
+  quickSizeBytes,
   quickTestSpec,
 } from '../../shared/experiment/quick-tests'
 import type { QuickTestOptions, QuickTestSet } from '../../shared/experiment/quick-tests'
@@ -14,7 +15,6 @@ import { quickSummary } from '../../shared/experiment/quick-summary'
 import type { QuickSummary } from '../../shared/experiment/quick-summary'
 import { validateSpec } from '../../shared/experiment/validate'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
-import { parseSize } from '../../shared/util/params'
 import { ExperimentRunner } from '../../main/services/experiments'
 import { resolveRealSpec } from '../../main/services/real/real-spec'
 import { ProgressBar } from '../progress'
@@ -156,12 +156,13 @@ function quickOptions(v: {
   }
   o.measureSeconds = seconds(v.measure, '--measure', 0.001)
   o.intervalSeconds = seconds(v.interval, '--interval', 0)
-  if (v.size !== undefined) {
-    const b = parseSize(v.size)
-    if (!Number.isFinite(b) || b < 4096)
-      throw new InputError([`quick: --size expects a size of at least 4k, like 64M or 1G, got "${v.size}"`])
-    o.sizeBytes = b
-  }
+  if (v.size !== undefined)
+    try {
+      o.sizeBytes = quickSizeBytes(v.size)
+    } catch (e) {
+      if (e instanceof QuickTestError) throw new InputError([`quick: --size ${e.message}`])
+      throw e
+    }
   if (v.repetitions !== undefined) {
     const n = Number(v.repetitions)
     if (!Number.isInteger(n) || n < 1 || n > 1000)

@@ -1,3 +1,4 @@
+import { parseSize } from '../util/params'
 import type { ExperimentSpec } from './schema'
 
 /**
@@ -172,6 +173,21 @@ export class QuickTestError extends Error {
     super(message)
     this.name = 'QuickTestError'
   }
+}
+
+/** The smallest test files' size: one 4 KiB block, the sets' smallest (RND4K's). */
+export const QUICK_MIN_SIZE_BYTES = 4 * KiB
+
+/**
+ * The test files' size as the user writes it (`64M`, `1G`, `512m`, as fio and dd write sizes;
+ * shared/util/params.ts), in bytes: what `quick --size` and the app's quick-tests panel both take.
+ * Not a size, or under 4 KiB: an error saying so and what is expected.
+ */
+export function quickSizeBytes(text: string): number {
+  const b = parseSize(text)
+  if (!Number.isFinite(b) || b < QUICK_MIN_SIZE_BYTES)
+    throw new QuickTestError(`expects a size of at least 4k, like 64M or 1G, got "${text}"`)
+  return b
 }
 
 /** The sets by id, in the catalogue's order; an unknown id is an error naming the known ones. */
