@@ -43,6 +43,16 @@ export class MqRuns implements Handler {
     this.jiffy = jiffiesToNs(1, hz)
   }
 
+  /**
+   * Whether a completion runs the queue: where the scheduler's completion hook does (`hooked`), or
+   * after a restart mark, which the run clears.
+   */
+  completionRuns(hooked: boolean): boolean {
+    if (!hooked && !this.restart) return false
+    this.restart = false
+    return true
+  }
+
   /** A run handed out nothing though the scheduler holds requests: run again on a later tick. */
   declined(now: SimTime): void {
     if (this.timer.pending) return

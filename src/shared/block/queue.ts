@@ -293,8 +293,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       }
       const r = this.sched.dispatch(now)
       if (r === undefined) {
-        if (this.mqRuns !== null && this.sched.hasWork()) this.mqRuns.declined(now)
-        if (this.observer?.idled !== undefined) this.declined(now, dev.inFlight === 0)
+        if (this.mqRuns !== null || this.observer?.idled !== undefined) this.declined(now, dev.inFlight === 0)
         break
       }
       if (r instanceof Idle) {
@@ -327,8 +326,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    */
   private declined(now: SimTime, empty: boolean, waiting = false): void {
     const held = this.sched.hasWork()
-    if (held || (waiting && empty)) this.observer!.idled!(now, held)
-    else if (empty) this.observer!.drained!(now)
+    // blk-mq runs a queue whose scheduler held its work back again later (mq-runs.ts)
+    if (held && !waiting) this.mqRuns?.declined(now)
+    if (this.observer?.idled === undefined) return
+    if (held || (waiting && empty)) this.observer.idled(now, held)
+    else if (empty) this.observer.drained!(now)
   }
 
   private start(rq: Request, now: SimTime, hashed = !rq.bypass): void {
@@ -375,13 +377,13 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       this.rqPool.push(rq)
     } else this.release(rq)
     // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds
-    // anything — on blk-mq under a scheduler whose completion runs nothing, only after a restart mark
-    const runs = this.mqRuns
+    // anything — on blk-mq, where the completion runs the queue at all (mq-runs.ts)
     if (this.bypassList.length > 0 || this.parked !== null) this.kick()
-    else if (runs === null || this.sched.completionRuns !== false || runs.restart) {
-      if (runs !== null) runs.restart = false
-      if (this.sched.hasWork()) this.kick()
-    }
+    else if (
+      this.mqRuns?.completionRuns(this.sched.completionRuns !== false) !== false &&
+      this.sched.hasWork()
+    )
+      this.kick()
   }
 
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */
@@ -411,28 +413,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   /** A request from the pool for `bio`, inserted at `insertedAt`: fields reset, queued state. */
   private newRequest(bio: Bio, insertedAt: SimTime): Request {
-    const rq = this.rqPool.pop() ?? new Request()
-    rq.id = this.nextId++
-    rq.sector = bio.sector
-    rq.nsect = bio.nsect
-    rq.op = bio.op
-    rq.sync = bio.sync
-    rq.ctx = bio.ctx
-    rq.ioClass = bio.ctx.ioClass
-    rq.ioLevel = bio.ctx.ioLevel
-    rq.queuedAt = bio.submitted
-    rq.insertedAt = insertedAt
-    rq.dispatchedAt = rq.fifoTime = 0
-    rq.bioHead = rq.bioTail = bio
-    bio.next = null
-    rq.sched = null
-    rq.schedInt = rq.devInt = rq.devMark = 0
-    rq.stat = null
-    rq.bypass = false
-    rq.pages = bio.pages
-    rq.wbt = bio.wbt
-    rq.state = RQ_QUEUED
-    return rq
+    return (this.rqPool.pop() ?? new Request()).fill(this.nextId++, bio, insertedAt)
   }
 
   /** Return a request to the pool; hand its slot to the first waiter of its direction. */

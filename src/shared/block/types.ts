@@ -126,6 +126,31 @@ export class Request {
   get end(): number {
     return this.sector + this.nsect
   }
+
+  /** Filled for `bio` (its only bio), as request `id` inserted at `insertedAt`: queued, the rest reset. */
+  fill(id: number, bio: Bio, insertedAt: SimTime): this {
+    this.id = id
+    this.sector = bio.sector
+    this.nsect = bio.nsect
+    this.op = bio.op
+    this.sync = bio.sync
+    this.ctx = bio.ctx
+    this.ioClass = bio.ctx.ioClass
+    this.ioLevel = bio.ctx.ioLevel
+    this.queuedAt = bio.submitted
+    this.insertedAt = insertedAt
+    this.dispatchedAt = this.fifoTime = 0
+    this.bioHead = this.bioTail = bio
+    bio.next = null
+    this.sched = null
+    this.schedInt = this.devInt = this.devMark = 0
+    this.stat = null
+    this.bypass = false
+    this.pages = bio.pages
+    this.wbt = bio.wbt
+    this.state = RQ_QUEUED
+    return this
+  }
 }
 
 /** Request life cycle: free in the pool, queued in the scheduler, dispatched to the device. */

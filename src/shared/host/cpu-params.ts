@@ -1,7 +1,58 @@
 import type { SimTime } from '../sim/time'
 import { MS } from '../sim/time'
 import type { ParamValues } from '../util/params'
-import type { CpuParams, CpuPolicy } from './cpu'
+
+/** What the CPU scheduler needs of a task. */
+export interface CpuTask {
+  readonly pid: number
+  /** CFS load weight from the nice value (nice 0 → 1024). */
+  readonly weight: number
+  /** Remaining CPU work of the current burst, ns. */
+  cpuWork: number
+  /** Total CPU time used, ns. */
+  cpuTime: number
+  vruntime: number
+  /** Index of the CPU it runs on, or -1. */
+  onCpu: number
+  /** The CPU it last ran on (-1: none yet). */
+  lastCpu: number
+  /** `pack`: the one CPU it waits for while runnable (-1: any). */
+  wantCpu: number
+  /** `eevdf`: its lag when it last went to sleep (avg_vruntime − vruntime, ns of a nice-0 task). */
+  vlag: number
+  /** The burst finished: continue (request another burst, block, or exit). */
+  cpuDone(now: SimTime): void
+}
+
+export type CpuPolicy = 'tick' | 'preemptive' | 'eevdf'
+
+export interface CpuParams {
+  cpus: number
+  policy: CpuPolicy
+  /** `tick`: round-robin interval; the running process is switched only at these boundaries. */
+  quantum: SimTime
+  /** `preemptive`: CFS's sched_latency (period in which every runnable task runs once). */
+  latency: SimTime
+  /** `preemptive`: minimum slice; `eevdf`: the slice (base_slice). */
+  minGranularity: SimTime
+  /** `preemptive`: a woken task preempts when its vruntime lags the current one's by more than this. */
+  wakeupGranularity: SimTime
+  /**
+   * Wake a task on the CPU of what woke it — the waking task's, or (an interrupt, a timer) the
+   * CPU it last ran on — behind the task running there, unless another already waits for that
+   * CPU (then anywhere). Off: on any idle CPU.
+   */
+  pack?: boolean
+}
+
+/** CFS's prio_to_weight table: nice -20 … 19. */
+const NICE_WEIGHTS = [
+  88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121,
+  2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23,
+  18, 15,
+]
+export const niceWeight = (nice: number): number =>
+  NICE_WEIGHTS[Math.max(-20, Math.min(19, Math.round(nice))) + 20]
 
 /** The host's CPU parameters (host/params.ts: ms, a policy name, a flag) in scheduler units. */
 export function cpuParamsOf(hv: ParamValues): CpuParams {

@@ -1,4 +1,4 @@
-import type { CpuTask } from './cpu'
+import type { CpuTask } from './cpu-params'
 
 /**
  * EEVDF's lag and eligibility (kernel/sched/fair.c, Linux 6.6+), for the CPU scheduler (cpu.ts):

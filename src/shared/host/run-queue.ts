@@ -1,5 +1,5 @@
 import { IndexedHeap } from '../util/indexed-heap'
-import type { CpuTask } from './cpu'
+import type { CpuTask } from './cpu-params'
 
 /** The two lists runnable tasks are kept in: woken from sleep, and preempted. */
 export const WOKEN = 0
