@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   completions,
+  interruptCpu,
   perInterrupt,
   requestInterrupts,
+  requestInterruptsPerCpu,
   virtioOf,
 } from '../../src/main/services/real/virtio-signal'
 import { initialVirtual } from '../../src/main/services/real/fit-virtual'
@@ -29,6 +31,16 @@ describe('completions per interrupt of a virtio disk', () => {
     expect(requestInterrupts(INTERRUPTS, 'virtio1')).toBe(100 + 64606194 + 7 + 3)
     expect(requestInterrupts(INTERRUPTS, 'virtio2')).toBe(0)
     expect(requestInterrupts(INTERRUPTS, 'virtio9')).toBe(0)
+  })
+
+  it('counts them per CPU, and names the CPU that takes nine in ten of them', () => {
+    expect(requestInterruptsPerCpu(INTERRUPTS, 'virtio1')).toEqual([107, 64606197])
+    const at = (perCpu: number[]) => ({ interrupts: 0, completions: 0, perCpu })
+    expect(interruptCpu(at([100, 1000]), at([150, 9000]))).toEqual({ cpu: 1, share: 8000 / 8050 })
+    // spread over both: no one CPU
+    expect(interruptCpu(at([0, 0]), at([400, 600]))).toBeNull()
+    expect(interruptCpu(null, at([1, 1]))).toBeNull()
+    expect(interruptCpu(at([5, 5]), at([5, 5]))).toBeNull()
   })
 
   it('reads completed reads and writes from the disk’s stat line', () => {

@@ -81,6 +81,11 @@ export interface HostThread {
 export interface HostCpu {
   run(t: HostThread, work: SimTime): void
   release(t: HostThread): void
+  /**
+   * Run `fn` as an interrupt handler on CPU `cpu` (-1: not known): what it wakes goes to that CPU,
+   * and an idle CPU picks among what it woke when it returns.
+   */
+  interrupt?(fn: () => void, cpu: number): void
 }
 
 /** What a device model is built with. */

@@ -116,10 +116,13 @@ export class DepthLaw implements ServingStructure, Handler {
       this.engine.at(pass.due, this, EV_PASS, pass)
       return
     }
-    for (const rq of pass.held) {
-      if (this.dev.wantsParts) this.dev.mark(rq, V_PASS, now)
-      this.dev.deliver(rq, now)
-    }
+    // one interrupt for the pass: the guest completes its requests in one handler
+    this.dev.interrupt(() => {
+      for (const rq of pass.held) {
+        if (this.dev.wantsParts) this.dev.mark(rq, V_PASS, now)
+        this.dev.deliver(rq, now)
+      }
+    })
   }
 }
 

@@ -196,6 +196,18 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
       "Firecracker's block device with its synchronous file engine (src/vmm/src/devices/virtio/block/virtio/device.rs, process_queue); the fingerprint measures it as the requests completed per interrupt of the virtio disk at QD32 — see devices/signal-pass.ts",
   },
   {
+    name: 'irqCpu',
+    kind: 'int',
+    default: -1,
+    unit: '',
+    meaning:
+      'The CPU that takes the completion interrupts (a loop device: its backing disk’s). With wake packing, a task a completion wakes runs there, and the tasks one interrupt wakes compete for that CPU when it returns (-1: not known — each woken task goes to the CPU it last ran on)',
+    source:
+      'the fingerprint counts the disk’s request-queue interrupts per CPU (/proc/interrupts) during its deep reads: one CPU taking 90 % or more of them is this; a woken task follows its waker’s CPU (kernel/sched/fair.c select_task_rq_fair, wake_affine: this_cpu is the interrupt’s)',
+    min: -1,
+    max: 4095,
+  },
+  {
     name: 'sharedLanes',
     kind: 'bool',
     default: true,
@@ -286,6 +298,8 @@ export interface VirtualConfig {
   readonly sharedLanes: boolean
   /** The host signals once per pass over its queue (signal-pass.ts). */
   readonly signalPerPass: boolean
+  /** The CPU that takes the completion interrupts (-1: not known). */
+  readonly irqCpu: number
   /** ns per byte beyond the first 4 KiB, per direction. */
   readonly nsPerByte: readonly [number, number]
   /** ns per byte beyond the first 4 KiB of a page-cache write (writeback). */
@@ -356,6 +370,7 @@ export function virtualConfig(
     ],
     sharedLanes: v.sharedLanes as boolean,
     signalPerPass: (v.signalPerPass as boolean | undefined) ?? false,
+    irqCpu: (v.irqCpu as number | undefined) ?? -1,
     nsPerByte: [1000 / (v.readMBps as number), 1000 / (v.writeMBps as number)],
     cacheWriteNsPerByte:
       1000 /

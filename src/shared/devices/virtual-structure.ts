@@ -18,6 +18,8 @@ export interface ServingStructure {
 
 /** What a serving structure uses of its virtual device. */
 export interface VirtualHost extends PartMarks {
+  /** Run `fn` as the guest's interrupt handler (the host CPUs pick what it woke when it returns). */
+  interrupt(fn: () => void): void
   /** The device's one link (virtual-link.ts). */
   readonly link: VirtualLink
   /** The host's pauses under load (host-stalls.ts; null: none). */

@@ -210,6 +210,12 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
     this.engine.at(t, this, EV_DONE, rq)
   }
 
+  /** Run `fn` as the guest's interrupt handler (the host CPUs pick what it woke when it returns). */
+  interrupt(fn: () => void): void {
+    if (this.cpu?.interrupt !== undefined) this.cpu.interrupt(fn, this.cfg.irqCpu)
+    else fn()
+  }
+
   /** The service is done with a request: the backing queue's, or this device's own. */
   deliver(rq: Request, now: SimTime): void {
     if (this.backing !== null) this.backing.served(rq, now)

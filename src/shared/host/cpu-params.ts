@@ -20,6 +20,9 @@ export interface CpuTask {
   wantCpu: number
   /** `eevdf`: its lag when it last went to sleep (avg_vruntime − vruntime, ns of a nice-0 task). */
   vlag: number
+  /** `pack`: its PELT utilization (pelt-util.ts) as of `utilAt` (absent: not yet run). */
+  util?: number
+  utilAt?: SimTime
   /** The burst finished: continue (request another burst, block, or exit). */
   cpuDone(now: SimTime): void
 }

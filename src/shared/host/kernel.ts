@@ -93,7 +93,7 @@ export class Kernel implements PageIoListener {
     const n = (k: string): number => hv[k] as number
     this.h = hostRuntime(hv, queue.params.cpuPerRequest ?? 0)
     this.writeCall = writeCallDraw(hv, rng)
-    this.cpu = new CpuScheduler(engine, cpuParamsOf(hv))
+    this.cpu = new CpuScheduler(engine, cpuParamsOf(hv), rng.fork('cpu:ties'))
     if (hv.wakePacking === true) queue.runContext = this.cpu
     const cachePages = Math.max(64, ((n('memoryMiB') - n('reservedMiB')) * 1024 * 1024) / PAGE)
     this.cache = new PageCache(Math.floor(cachePages), queue)

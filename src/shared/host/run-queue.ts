@@ -59,13 +59,27 @@ export class RunQueue {
     return e === null ? undefined : this.release(e)
   }
 
-  /** The task with the least vruntime (the first in list order among equals) that may run on CPU `c`. */
-  takeFair(c: number): CpuTask | undefined {
+  /**
+   * The task with the least vruntime that may run on CPU `c`: the first in list order among equals,
+   * or — with `draw` (uniform in [0, 1)) — one of the tasks waiting for `c` and the heap's first
+   * that tie, drawn alike.
+   */
+  takeFair(c: number, draw?: () => number): CpuTask | undefined {
     let best = this.heap.first
     let at = -1
+    let ties = 1
     for (let i = 0; i < this.pinned.length; i++) {
       const e = this.pinned[i]
-      if (e.task!.wantCpu === c && (best === null || fairBefore(e, best))) {
+      if (e.task!.wantCpu !== c) continue
+      if (
+        best === null ||
+        (draw === undefined ? fairBefore(e, best) : e.task!.vruntime < best.task!.vruntime)
+      ) {
+        best = e
+        at = i
+        ties = 1
+      } else if (draw !== undefined && e.task!.vruntime === best.task!.vruntime && draw() * ++ties < 1) {
+        // one of `ties` equals, each kept with the same chance (reservoir sampling)
         best = e
         at = i
       }

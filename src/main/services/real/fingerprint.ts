@@ -17,7 +17,7 @@ import { COST_SCHEDULERS, fitSchedulerCost, refineSchedulerPaths } from './fit-s
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
 import { readQueueFacts } from './queue-facts'
-import { perInterrupt, signalCounts } from './virtio-signal'
+import { interruptCpu, perInterrupt, signalCounts } from './virtio-signal'
 import type { RealExperimentEvents } from './real-experiment'
 import { MEASURING, RealExperimentRunner } from './real-experiment'
 import type { RealRunResult, RealTargetInfo } from './real-result'
@@ -192,12 +192,15 @@ export async function fingerprintDevice(
       { ...MEASURING, target: targetReq, stateDir: o.stateDir, sampleMs: 250 },
       ev,
     )
-    const ratio = perInterrupt(before, signalCounts(serving))
+    const after = signalCounts(serving)
+    const ratio = perInterrupt(before, after)
+    const irqCpu = interruptCpu(before, after)
     if (serving !== null && ratio !== null)
       q.signal = {
         disk: serving,
         perInterrupt: ratio,
         during: 'the QD32 4 KiB random reads of the scheduler points',
+        ...(irqCpu !== null ? { irqCpu } : {}),
       }
     const runsOf = (label: string): RealRunResult[] =>
       (sr.runs as RealRunResult[]).filter((run) => run.label === label && run.processes.length > 0)

@@ -157,6 +157,7 @@ export function initialVirtual(
     ...(facts.writeCache !== null ? { writeCache: facts.writeCache } : {}),
     ...(facts.wbtLatUs !== null ? { wbtLatUs: facts.wbtLatUs } : {}),
     ...(contention && facts.signal ? { signalPerPass: facts.signal.perInterrupt >= PER_PASS_THRESHOLD } : {}),
+    ...(facts.signal?.irqCpu ? { irqCpu: facts.signal.irqCpu.cpu } : {}),
     readServiceUs: tableOf(read).toString(),
     writeServiceUs: tableOf(write).toString(),
     ...(contention
@@ -191,6 +192,11 @@ export function initialVirtual(
     ...(contention && facts.signal
       ? {
           signalPerPass: `measured: ${r3(facts.signal.perInterrupt)} completions per interrupt of ${facts.signal.disk} during ${facts.signal.during} (${PER_PASS_THRESHOLD} or more: the host signals once per pass over its queue — see devices/signal-pass.ts)`,
+        }
+      : {}),
+    ...(facts.signal?.irqCpu
+      ? {
+          irqCpu: `measured: CPU${facts.signal.irqCpu.cpu} took ${r3(100 * facts.signal.irqCpu.share)} % of ${facts.signal.disk}'s request-queue interrupts (/proc/interrupts) during ${facts.signal.during}`,
         }
       : {}),
     readServiceUs: `fitted: the QD1 4 KiB random reads' latency histogram (${Math.round(rr1.iops)} IOPS), knot by knot, less the host path`,

@@ -35,7 +35,13 @@ export interface QueueFacts {
    * The completions per interrupt of the virtio disk that serves the requests (this one, or the
    * one under a loop device) over a deep queue (virtio-signal.ts); set by the fingerprint.
    */
-  signal?: { disk: string; perInterrupt: number; during: string }
+  signal?: {
+    disk: string
+    perInterrupt: number
+    during: string
+    /** The CPU that took IRQ_CPU_SHARE or more of those interrupts, and its share (absent: none did). */
+    irqCpu?: { cpu: number; share: number }
+  }
   /**
    * A loop device's backing file, whether it uses direct I/O, and the disk the file lives on (null:
    * none — tmpfs, or unreadable) with the kernel release its schedulers' rules follow.

@@ -14,7 +14,12 @@ import { readSys, sysBlockDir } from './sysfs'
 export interface SignalCounts {
   interrupts: number
   completions: number
+  /** The interrupts per CPU (the same sum). */
+  perCpu?: number[]
 }
+
+/** At this share of a deep queue's interrupts on one CPU, that CPU takes them (`irqCpu`). */
+export const IRQ_CPU_SHARE = 0.9
 
 /** At this many completions per interrupt over a deep queue, the host signals per pass. */
 export const PER_PASS_THRESHOLD = 4
@@ -31,17 +36,37 @@ export function virtioOf(disk: string): string | null {
 
 /** The interrupts of a virtio device's request queues, over all CPUs, from /proc/interrupts' text. */
 export function requestInterrupts(text: string, virtio: string): number {
-  let sum = 0
+  return requestInterruptsPerCpu(text, virtio).reduce((a, b) => a + b, 0)
+}
+
+/** The same, per CPU (the columns of /proc/interrupts, CPU0 first). */
+export function requestInterruptsPerCpu(text: string, virtio: string): number[] {
+  const per: number[] = []
   for (const line of text.split('\n')) {
     const cols = line.trim().split(/\s+/)
     const name = cols[cols.length - 1] ?? ''
     if (!name.startsWith(`${virtio}-req`)) continue
-    for (const c of cols.slice(1)) {
-      if (!/^\d+$/.test(c)) break
-      sum += Number(c)
-    }
+    for (let i = 1; i < cols.length && /^\d+$/.test(cols[i]); i++)
+      per[i - 1] = (per[i - 1] ?? 0) + Number(cols[i])
   }
-  return sum
+  return per
+}
+
+/**
+ * The CPU that took at least IRQ_CPU_SHARE of the interrupts between two readings, with its share;
+ * null when none did (spread over CPUs, or no readings).
+ */
+export function interruptCpu(
+  before: SignalCounts | null,
+  after: SignalCounts | null,
+): { cpu: number; share: number } | null {
+  if (before?.perCpu === undefined || after?.perCpu === undefined) return null
+  const d = after.perCpu.map((n, i) => n - (before.perCpu![i] ?? 0))
+  const total = d.reduce((a, b) => a + b, 0)
+  if (total <= 0) return null
+  const cpu = d.indexOf(Math.max(...d))
+  const share = d[cpu] / total
+  return share >= IRQ_CPU_SHARE ? { cpu, share } : null
 }
 
 /** Completions (reads and writes) from a /sys/block/X/stat line. */
@@ -58,7 +83,8 @@ export function signalCounts(disk: string | null): SignalCounts | null {
   const text = readSys('/proc/interrupts')
   const stat = readSys(join(sysBlockDir(disk), 'stat'))
   if (text === null || stat === null) return null
-  return { interrupts: requestInterrupts(text, virtio), completions: completions(stat) }
+  const perCpu = requestInterruptsPerCpu(text, virtio)
+  return { interrupts: perCpu.reduce((a, b) => a + b, 0), completions: completions(stat), perCpu }
 }
 
 /** Completions per interrupt between two readings (null: no interrupts, or no readings). */

@@ -32,6 +32,7 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     writeCache: true,
     wbtLatUs: 2000,
     signalPerPass: true,
+    irqCpu: 1,
     pathThreads: 1,
     sharedLanes: true,
     segmentKiB: '0:4, 84:4, 84.01:16, 100:40',
@@ -70,6 +71,8 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
       '/sys/block/loopN/queue/wbt_lat_usec = 2000 on this machine. Measured (ftrace, a QD1 reader beside a buffered 1 MiB writer whose passes end with BLKFLSBUF, 2026-12-05): the writeback had at most 96 requests in flight on the loop device (¾ of its 128 tags: blk-wbt.c scaled up) in bursts, and the reads never waited for a tag',
     signalPerPass:
       'measured on the virtio disk under the loop device (2026-12-05): 1.02 completions per interrupt at QD1, 3.95 at QD4, 19 at QD32 (/proc/interrupts virtio1-req.0 against /sys/block/vda/stat), and 82 writes of 512 KiB issued over 6.5 ms completed together 10 ms after the first (ftrace) — Firecracker’s process_queue; it applies in the depth-law mode the fingerprint fits (readContentionUs > 0)',
+    irqCpu:
+      'measured on this machine (2026-12-06): every interrupt of the virtio disk’s request queue on CPU1 (/proc/interrupts virtio1-req.0: 0 and 83 043 846; /proc/irq/36/effective_affinity_list = 1), and during an idle-class QD1 reader beside a QD8 reader 99 % of the fio threads’ wake-ups targeted CPU1 (sched_wakeup, /work/runs/s08/real)',
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
     flushUs:
