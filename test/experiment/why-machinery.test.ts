@@ -94,7 +94,7 @@ describe('the machinery the explanation names', () => {
     // none holds nothing in its scheduler
     expect(stagesOf(runOf(rs, 'none'), 'writer').waits?.classHeld).toBeUndefined()
     expect(e.text).toContain(`${num(held.requests)} requests, `)
-    expect(e.text).toContain(`${num(held.ns / 1e9)} s in all under mq-deadline`)
+    expect(e.text).toContain(`${num(held.ns / 1e9)} s summed over them under mq-deadline`)
     expectShown(rs, e)
   })
 
@@ -120,7 +120,7 @@ describe('the machinery the explanation names', () => {
     expect(held.ns).toBeGreaterThan(0.5 * sum(w, 'd2c'))
     expect(stagesOf(dropped[0], 'idle').waits).toBeUndefined()
     expect(e.text).toContain('the disk under the loop device')
-    expect(e.text).toContain(`${num(held.ns / 1e9)} s in all under handed down`)
+    expect(e.text).toContain(`${num(held.ns / 1e9)} s summed over them under handed down`)
     expectShown([...down, ...dropped], e)
   })
 
@@ -150,7 +150,7 @@ describe('the machinery the explanation names', () => {
     // each delayed run fires on a tick, 3 ms after the decline at HZ 250 (0–4 ms: mq-runs.ts)
     expect(runsOf.ns / runsOf.count).toBeLessThanOrEqual(4e6)
     expect(e.text).toContain(`delayed runs: ${num(runsOf.count)}, `)
-    expect(e.text).toContain(`${num(delayedRun!.ns / 1e9)} s in all under mq-deadline`)
+    expect(e.text).toContain(`${num(delayedRun!.ns / 1e9)} s summed over them under mq-deadline`)
     expectShown(rs, e)
   })
 

@@ -30,7 +30,7 @@ const cap = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1)
 /** "n requests, x ms each, y s in all" of a wait. */
 function told(m: MachineryWait): string {
   if (m.requests === 0) return 'no such waits'
-  return `${num(m.requests)} requests, ${millis(m.ns / m.requests / 1e6)} each, ${num(m.ns / 1e9)} s in all`
+  return `${num(m.requests)} requests, ${millis(m.ns / m.requests / 1e6)} each, ${num(m.ns / 1e9)} s summed over them`
 }
 
 /** The run's delayed runs or flushes, "n of them, x ms each". */
