@@ -58,6 +58,14 @@ function runs(s: Setup, label?: string): RunResult[] {
   })
 }
 
+/** Two variants of one setup, explained for `process`: the worse first, as a gallery entry pairs them. */
+function variants(process: string, worse: [string, Setup], better: [string, Setup]) {
+  const w = runs(worse[1], worse[0])
+  const b = runs(better[1], better[0])
+  const e = explainPair(process, { label: worse[0], runs: w }, { label: better[0], runs: b })!
+  return { worse: w, better: b, e }
+}
+
 const stagesOf = (r: RunResult, name: string): ProcessStages =>
   r.why!.processes.find((p) => p.process === name)!
 const sum = (s: ProcessStages, k: StageName): number => LatencyHistogram.fromJSON(s.stages[k]).sum
@@ -109,9 +117,11 @@ describe('the machinery the explanation names', () => {
       stop: 'idle',
       device: { backingIoprio },
     })
-    const down = runs(setup('request'), 'handed down')
-    const dropped = runs(setup('none'), 'dropped')
-    const e = explainPair('idle', { label: 'handed down', runs: down }, { label: 'dropped', runs: dropped })!
+    const {
+      worse: down,
+      better: dropped,
+      e,
+    } = variants('idle', ['handed down', setup('request')], ['dropped', setup('none')])
     expect(e).toMatchObject({ best: 'dropped', worst: 'handed down', mechanism: 'class-priority' })
     const w = stagesOf(down[0], 'idle')
     const held = w.waits!.backingClassHeld!
@@ -164,9 +174,11 @@ describe('the machinery the explanation names', () => {
       stop: 'reader',
       device: flushUs === undefined ? {} : { flushUs },
     })
-    const flushing = runs(setup(), 'flushing')
-    const none = runs(setup(''), 'no flush')
-    const e = explainPair('reader', { label: 'flushing', runs: flushing }, { label: 'no flush', runs: none })!
+    const {
+      worse: flushing,
+      better: none,
+      e,
+    } = variants('reader', ['flushing', setup()], ['no flush', setup('')])
     expect(e).toMatchObject({ best: 'no flush', worst: 'flushing', mechanism: 'loop-flush' })
     const w = stagesOf(flushing[0], 'reader')
     const behind = w.waits!.behindFlush!
@@ -198,9 +210,11 @@ describe('the machinery the explanation names', () => {
       host: { cpus: 1, cpuPolicy: 'eevdf', minGranularityMs: 1.5, wakePacking: true, hz: 250, wakeUs: 8.053 },
       preset: 'nvme-tlc',
     })
-    const niced = runs(setup(19), 'nice 19')
-    const plain = runs(setup(0), 'nice 0')
-    const e = explainPair('reader', { label: 'nice 19', runs: niced }, { label: 'nice 0', runs: plain })!
+    const {
+      worse: niced,
+      better: plain,
+      e,
+    } = variants('reader', ['nice 19', setup(19)], ['nice 0', setup(0)])
     expect(e).toMatchObject({ best: 'nice 0', worst: 'nice 19', mechanism: 'lag-preemption' })
     const lw = stagesOf(niced[0], 'reader').lag!
     const lb = stagesOf(plain[0], 'reader').lag!
