@@ -15,6 +15,8 @@ import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ProcessStages, StageName } from '../../src/shared/metrics/why'
 import { whyText } from '../../src/shared/report/why-text'
 import { decisionRows, MECHANISM_NAME } from '../../src/shared/report/why-figures'
+import { htmlReport } from '../../src/shared/report/html'
+import { reportInput } from '../../src/shared/report/input'
 import { num } from '../../src/shared/util/people-numbers'
 
 type Params = Record<string, unknown>
@@ -104,6 +106,20 @@ describe('the machinery the explanation names', () => {
     expect(e.text).toContain(`${num(held.requests)} requests, `)
     expect(e.text).toContain(`${num(held.ns / 1e9)} s summed over them under mq-deadline`)
     expectShown(rs, e)
+    // the HTML report: the mechanism named, and the holding in the decisions table
+    const html = htmlReport(
+      reportInput({
+        schema: 'iosched-lab/experiment@1',
+        name: 'class',
+        spec: { workload: { stop: { processes: ['writer'] } } },
+        runs: rs,
+        startedAt: '2026-12-06T00:00:00Z',
+        wallSeconds: 1,
+      }),
+    )
+    expect(html).toContain('data-mechanism="class-priority"')
+    expect(html).toContain(`<b>${MECHANISM_NAME['class-priority']}</b>`)
+    expect(html).toContain('<th>class held, ms</th>')
   })
 
   it('an idle-class reader held at the disk under the loop device, its priority handed down', () => {
