@@ -32,11 +32,14 @@ export class MqRuns implements Handler {
   private readonly timer: Timer
   private readonly delay: number
   private readonly jiffy: SimTime
+  /** When the pending delayed run was armed (the decline that asked for it). */
+  private armedAt: SimTime = 0
 
   constructor(
     private readonly engine: Engine,
     hz: number,
-    private readonly run: () => void,
+    /** Run the queue: a delayed run, armed at `armedAt`. */
+    private readonly run: (armedAt: SimTime) => void,
   ) {
     this.timer = new Timer(engine, this, 0)
     this.delay = msToJiffies(BLK_MQ_BUDGET_DELAY_MS, hz)
@@ -56,6 +59,7 @@ export class MqRuns implements Handler {
   /** A run handed out nothing though the scheduler holds requests: run again on a later tick. */
   declined(now: SimTime): void {
     if (this.timer.pending) return
+    this.armedAt = now
     this.timer.set((Math.floor(now / this.jiffy) + this.delay) * this.jiffy)
   }
 
@@ -66,6 +70,6 @@ export class MqRuns implements Handler {
 
   onEvent(): void {
     this.timer.fired()
-    this.run()
+    this.run(this.armedAt)
   }
 }

@@ -101,6 +101,10 @@ export class Request {
   devInt = 0
   /** For the device's own use, a second number (a virtual device: the host's stall time at its start). */
   devMark = 0
+  /** The queue's held clock at its insertion (block/waits.ts HeldClock), where the queue keeps one. */
+  heldMark = 0
+  /** The queue's clock of waits for a run at its insertion (BlockQueue.runless), where it keeps one. */
+  runlessMark = 0
   /**
    * Its service (dispatch to completion) split into the device's parts, ns, indexed as
    * `Device.parts`, filled by the device (device-parts.ts); null when the run keeps none. Only the
@@ -143,7 +147,7 @@ export class Request {
     this.bioHead = this.bioTail = bio
     bio.next = null
     this.sched = null
-    this.schedInt = this.devInt = this.devMark = 0
+    this.schedInt = this.devInt = this.devMark = this.heldMark = this.runlessMark = 0
     this.stat = null
     this.bypass = false
     this.pages = bio.pages

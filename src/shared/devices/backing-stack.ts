@@ -8,6 +8,8 @@ import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { Device } from './device'
 import type { BackingConfig } from './backing-params'
+import { W_BACKING_CLASS, W_CLASS } from '../block/waits'
+import type { WaitKind, WaitObserver } from '../block/waits'
 
 /**
  * The block device under a stacked one — the virtio disk a loop device's backing file lives on —
@@ -25,7 +27,7 @@ import type { BackingConfig } from './backing-params'
  * `fifo_batch` of them have gone (block/mq-deadline.c dd_dispatch_request: "we have a next
  * request and are still entitled to batch"), so a read waits for the batch.
  */
-export class BackingStack implements Device, BioOwner, SlotWaiter {
+export class BackingStack implements Device, BioOwner, SlotWaiter, WaitObserver {
   readonly info: DeviceInfo
   /** Requests of the backing queue at its driver (the service has them). */
   inFlight = 0
@@ -51,6 +53,8 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
     private readonly serve: (rq: Request, now: SimTime) => void,
     /** An upper request's bio has completed here. */
     private readonly done: (upper: Request, now: SimTime) => void,
+    /** The keeper of the upper device's waits, when it has one (its sink's). */
+    private readonly above: () => WaitObserver | null | undefined = () => null,
   ) {
     const type = findScheduler(cfg.scheduler)
     if (!type)
@@ -80,6 +84,22 @@ export class BackingStack implements Device, BioOwner, SlotWaiter {
     )
     this.queue.setDevice(this)
     this.queue.setScheduler(type.create(cfg.tunables, this.queue))
+    this.queue.waits = this
+  }
+
+  /**
+   * A backing request waited: each upper request in it did, as the device above counts them (a
+   * higher class held it here, at the disk: W_BACKING_CLASS).
+   */
+  waited(rq: Request, kind: WaitKind, ns: SimTime): void {
+    const w = this.above()
+    if (!w) return
+    const k = kind === W_CLASS ? W_BACKING_CLASS : kind
+    for (let b = rq.bioHead; b !== null; b = b.next) w.waited(b.ref as Request, k, ns)
+  }
+
+  happened(kind: WaitKind, ns: SimTime): void {
+    this.above()?.happened(kind, ns)
   }
 
   /** max_sectors_kb, or fewer: ring − 2 segments of `bytes` each (sectors). */

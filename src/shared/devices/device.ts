@@ -1,3 +1,4 @@
+import type { WaitObserver } from '../block/waits'
 import type { Engine } from '../sim/engine'
 import type { SimTime } from '../sim/time'
 import type { Rng } from '../sim/rng'
@@ -12,6 +13,8 @@ export interface CompletionSink {
    * its observer takes them at completion. Absent or false: requests come without, and a device splits nothing.
    */
   readonly wantsParts?: boolean
+  /** Who keeps the waits of the kernel's machinery (block/waits.ts); null or absent: nobody. */
+  readonly waits?: WaitObserver | null
 }
 
 /**

@@ -35,10 +35,16 @@ export class PathThread implements HostThread, Handler {
   private running = false
   private cpu: HostCpu | null = null
   private ns = 0
+  /** Since when the flush under way has held the thread off the CPU. */
+  private flushFrom: SimTime = 0
 
   constructor(
     readonly pid: number,
-    private readonly dev: { afterPath(rq: Request, now: SimTime): void },
+    private readonly dev: {
+      afterPath(rq: Request, now: SimTime): void
+      /** The flush that held the thread is done after `ns`; `waited`: the requests queued behind it. */
+      flushed?(ns: SimTime, waited: (each: (rq: Request, ns: SimTime) => void) => void): void
+    },
     private readonly engine: Engine,
   ) {}
 
@@ -56,6 +62,7 @@ export class PathThread implements HostThread, Handler {
     if (rq instanceof FlushMark) {
       // blocked in the fsync: off the CPU, still running (what comes next queues behind it)
       this.cpu!.release(this)
+      this.flushFrom = now
       this.engine.at(now + rq.waitNs, this, 0, rq)
       return
     }
@@ -65,9 +72,22 @@ export class PathThread implements HostThread, Handler {
 
   /** The flush's wait is over. */
   onEvent(_kind: number, data: unknown): void {
+    const now = this.engine.now
+    this.dev.flushed?.(now - this.flushFrom, this.behind)
     ;(data as FlushMark).done()
     if (this.queue.size > 0) this.cpu!.run(this, this.ns)
     else this.running = false
+  }
+
+  /** Each request queued behind the flush now ending, with how long it waited for it. */
+  private readonly behind = (each: (rq: Request, ns: SimTime) => void): void => {
+    const now = this.engine.now
+    const q = this.queue
+    for (let i = 0; i < q.size; i++) {
+      const rq = q.at(i)
+      if (rq instanceof FlushMark) continue
+      each(rq, now - (rq.dispatchedAt > this.flushFrom ? rq.dispatchedAt : this.flushFrom))
+    }
   }
 
   private next(): void {

@@ -20,6 +20,11 @@ export class RequestRing {
     return this.buf[this.head]!
   }
 
+  /** The `i`th request from the head (0 ≤ i < size). */
+  at(i: number): Request {
+    return this.buf[(this.head + i) % this.buf.length]!
+  }
+
   shift(): Request {
     const rq = this.buf[this.head]!
     this.buf[this.head] = null

@@ -9,6 +9,7 @@ import { largestTransferSectors } from './virtual-params'
 import { FlushMark, PathThread } from './path-thread'
 import type { VirtualConfig } from './virtual-params'
 import { markPart } from './device-parts'
+import { W_FLUSH } from '../block/waits'
 import { VirtualLink } from './virtual-link'
 import { DepthLaw } from './virtual-depth-law'
 import { VirtualLanes } from './virtual-lanes'
@@ -96,6 +97,7 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
             this.info,
             (rq, now) => this.serveBacked(rq, now),
             (upper, now) => this.completed(upper, now),
+            () => this.sink.waits,
           )
   }
 
@@ -161,6 +163,17 @@ export class VirtualDevice implements Device, Handler, VirtualHost {
       this.nextThread = (this.nextThread + 1) % this.threads.length
       t.submit(new FlushMark(waitNs, done), this.cpu, this.cfg.pathNs + this.schedNs)
     } else this.engine.at(this.engine.now + waitNs, this, EV_FLUSHED, done)
+  }
+
+  /**
+   * A flush held the path thread `ns` (path-thread.ts): to the keeper of the waits, with each
+   * request that queued behind it.
+   */
+  flushed(ns: SimTime, behind: (each: (rq: Request, ns: SimTime) => void) => void): void {
+    const w = this.sink.waits
+    if (!w) return
+    w.happened(W_FLUSH, ns)
+    behind((rq, waited) => w.waited(rq, W_FLUSH, waited))
   }
 
   /** The request has been through the host path: on to its structure (or the backing queue). */

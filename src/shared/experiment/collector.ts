@@ -12,13 +12,15 @@ import type { DeviceTotals, ProcessSeries } from './result'
 import type { StageAccount } from './stage-recorder'
 import { StageRecorder } from './stage-recorder'
 import type { RunWhy } from '../metrics/why'
+import type { WaitKind, WaitObserver } from '../block/waits'
+import { W_DELAYED, W_FLUSH, WAIT_KINDS } from '../block/waits'
 
 /**
  * Device-side metrics of a run, fed by the block layer: bytes and requests per direction, busy
  * time, seeks, per-request latency, the 100 ms time series and a bounded dispatch sample. All of
  * it is fixed-size, so memory stays flat however long the run.
  */
-export class RunCollector implements BlockObserver {
+export class RunCollector implements BlockObserver, WaitObserver {
   readonly series = new TimeSeries()
   readonly sample = new DispatchSample()
   /** Inserted to completed (I→C); with the why, part of it is in the stages (`latencies`). */
@@ -46,6 +48,8 @@ export class RunCollector implements BlockObserver {
   private idleSince = -1
   private idleFor: StageAccount | null = null
   private othersSince = -1
+  /** The machinery's events (block/waits.ts WaitObserver.happened), by kind: count, ns. */
+  private readonly events = new Float64Array(2 * WAIT_KINDS)
   /** The stages' latencies are in `requestLatency` and `serviceLatency` (latencies()). */
   private latenciesIn = false
 
@@ -137,9 +141,28 @@ export class RunCollector implements BlockObserver {
     this.idleFor = null
   }
 
+  waited(rq: Request, kind: WaitKind, ns: SimTime): void {
+    const w = this.accountOf(rq).waits
+    w[2 * kind]++
+    w[2 * kind + 1] += ns
+  }
+
+  happened(kind: WaitKind, ns: SimTime): void {
+    this.events[2 * kind]++
+    this.events[2 * kind + 1] += ns
+  }
+
   /** The run's stages and decisions, or undefined when it was run without them. */
   why(): RunWhy | undefined {
-    return this.stages?.toJSON('simulated', true)
+    const why = this.stages?.toJSON('simulated', true)
+    if (!why) return why
+    const e = this.events
+    for (const [name, k] of [
+      ['delayedRun', W_DELAYED],
+      ['flush', W_FLUSH],
+    ] as const)
+      if (e[2 * k] > 0) (why.events ??= {})[name] = { count: e[2 * k], ns: e[2 * k + 1] }
+    return why
   }
 
   completed(rq: Request, now: SimTime): void {

@@ -6,6 +6,7 @@ import type { ProcessStages, StageName } from '../metrics/why'
 import { bytes, millis, num } from '../util/people-numbers'
 import type { Mechanism, Side } from './explain'
 import type { ProcessResult, RunResult } from './result'
+import { machineryOf } from './explain-machinery'
 
 /** MB a process moved (never 0: figures are divided by it). */
 export const MB = (p: ProcessResult): number => Math.max(p.bytes / 1e6, 1e-6)
@@ -90,12 +91,14 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
         ` ${ms(sb, 'q2g')} under ${b.label}${perMB(w, b, 'q2g')}${rivalClause(w)}.`,
     }
   if (k === 'd2c') {
+    const at = `Its requests took ${ms(sw, 'd2c')} each at the device under ${w.label}, ${ms(sb, 'd2c')} under ${b.label}${perMB(w, b, 'd2c')}`
+    const machinery = machineryOf('d2c', w, b, at)
+    if (machinery !== null) return machinery
     const tw = perRequest(sw.travelSectors, sw)
     const tb = perRequest(sb.travelSectors, sb)
     // head travel explains device time on a disk with an arm only (a simulated disk counts it)
     const arm = w.run.totals.seekCylinders !== undefined && b.run.totals.seekCylinders !== undefined
     const seeks = arm && tw > 2 * tb && tw > 0
-    const at = `Its requests took ${ms(sw, 'd2c')} each at the device under ${w.label}, ${ms(sb, 'd2c')} under ${b.label}${perMB(w, b, 'd2c')}`
     if (seeks)
       return {
         mechanism: 'seeks',
@@ -123,6 +126,8 @@ export function ioMechanism(name: string, w: Side, b: Side): { mechanism: Mechan
         ` and ${num((iw.rewarded / iw.waits) * 100, 2)} % of those waits ended with its next request` +
         ` (${sw.idle?.waits ?? 0} such waits under ${w.label}).`,
     }
+  const machinery = machineryOf('i2d', w, b, waited)
+  if (machinery !== null) return machinery
   // Deceptive idleness: the worse scheduler moved on whenever the process looked idle — without
   // waiting for it (a scheduler that waits and still moves on does so for another reason: a slice
   // or a batch expired) — and its next request came far sooner than it was then served.

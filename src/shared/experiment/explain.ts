@@ -6,6 +6,7 @@ import type { ProcessResult, RunResult } from './result'
 import { runKind } from './result'
 import { ioMechanism, MB } from './explain-io'
 import { withinNoise } from './explain-noise'
+import { lagOf } from './explain-machinery'
 
 /**
  * What a comparison's explanation found to make the difference, named after the mechanism its
@@ -17,9 +18,15 @@ import { withinNoise } from './explain-noise'
  * - `read-priority`: the better one let the process's reads pass the others' writes
  *   (read-over-write priority);
  * - `batching`: the worse one served its requests in many short runs, switching between them;
+ * - `class-priority`: its requests waited behind a higher I/O priority class — in the device's
+ *   scheduler, or at the disk under a loop device (explain-machinery.ts);
+ * - `delayed-run`: they waited for blk-mq to run a queue again after its scheduler declined;
+ * - `loop-flush`: they queued behind cache flushes in a loop device's worker;
  * - `scheduler-queueing`: its requests waited longer in the scheduler, for none of those reasons;
  * - `request-slots`: they waited for a request slot (nr_requests, tags, writeback throttling);
  * - `seeks`, `device-service`: they took longer at the device — with more head travel, or not;
+ * - `lag-preemption`: the process was runnable for longer, and EEVDF's preemption on wake-up by
+ *   lag made the difference (it preempted less often, or was preempted more: explain-machinery.ts);
  * - `cpu-wakeup`: the process was runnable, not running, for longer (woken by its I/O, it waited
  *   for a CPU another task held — no wake-up preemption);
  * - `cpu-cost`, `dirty-throttling`, `sync`, `faults`, `think`: its time on a CPU, in
@@ -33,10 +40,14 @@ export const MECHANISMS = [
   'deceptive-idleness',
   'read-priority',
   'batching',
+  'class-priority',
+  'delayed-run',
+  'loop-flush',
   'scheduler-queueing',
   'request-slots',
   'seeks',
   'device-service',
+  'lag-preemption',
   'cpu-wakeup',
   'cpu-cost',
   'dirty-throttling',
@@ -233,6 +244,8 @@ function mechanismOf(part: TimePart | undefined, w: Side, b: Side): { mechanism:
   const name = w.proc.name
   switch (part) {
     case 'runnable': {
+      const lag = lagOf(w, b)
+      if (lag !== null) return lag
       const r = w.proc.time!.runnable
       return {
         mechanism: 'cpu-wakeup',

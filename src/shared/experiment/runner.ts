@@ -93,6 +93,8 @@ export function simulate(
   const collector = hooks.requests ? new RequestTap(hooks.requests) : new RunCollector(hooks.why ?? true)
   collector.stages?.useParts(device.parts ?? [], device.takeParts)
   queue.observer = collector
+  // the machinery's waits (block/waits.ts), kept with the why
+  if (collector.stages !== null) queue.waits = collector
   // a device splits its service time into parts only for a run that keeps them
   queue.wantsParts = collector.stages !== null && (device.parts?.length ?? 0) > 0
   const kernel = new Kernel(engine, queue, hv, rng.fork('host'), spec.host.filesystem)
@@ -157,6 +159,19 @@ export function simulate(
     }
   }
   const end = engine.now
+  // each process's preemptions by lag (EEVDF hosts), into its account: the why's
+  const lags = kernel.cpu.lagPreemptions
+  if (lags !== null && collector.stages !== null)
+    for (const t of tasks) {
+      const l = lags.of(t.pid, end)
+      const a = collector.stages.named(t.name)
+      if (l === undefined || a === undefined) continue
+      const into = (a.lag ??= { busyWakeups: 0, preempts: 0, preempted: 0, waitedNs: 0 })
+      into.busyWakeups += l.busyWakeups
+      into.preempts += l.preempts
+      into.preempted += l.preempted
+      into.waitedNs += l.waitedNs
+    }
 
   const processes: ProcessResult[] = tasks.map((t) => {
     const start = Math.max(0, t.startedAt)

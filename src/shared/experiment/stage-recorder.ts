@@ -2,7 +2,8 @@ import { LatencyHistogram } from '../metrics/histogram'
 import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { groupOf } from './process-groups'
 import { PidTable } from '../util/pid-table'
-import type { IdleWaits, ProcessStages, RunWhy } from '../metrics/why'
+import type { IdleWaits, LagPreemption, ProcessStages, RunWhy } from '../metrics/why'
+import { WAIT_NAMES } from '../metrics/why'
 import type { Request } from '../block/types'
 import { addMarkedParts } from '../devices/device-parts'
 
@@ -63,6 +64,10 @@ export class StageAccount {
   deceived = 0
   deceivedGapNs = 0
   deceivedWaitNs = 0
+  /** The machinery's waits (block/waits.ts), by kind: requests, ns. */
+  readonly waits = new Float64Array(2 * WAIT_NAMES.length)
+  /** Its tasks' preemptions by lag, summed (the run adds them at its end). */
+  lag: LagPreemption | null = null
 
   constructor(
     readonly process: string,
@@ -110,6 +115,11 @@ export class StageAccount {
       out.deceived = { switches: this.deceived, gapNs: this.deceivedGapNs, waitNs: this.deceivedWaitNs }
     if (partNames.length > 0) out.device = Object.fromEntries(partNames.map((n, i) => [n, this.parts[i]]))
     if (withIdle) out.idle = this.idle()
+    const w = this.waits
+    WAIT_NAMES.forEach((n, k) => {
+      if (w[2 * k] > 0) (out.waits ??= {})[n] = { requests: w[2 * k], ns: w[2 * k + 1] }
+    })
+    if (this.lag !== null) out.lag = { ...this.lag }
     return out
   }
 
@@ -262,6 +272,11 @@ export class StageRecorder {
       service.merge(a.d2c)
       request.merge(a.q2c)
     }
+  }
+
+  /** The account of spec process `name`, if its requests made one. */
+  named(name: string): StageAccount | undefined {
+    return this.byName.get(groupOf(name))
   }
 
   /** The accounts, in first-seen order. `withIdle`: the source can tell idle choices (a simulation). */

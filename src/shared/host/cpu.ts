@@ -4,6 +4,7 @@ import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { CpuParams, CpuTask } from './cpu-params'
 import { EevdfLag } from './eevdf-lag'
+import { LagPreemptions } from './lag-preemptions'
 import { fitsCapacity, utilAfter } from './pelt-util'
 import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
 
@@ -43,6 +44,12 @@ export class CpuScheduler implements Handler {
   private minVruntime = 0
   /** `eevdf`: the tasks' lag and the running ones' eligibility (null under the other policies). */
   private readonly lag: EevdfLag | null
+  /** `eevdf`: the wake-ups that preempted by their lag, per task (null under the other policies). */
+  readonly lagPreemptions: LagPreemptions | null
+  /** Per CPU: the last `preempts` check found its task ineligible within its slice (by the woken one's lag). */
+  private readonly byLag: boolean[]
+  /** Per CPU: the pid of the woken task whose lag marked it for a switch at its next preemption point (−1: none). */
+  private readonly reschedBy: number[]
   /**
    * The task whose continuation is running (between its burst ending and its next call): a wake-up
    * that should preempt it only marks its CPU, and the switch happens when it next asks for the
@@ -103,6 +110,9 @@ export class CpuScheduler implements Handler {
     this.queue = new RunQueue(p.policy !== 'tick')
     this.lag = this.eevdf ? new EevdfLag(2 * p.minGranularity) : null
     this.drawTie = ties === undefined ? undefined : (): number => ties.next()
+    this.lagPreemptions = this.eevdf ? new LagPreemptions() : null
+    this.byLag = new Array<boolean>(n).fill(false)
+    this.reschedBy = new Array<number>(n).fill(-1)
   }
 
   get runnable(): number {
@@ -120,6 +130,8 @@ export class CpuScheduler implements Handler {
       if (this.resched[c]) {
         // a waker was marked to preempt this task while its continuation ran: switch now
         this.resched[c] = false
+        if (this.reschedBy[c] >= 0) this.lagPreemptions!.preempted(this.reschedBy[c], t.pid, this.engine.now)
+        this.reschedBy[c] = -1
         this.preempt(c)
         this.pickNext(c)
         return
@@ -209,6 +221,7 @@ export class CpuScheduler implements Handler {
     this.burstTimers[c].clear()
     this.current[c] = null
     this.resched[c] = false
+    this.reschedBy[c] = -1
     t.onCpu = -1
     this.pickNext(c)
   }
@@ -239,6 +252,7 @@ export class CpuScheduler implements Handler {
     for (let c = 0; c < this.current.length; c++) {
       if (this.current[c] === null && !this.owedPick[c]) return this.wakeOnIdle(c, t)
     }
+    this.lagPreemptions?.woke(t.pid)
     if (this.tick) {
       this.queue.push(t, WOKEN)
       if (!this.rrTimer.pending) {
@@ -283,6 +297,7 @@ export class CpuScheduler implements Handler {
     }
     // one task waits for a CPU besides the one it will run (owed a pick: the first woken for it)
     if (this.wanting[c] > (this.owedPick[c] ? 1 : 0)) return false
+    this.lagPreemptions?.woke(t.pid)
     this.place(t)
     t.wantCpu = c
     this.wanting[c]++
@@ -319,6 +334,7 @@ export class CpuScheduler implements Handler {
     if (this.eevdf) {
       // within its slice (RUN_TO_PARITY) the running task keeps the CPU while it is eligible
       const expired = now - this.sliceStart[c] >= this.p.minGranularity
+      this.byLag[c] = !expired
       return (expired ? v >= t.vruntime : !this.lag!.eligible(v, t)) ? v : -Infinity
     }
     return v - t.vruntime > this.p.wakeupGranularity ? v : -Infinity
@@ -331,8 +347,11 @@ export class CpuScheduler implements Handler {
     const cur = victim >= 0 ? this.current[victim] : null
     if (cur !== null && (cur === this.continuing || cur === this.waker)) {
       this.resched[victim] = true
+      if (this.byLag[victim] && this.lagPreemptions !== null) this.reschedBy[victim] = t.pid
       this.queue.push(t, WOKEN)
     } else if (victim >= 0) {
+      if (this.byLag[victim] && this.lagPreemptions !== null)
+        this.lagPreemptions.preempted(t.pid, this.current[victim]!.pid, this.engine.now)
       this.preempt(victim)
       this.dispatchOn(victim, t)
     } else {
@@ -362,6 +381,7 @@ export class CpuScheduler implements Handler {
   }
 
   private dispatchOn(c: number, t: CpuTask): void {
+    this.lagPreemptions?.ran(t.pid, this.engine.now)
     this.current[c] = t
     t.onCpu = c
     t.lastCpu = c

@@ -40,6 +40,42 @@ export interface IdleWaits {
   othersWaitingNs: number
 }
 
+/**
+ * Waits the kernel's own machinery imposed on a process's requests (block/waits.ts), in the order
+ * of its W_* kinds:
+ * - `classHeld`: held in this device's scheduler behind a higher I/O priority class (mq-deadline
+ *   serves RT before BE before IDLE, a lower level waiting while a higher one has requests even in
+ *   flight: block/mq-deadline.c dd_dispatch_request, dd_dispatch_prio_aged_requests); in I2D;
+ * - `backingClassHeld`: the same at the disk under a loop device, which hands each request's
+ *   priority down (backingIoprio); in D2C;
+ * - `delayedRun`: waiting for blk-mq's delayed run of a queue whose scheduler had declined
+ *   (blk_mq_delay_run_hw_queues, BLK_MQ_BUDGET_DELAY 3 ms, on a tick), at this device or the disk
+ *   under it; part of the class holding where that is what declined;
+ * - `behindFlush`: queued behind a cache flush in a loop device's worker (lo_req_flush: one command
+ *   at a time, the flush synchronous); in D2C.
+ */
+export const WAIT_NAMES = ['classHeld', 'backingClassHeld', 'delayedRun', 'behindFlush'] as const
+export type WaitName = (typeof WAIT_NAMES)[number]
+/** Requests of the process that waited so, and their waits' total, ns. */
+export interface MachineryWait {
+  requests: number
+  ns: number
+}
+
+/**
+ * EEVDF's wake-up preemptions by lag for a process (host/lag-preemptions.ts): of its tasks'
+ * wake-ups to a busy CPU (`busyWakeups`), the times one, woken with positive lag, made the running
+ * task ineligible within its slice and took its CPU (`preempts`); the
+ * times one of its tasks was so preempted (`preempted`), and how long it then waited runnable, ns.
+ */
+export interface LagPreemption {
+  /** Wake-ups of its tasks that found the CPU busy: each preempted, or waited. */
+  busyWakeups: number
+  preempts: number
+  preempted: number
+  waitedNs: number
+}
+
 /** One process's requests (instances of a spec process folded together), their stages and decisions. */
 export interface ProcessStages {
   /** The spec process (`rr/3` → `rr`), or the kernel thread that issued them ("flush", "kernel"). */
@@ -65,6 +101,10 @@ export interface ProcessStages {
    * A gap far below the wait is the deception. Simulated runs.
    */
   deceived?: { switches: number; gapNs: number; waitNs: number }
+  /** The machinery's waits its requests made (simulated runs; only the kinds it met). */
+  waits?: Partial<Record<WaitName, MachineryWait>>
+  /** Its tasks' preemptions by lag (simulated runs on an EEVDF host; absent when none). */
+  lag?: LagPreemption
   /** Runs of consecutive dispatches from this process: its batches or slices as the device saw them. */
   batches: number
   /** Requests dispatched after their FIFO deadline had passed (deadline, AS, CFQ, BFQ). */
@@ -99,6 +139,12 @@ export interface RunWhy {
   processes: ProcessStages[]
   /** What could not be measured and why (e.g. a real run without blktrace). */
   missing?: string[]
+  /**
+   * The machinery's own events over the run (simulated runs; only those that happened): blk-mq's
+   * delayed runs, each from the decline that armed it to its firing (at the device or the disk
+   * under it); a loop device's flushes, each the time it held the worker.
+   */
+  events?: Partial<Record<'delayedRun' | 'flush', { count: number; ns: number }>>
 }
 
 /**

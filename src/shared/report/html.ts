@@ -17,6 +17,7 @@ import { cssVariables, DARK, LIGHT } from './theme'
 import { lineChart, stackedBarChart } from './svg-chart'
 import type { ChartSeries } from './svg-chart'
 import { TIME_PART_MEANING } from '../metrics/why'
+import type { DecisionRow } from './why-figures'
 import {
   decisionRows,
   explainShown,
@@ -337,6 +338,8 @@ function whySection(input: ReportInput, colour: Colour): string[] {
     }
     // counts as the app's panel shows them (num): 8, not 8.00; means over repetitions keep their digits
     const opt = (v: number | null): string => (v === null ? '-' : num(v))
+    // the machinery's waits and preemptions, where some row has them (as the app's panel)
+    const extra = MACHINERY_COLUMNS.filter(([, f]) => decisions.some((d) => f(d) !== null))
     out.push(
       table(
         [
@@ -350,6 +353,7 @@ function whySection(input: ReportInput, colour: Colour): string[] {
           'FIFO expired',
           'merged',
           'seeks',
+          ...extra.map(([head]) => head),
         ],
         decisions.map((d) => [
           swatch(d.label),
@@ -362,9 +366,13 @@ function whySection(input: ReportInput, colour: Colour): string[] {
           h(num(d.expired)),
           h(num(d.merged)),
           h(num(d.seeks)),
+          ...extra.map(([head, f]) => {
+            const v = f(d)
+            return h(v === null ? '-' : head.endsWith('%') ? `${fmt(v)} %` : num(v))
+          }),
         ]),
       ),
-      `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle.${from ? ` Real runs’ stages ${h(from)}.` : ''}</p>`,
+      `<p class="note">The ${h(process)}’s requests: mean ms per stage (btt’s Q2G waiting for a request slot, I2D in the scheduler, D2C at the device, Q2C all of it); runs of consecutive dispatches; waits the scheduler made for it (the device kept idle) and the share its next request rewarded; times the device moved on while it only looked idle${extra.length > 0 ? `; ${extra.map(([head, , meaning]) => `${head}: ${meaning}`).join('; ')}` : ''}.${from ? ` Real runs’ stages ${h(from)}.` : ''}</p>`,
     )
   }
   const gaps = whyGaps(input.runs, labels, process)
@@ -372,3 +380,11 @@ function whySection(input: ReportInput, colour: Colour): string[] {
     out.push(`<ul class="note">${gaps.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`)
   return out
 }
+
+/** The machinery's columns of the decisions table: head, figure, meaning (why-figures.ts DecisionRow). */
+const MACHINERY_COLUMNS: [string, (d: DecisionRow) => number | null, string][] = [
+  ['class held, ms', (d) => d.heldMs, 'time its requests waited behind a higher I/O priority class'],
+  ['run wait, ms', (d) => d.runWaitMs, 'time they waited for the queue to run again once they could go'],
+  ['behind flushes, ms', (d) => d.flushWaitMs, 'time they queued behind a loop worker’s flushes'],
+  ['lag preempts %', (d) => d.lagPreemptPct, 'its wake-ups to a busy CPU that preempted by EEVDF lag'],
+]

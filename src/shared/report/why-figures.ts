@@ -9,7 +9,7 @@ import { groupOf, groupProcesses } from '../experiment/process-groups'
 import type { ProcessResult, RunResult } from '../experiment/result'
 import { runKind } from '../experiment/result'
 import { LatencyHistogram } from '../metrics/histogram'
-import type { ProcessStages, ProcessTime, StageName, StageSource, TimePart } from '../metrics/why'
+import type { ProcessStages, ProcessTime, StageName, StageSource, TimePart, WaitName } from '../metrics/why'
 import { emptyProcessTime, STAGE_SOURCE_MEANING, TIME_PARTS } from '../metrics/why'
 
 /** A run's name as the app shows it: a real run with "(real)". */
@@ -35,10 +35,14 @@ export const MECHANISM_NAME: Record<Mechanism, string> = {
   'deceptive-idleness': 'deceptive idleness',
   'read-priority': 'read-over-write priority',
   batching: 'batching',
+  'class-priority': 'held behind a higher I/O priority class',
+  'delayed-run': 'blk-mq’s delayed queue run',
+  'loop-flush': 'waiting behind the loop worker’s flushes',
   'scheduler-queueing': 'queueing in the scheduler',
   'request-slots': 'waiting for request slots',
   seeks: 'seeks',
   'device-service': 'device service time',
+  'lag-preemption': 'EEVDF wake-up preemption by lag',
   'cpu-wakeup': 'CPU wake-up without preemption',
   'cpu-cost': 'CPU cost',
   'dirty-throttling': 'dirty-page throttling',
@@ -146,6 +150,16 @@ export interface DecisionRow {
   expired: number
   merged: number
   seeks: number
+  /**
+   * The kernel machinery's waits for it, ms in all (metrics/why.ts `waits`): behind a higher I/O
+   * priority class (in the scheduler and at the disk under a loop device), for a run of a queue
+   * whose scheduler had declined, behind a loop worker's flushes; null where no run shows any.
+   */
+  heldMs: number | null
+  runWaitMs: number | null
+  flushWaitMs: number | null
+  /** Its wake-ups to a busy CPU that preempted by EEVDF lag, % (null: none counted). */
+  lagPreemptPct: number | null
   runs: number
 }
 
@@ -165,6 +179,7 @@ export function decisionRows(
     const idled = st.filter((s) => s.idle !== undefined)
     const waits = idled.reduce((a, s) => a + s.idle!.waits, 0)
     const deceived = st.filter((s) => s.deceived !== undefined)
+    const wakeups = st.reduce((a, s) => a + (s.lag?.busyWakeups ?? 0), 0)
     out.push({
       label,
       requests: mean((s) => s.requests),
@@ -177,10 +192,21 @@ export function decisionRows(
       expired: mean((s) => s.expired),
       merged: mean((s) => s.merged),
       seeks: mean((s) => s.seeks),
+      heldMs: waitMs(st, ['classHeld', 'backingClassHeld']),
+      runWaitMs: waitMs(st, ['delayedRun']),
+      flushWaitMs: waitMs(st, ['behindFlush']),
+      lagPreemptPct:
+        wakeups > 0 ? (st.reduce((a, s) => a + (s.lag?.preempts ?? 0), 0) / wakeups) * 100 : null,
       runs: st.length,
     })
   }
   return out
+}
+
+/** The waits of `kinds` of the process, ms, mean per run; null when none of the runs has any. */
+function waitMs(st: readonly ProcessStages[], kinds: readonly WaitName[]): number | null {
+  const ns = st.reduce((a, s) => a + kinds.reduce((b, k) => b + (s.waits?.[k]?.ns ?? 0), 0), 0)
+  return ns > 0 ? ns / st.length / 1e6 : null
 }
 
 /**

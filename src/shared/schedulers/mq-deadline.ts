@@ -133,6 +133,8 @@ export class MqDeadline implements IoScheduler {
   readonly frontMerges: boolean
   /** dd_finish_request only counts the completion: it schedules no dispatch (block/mq-runs.ts). */
   readonly completionRuns = false
+  /** Declining with work queued: a lower level waits for a higher one's requests (dispatchByPriority). */
+  readonly holdsByClass = true
   private readonly expire: [SimTime, SimTime]
   private readonly writesStarved: number
   private readonly fifoBatch: number
@@ -255,6 +257,15 @@ export class MqDeadline implements IoScheduler {
       if (rq !== null || lvl.pending > 0) return rq
     }
     return null
+  }
+
+  /** The first level with requests pending has none queued: the levels under it wait (dispatchByPriority). */
+  blocked(): boolean {
+    for (const lvl of this.levels) {
+      if (lvl.pending === 0) continue
+      return lvl.atHead.length === 0 && lvl.fifo[0].size === 0 && lvl.fifo[1].size === 0
+    }
+    return false
   }
 
   private busyLevels(): number {

@@ -53,6 +53,17 @@ export interface IoScheduler {
    * under it blk-mq runs the queue at a completion only after a restart mark (block/mq-runs.ts).
    */
   readonly completionRuns?: boolean
+  /**
+   * A dispatch that hands out nothing while requests are queued holds them behind a higher I/O
+   * priority class (mq-deadline: dd_dispatch_request stops at the first level with requests
+   * pending, in flight or not) — the why counts that time (block/waits.ts W_CLASS).
+   */
+  readonly holdsByClass?: boolean
+  /**
+   * With `holdsByClass`: whether a dispatch now would hand out nothing though requests are queued
+   * (a higher class still has requests pending). For the why only: it changes nothing.
+   */
+  blocked?(): boolean
 }
 
 /** What a scheduler may use from its surroundings. */
