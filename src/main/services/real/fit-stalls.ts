@@ -14,11 +14,11 @@ import type { ParamValues } from '../../../shared/util/params'
 /** The requests that waited for a stall: their share, and their latency beyond the median (ms). */
 export interface StallTail {
   share: number
-  /** Quantiles 0, 25, 50, 75, 100 of the excess over the median, ms. */
+  /** Quantiles (TAIL_KNOTS) of the excess over the median, ms. */
   excessMs: number[]
 }
 
-const TAIL_KNOTS = [0, 25, 50, 75, 100]
+const TAIL_KNOTS = [0, 25, 50, 75, 90, 95, 99, 100]
 /** Below this share of a deep queue's requests there is no stall to speak of. */
 const NO_STALLS = 0.001
 
