@@ -5,7 +5,8 @@ import type { SimTime } from '../sim/time'
 import type { CpuParams, CpuTask } from './cpu-params'
 import { EevdfLag } from './eevdf-lag'
 import { LagPreemptions } from './lag-preemptions'
-import { fitsCapacity, utilAfter } from './pelt-util'
+import { IrqBatch } from './irq-batch'
+import { CpuUtil } from './pelt-util'
 import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
 
 export type { CpuParams, CpuPolicy, CpuTask } from './cpu-params'
@@ -62,17 +63,10 @@ export class CpuScheduler implements Handler {
   private waker: CpuTask | null = null
   /** `pack`: runnable tasks waiting for each CPU. */
   private readonly wanting: number[]
-  /** Interrupt handlers under way (`interrupt`): idle CPUs a wake-up reached pick when they end. */
-  private inIrq = 0
-  /** Draws among tied tasks at an interrupt's pick (`ties`). */
-  private readonly drawTie: (() => number) | undefined
-  /** The CPU the interrupt under way runs on (-1: none, or not known). */
-  private irqCpu = -1
-  /** `pack`: each CPU's PELT utilization as of `cpuUtilAt` (pelt-util.ts). */
-  private readonly cpuUtil: number[]
-  private readonly cpuUtilAt: SimTime[]
-  /** Per CPU: idle, and owed a pick at the end of the interrupt (a task was woken for it). */
-  private readonly owedPick: boolean[]
+  /** The interrupt handler under way (`interrupt`; irq-batch.ts). */
+  private readonly irq: IrqBatch
+  /** `pack`: the CPUs' and tasks' utilization, for where an interrupt's wake-ups go (null: no pack). */
+  private readonly util: CpuUtil | null
   /** CPU time used by all tasks, ns (utilisation). */
   busyTime = 0
   /** The policy as flags, read on every burst (a string compared there costs a call each time). */
@@ -104,12 +98,10 @@ export class CpuScheduler implements Handler {
     this.rrTimer = new Timer(engine, this, EV_RR)
     this.resched = new Array<boolean>(n).fill(false)
     this.wanting = new Array<number>(n).fill(0)
-    this.owedPick = new Array<boolean>(n).fill(false)
-    this.cpuUtil = new Array<number>(n).fill(0)
-    this.cpuUtilAt = new Array<number>(n).fill(0)
+    this.irq = new IrqBatch(n, ties === undefined ? undefined : (): number => ties.next())
+    this.util = this.pack ? new CpuUtil(n) : null
     this.queue = new RunQueue(p.policy !== 'tick')
     this.lag = this.eevdf ? new EevdfLag(2 * p.minGranularity) : null
-    this.drawTie = ties === undefined ? undefined : (): number => ties.next()
     this.lagPreemptions = this.eevdf ? new LagPreemptions() : null
     this.byLag = new Array<boolean>(n).fill(false)
     this.reschedBy = new Array<number>(n).fill(-1)
@@ -159,43 +151,30 @@ export class CpuScheduler implements Handler {
   }
 
   /**
-   * Run `fn` as an interrupt handler: a device signalling a batch of completions at once (a virtio
-   * disk's one interrupt per pass, signal-pass.ts). A task it wakes onto an idle CPU does not take
-   * that CPU there and then: the wake-up only enqueues it and marks the idle task for a reschedule
-   * (kernel/sched/core.c ttwu_do_activate → wakeup_preempt → resched_curr), and the CPU switches
-   * when the handler has returned (kernel/sched/idle.c do_idle: `while (!need_resched())`, then
-   * schedule_idle). By then every task the batch woke is queued, and the pick is among all of
-   * them — the least vruntime first (pick_eevdf: the earliest eligible deadline, which with equal
-   * slices and weights is the least vruntime) — not the first woken. Measured on this machine
-   * (Linux 6.18 guest, /work/runs/s08 traces): after a pass that completed an idle-class QD1
-   * reader's read and a QD8 reader's reads, both fio threads woken on the interrupt's CPU, the one
-   * woken second ran first 94 times of 189.
+   * Run `fn` as an interrupt handler on CPU `cpu` (-1: not known): what it wakes onto an idle CPU
+   * is picked among when it returns, ties drawn (irq-batch.ts).
    */
   interrupt(fn: () => void, cpu = -1): void {
-    const before = this.irqCpu
-    this.inIrq++
-    if (cpu >= 0 && cpu < this.current.length) this.irqCpu = cpu
+    const irq = this.irq
+    const before = irq.cpu
+    irq.depth++
+    if (cpu >= 0 && cpu < this.current.length) irq.cpu = cpu
     try {
       fn()
     } finally {
-      this.irqCpu = before
-      if (--this.inIrq === 0) this.pickOwed()
+      irq.cpu = before
+      if (--irq.depth === 0) this.pickOwed()
     }
   }
 
-  /**
-   * The interrupt has returned: each CPU a wake-up reached while it was idle picks now. Tasks that
-   * tie — woken together, each placed at the average with no lag of its own, as two readers that
-   * each sleep on their own I/O are — are ordered by nanoseconds the model does not keep (the
-   * interrupt's time charged to whichever task it arrived in, the rounding of avg_vruntime), so
-   * their order is drawn: measured, the second woken ran first 94 times of 189 (above).
-   */
+  /** The interrupt has returned: each CPU a wake-up reached while it was idle picks now. */
   private pickOwed(): void {
-    for (let c = 0; c < this.owedPick.length; c++) {
-      if (!this.owedPick[c]) continue
-      this.owedPick[c] = false
+    const owed = this.irq.owed
+    for (let c = 0; c < owed.length; c++) {
+      if (!owed[c]) continue
+      owed[c] = false
       if (this.current[c] !== null) continue
-      const t = this.tick ? this.nextFifo() : this.nextFair(c, this.drawTie)
+      const t = this.tick ? this.nextFifo() : this.nextFair(c, this.irq.draw)
       if (t) this.dispatchOn(c, t)
     }
   }
@@ -203,12 +182,12 @@ export class CpuScheduler implements Handler {
   /** `t` woke for idle CPU `c`: it runs there now, or — inside an interrupt — at its end. */
   private wakeOnIdle(c: number, t: CpuTask): void {
     this.place(t)
-    if (this.inIrq === 0) return this.dispatchOn(c, t)
+    if (this.irq.depth === 0) return this.dispatchOn(c, t)
     if (this.pack) {
       t.wantCpu = c
       this.wanting[c]++
     }
-    this.owedPick[c] = true
+    this.irq.owed[c] = true
     this.queue.push(t, WOKEN)
   }
 
@@ -250,7 +229,7 @@ export class CpuScheduler implements Handler {
     const now = this.engine.now
     if (this.pack && this.packed(t)) return
     for (let c = 0; c < this.current.length; c++) {
-      if (this.current[c] === null && !this.owedPick[c]) return this.wakeOnIdle(c, t)
+      if (this.current[c] === null && !this.irq.owed[c]) return this.wakeOnIdle(c, t)
     }
     this.lagPreemptions?.woke(t.pid)
     if (this.tick) {
@@ -287,16 +266,16 @@ export class CpuScheduler implements Handler {
         ? w.onCpu >= 0
           ? w.onCpu
           : w.lastCpu
-        : this.irqCpu >= 0 && this.irqCpu !== t.lastCpu && this.fitsOn(this.irqCpu, t)
-          ? this.irqCpu
+        : this.irq.cpu >= 0 && this.irq.cpu !== t.lastCpu && this.fitsOn(this.irq.cpu, t)
+          ? this.irq.cpu
           : t.lastCpu
     if (c < 0) return false
-    if (this.current[c] === null && !this.owedPick[c]) {
+    if (this.current[c] === null && !this.irq.owed[c]) {
       this.wakeOnIdle(c, t)
       return true
     }
     // one task waits for a CPU besides the one it will run (owed a pick: the first woken for it)
-    if (this.wanting[c] > (this.owedPick[c] ? 1 : 0)) return false
+    if (this.wanting[c] > (this.irq.owed[c] ? 1 : 0)) return false
     this.lagPreemptions?.woke(t.pid)
     this.place(t)
     t.wantCpu = c
@@ -305,24 +284,9 @@ export class CpuScheduler implements Handler {
     return true
   }
 
-  /**
-   * `pack`, a task an interrupt woke: whether it joins the interrupt's CPU `c` (wake_affine's
-   * this_cpu) rather than going back to its own — when the CPU's utilization and the task's, as of
-   * its last run (wake_affine_weight reads the task's load as last updated, at its dequeue), fit one
-   * CPU with a fifth to spare (fits_capacity). Measured here (/work/runs/s08/real, sched_wakeup
-   * from the disk's interrupts on CPU1, previous CPU CPU0): fio readers of a few per cent of a CPU
-   * went to CPU1 176 of 186, 9 of 10 and 67 of 75 times; a buffered writer using 66 % of CPU0
-   * stayed there 23 of 23 times, with CPU1 34 % busy.
-   */
+  /** `pack`, a task an interrupt woke: whether it joins the interrupt's CPU `c` (CpuUtil). */
   private fitsOn(c: number, t: CpuTask): boolean {
-    return fitsCapacity(this.utilOf(c) + (t.util ?? 0))
-  }
-
-  /** CPU `c`'s utilization now (its burst under way counted). */
-  private utilOf(c: number): number {
-    const now = this.engine.now
-    const busy = this.current[c] !== null ? now - Math.max(this.burstStart[c], this.cpuUtilAt[c]) : 0
-    return utilAfter(this.cpuUtil[c], this.cpuUtilAt[c], now, busy)
+    return this.util!.fits(c, t, this.engine.now, this.current[c] !== null ? this.burstStart[c] : null)
   }
 
   /** How far CPU `c`'s task has run ahead of waking `t`, if `t` may preempt it; else −∞. */
@@ -408,13 +372,7 @@ export class CpuScheduler implements Handler {
       this.busyTime += ran
       t.vruntime += (ran * 1024) / t.weight
       this.lag?.ran(ran)
-      if (this.pack) {
-        const now = this.engine.now
-        t.util = utilAfter(t.util ?? 0, t.utilAt ?? now - ran, now, ran)
-        t.utilAt = now
-        this.cpuUtil[c] = utilAfter(this.cpuUtil[c], this.cpuUtilAt[c], now, ran)
-        this.cpuUtilAt[c] = now
-      }
+      this.util?.ran(c, t, ran, this.engine.now)
       if (t.vruntime > this.minVruntime && this.runnable === 0) this.minVruntime = t.vruntime
     }
     this.burstStart[c] = this.engine.now
