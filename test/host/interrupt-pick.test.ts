@@ -19,6 +19,7 @@ import { Rng } from '../../src/shared/sim/rng'
 import { MS, US } from '../../src/shared/sim/time'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
+import { CpuUtil } from '../../src/shared/host/pelt-util'
 
 class Sleeper implements CpuTask {
   cpuWork = 0
@@ -175,5 +176,30 @@ describe('an idle-class reader beside a best-effort one on the loop device', () 
       expect(r.idle).toBeGreaterThan(0)
       expect(r.fg).toBeGreaterThan(150)
     }
+  })
+})
+
+describe('where wake packing puts a task an interrupt woke', () => {
+  // CPU1 busy `cpuShare` of each ms for 400 ms (a steady PELT average); the task ran `taskShare` of each
+  const placement = (cpuShare: number, taskShare: number) => {
+    const u = new CpuUtil(2)
+    const task: { util?: number; utilAt?: number } = {}
+    const other: { util?: number; utilAt?: number } = {}
+    for (let ms = 0; ms < 400; ms++) {
+      u.ran(1, other, cpuShare * MS, (ms + 1) * MS)
+      u.ran(0, task, taskShare * MS, (ms + 1) * MS)
+    }
+    return u.fits(1, task, 400 * MS, null)
+  }
+  it('gathers a light task onto the busier interrupt’s CPU', () => {
+    expect(placement(0.34, 0.05)).toBe(true)
+    expect(placement(0.4, 0.2)).toBe(true)
+  })
+  it('leaves a task heavier than what runs there, or one that would crowd it, where it was', () => {
+    // the buffered writer: 66 % of CPU0 beside CPU1's 34 %
+    expect(placement(0.34, 0.66)).toBe(false)
+    // though both would fit one CPU: the simulated writer, about half a CPU beside CPU1's fifth
+    expect(placement(0.2, 0.5)).toBe(false)
+    expect(placement(0.6, 0.3)).toBe(false)
   })
 })

@@ -79,7 +79,7 @@ export class CpuScheduler implements Handler {
     private readonly engine: Engine,
     private readonly p: CpuParams,
     /** Draws the order of tasks an interrupt woke that tie for its CPU (none: the first woken runs first). */
-    private readonly ties?: Rng,
+    ties?: Rng,
   ) {
     const n = p.cpus
     this.tick = p.policy === 'tick'
@@ -255,9 +255,10 @@ export class CpuScheduler implements Handler {
   }
 
   /**
-   * `pack`: the waking task goes to its waker's CPU (the task whose continuation is running, or the
-   * interrupt's CPU when known), or the CPU it last ran on — at once if that CPU is idle, else it waits for it unless another task
-   * already does. False: no such CPU, or taken; the task goes anywhere.
+   * `pack`: the waking task goes to its waker's CPU (the task whose continuation is running, or
+   * the interrupt's CPU when known and the task fits there), or the CPU it last ran on — at once if
+   * that CPU is idle, else it waits for it unless another task already does. False: no such CPU,
+   * or taken; the task goes anywhere.
    */
   private packed(t: CpuTask): boolean {
     const w = this.waker ?? this.continuing

@@ -32,10 +32,12 @@ interface UtilTask {
  * `pack`: the CPUs' and the tasks' utilization, and where a task an interrupt woke goes. It joins
  * the interrupt's CPU (wake_affine's this_cpu) rather than going back to its own when the CPU's
  * utilization and the task's, as of its last run (wake_affine_weight reads the task's load as
- * last updated, at its dequeue), fit one CPU with a fifth to spare (fits_capacity). Measured here
- * (/work/runs/s08/real, sched_wakeup from the disk's interrupts on CPU1, previous CPU CPU0): fio
- * readers of a few per cent of a CPU went to CPU1 176 of 186, 9 of 10 and 67 of 75 times; a
- * buffered writer using 66 % of CPU0 stayed there 23 of 23 times, with CPU1 34 % busy.
+ * last updated, at its dequeue), fit one CPU with a fifth to spare (fits_capacity) — and the CPU
+ * already carries at least as much as the task: this kernel's packing gathers lighter tasks onto
+ * a busier vCPU, not a heavier one onto a lighter. Measured here (/work/runs/s08/real,
+ * sched_wakeup from the disk's interrupts on CPU1, previous CPU CPU0): fio readers of a few per
+ * cent of a CPU went to CPU1 176 of 186, 9 of 10 and 67 of 75 times; a buffered writer using 66 %
+ * of CPU0 stayed there 23 of 23 times, with CPU1 34 % busy.
  */
 export class CpuUtil {
   private readonly util: number[]
@@ -57,6 +59,8 @@ export class CpuUtil {
   /** Whether `t` fits on CPU `c` now, whose burst under way (if any) began at `burstStart`. */
   fits(c: number, t: UtilTask, now: SimTime, burstStart: SimTime | null): boolean {
     const busy = burstStart === null ? 0 : now - Math.max(burstStart, this.at[c])
-    return fitsCapacity(utilAfter(this.util[c], this.at[c], now, busy) + (t.util ?? 0))
+    const cpu = utilAfter(this.util[c], this.at[c], now, busy)
+    const task = t.util ?? 0
+    return task <= cpu && fitsCapacity(cpu + task)
   }
 }
