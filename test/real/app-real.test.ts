@@ -335,7 +335,9 @@ describeReal('real devices through the LabApi (root, fio, a loop device)', () =>
     })
     expect(v.ok).toBe(true)
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
-  }, 90_000)
+    // the sweep and its fit: 89.9 s on a busy machine at 2c00848, 95 s at this session's (the
+    // devices e2e fingerprint waits 180 s for the same reason)
+  }, 180_000)
 
   it('doctor checks and has nothing to repair', async () => {
     const d = await lab.doctor()
