@@ -10,7 +10,8 @@ import { handleBurst, leaveBurst } from './burst'
 import { BfqData, BUDGET_EXHAUSTED, BUDGET_TIMEOUT, NO_MORE_REQUESTS } from './data'
 import { idleTimeFor, mustIdle, updateHwTag } from './idling'
 import { completionRateCheck, updatePeakRate } from './peak-rate'
-import { BfqIoCq, BfqQueue, CLASS_BE, CLASS_IDLE } from './queue'
+import { BfqQueue, CLASS_BE, CLASS_IDLE } from './queue'
+import type { Bic } from './queue'
 import { chooseRequest, insertRequest, removeRequest, updatedNextRequest } from './requests'
 import {
   expire,
@@ -35,7 +36,7 @@ import type { BfqDebugState } from './debug'
 export class Bfq implements IoScheduler, Handler {
   readonly frontMerges = true
   private readonly d: BfqData
-  private readonly bics = new PidTable<BfqIoCq>()
+  private readonly bics = new PidTable<Bic>()
   /** Async queues per (class, level): RT 0–7, BE 8–15, IDLE 16 (bfqg->async_bfqq). */
   private readonly asyncQueues: (BfqQueue | null)[] = new Array<BfqQueue | null>(17).fill(null)
 
@@ -126,7 +127,7 @@ export class Bfq implements IoScheduler, Handler {
     if (bio.sync && !rq.sync) return false
     const cls = classOf(bio.ctx.ioClass)
     const q = bio.sync
-      ? (this.bics.get(bio.ctx.pid)?.syncQueue ?? null)
+      ? (this.bics.get(bio.ctx.pid)?.sync ?? null)
       : this.asyncQueues[asyncIndex(cls, bio.ctx.ioClass, bio.ctx.ioLevel)]
     return q !== null && q === rq.sched
   }
@@ -148,11 +149,10 @@ export class Bfq implements IoScheduler, Handler {
     const bic = this.bics.get(pid)
     if (bic === undefined) return
     this.bics.delete(pid)
-    const sync = bic.syncQueue
-    if (sync !== null) {
-      forgetWakers(sync)
-      if (this.d.lastCompletedQueue === sync) this.d.lastCompletedQueue = null
-      this.exitQueue(sync, true, now)
+    if (bic.sync !== null) {
+      forgetWakers(bic.sync)
+      if (this.d.lastCompletedQueue === bic.sync) this.d.lastCompletedQueue = null
+      this.exitQueue(bic.sync, true, now)
     }
     if (bic.async !== null) this.exitQueue(bic.async, false, now)
   }
@@ -170,7 +170,7 @@ export class Bfq implements IoScheduler, Handler {
   debugState(): BfqDebugState {
     const all = new Set<BfqQueue>()
     for (const b of this.bics.values()) {
-      if (b.syncQueue) all.add(b.syncQueue)
+      if (b.sync) all.add(b.sync)
       if (b.async) all.add(b.async)
     }
     for (const q of this.asyncQueues) if (q) all.add(q)
@@ -215,10 +215,10 @@ export class Bfq implements IoScheduler, Handler {
     if (bic !== undefined) bic.requests--
   }
 
-  private bicOf(pid: number): BfqIoCq {
+  private bicOf(pid: number): Bic {
     let bic = this.bics.get(pid)
     if (bic === undefined) {
-      bic = new BfqIoCq(pid)
+      bic = { sync: null, async: null, requests: 0 }
       this.bics.set(pid, bic)
     }
     return bic
@@ -245,12 +245,16 @@ export class Bfq implements IoScheduler, Handler {
   }
 
   /** bfq_get_queue: the process's sync queue, or the async queue of its (class, level). */
-  private queueFor(bic: BfqIoCq, rq: Request, now: SimTime): BfqQueue {
+  private queueFor(bic: Bic, rq: Request, now: SimTime): BfqQueue {
     const pid = rq.ctx.pid
     const cls = classOf(rq.ioClass)
     if (rq.sync) {
       const level = cls === CLASS_IDLE ? 7 : rq.ioLevel
-      const q = bic.syncQueue ?? bic.openSyncQueue(cls, level, this.firstBudget(), now)
+      let q = bic.sync
+      if (q === null) {
+        q = bic.sync = this.newQueue(pid, true, cls, level, now)
+        q.bic = bic
+      }
       q.newClass = cls
       q.newLevel = level
       return q
@@ -264,12 +268,7 @@ export class Bfq implements IoScheduler, Handler {
   }
 
   private newQueue(pid: number, sync: boolean, cls: number, level: number, now: SimTime): BfqQueue {
-    return new BfqQueue(pid, sync, cls, level, this.firstBudget(), now)
-  }
-
-  /** A new queue's max budget: 2/3 of the device's (bfq_init_bfqq). */
-  private firstBudget(): number {
-    return Math.floor((2 * maxBudget(this.d)) / 3)
+    return new BfqQueue(pid, sync, cls, level, Math.floor((2 * maxBudget(this.d)) / 3), now)
   }
 }
 

@@ -9,6 +9,17 @@ export const IN_NO_TREE = 0
 export const IN_ACTIVE = 1
 export const IN_IDLE = 2
 
+/**
+ * bfq_io_cq: a process's view of the scheduler — its own sync queue, the shared async queue it
+ * last used, and how many of its requests are allocated (queued or in the device), the kernel's
+ * `bic->requests`, which tells whether a new request is the only one the process has.
+ */
+export interface Bic {
+  sync: BfqQueue | null
+  async: BfqQueue | null
+  requests: number
+}
+
 /** I/O priority classes as BFQ uses them (IOPRIO_CLASS_NONE is mapped to BE before this). */
 export const CLASS_RT = 1
 export const CLASS_BE = 2
@@ -22,11 +33,11 @@ export const CLASS_IDLE = 3
  */
 export class BfqQueue {
   // --- identity ---
-  ioClass!: number
-  level!: number
+  ioClass: number
+  level: number
   /** A new class/level asked by the process; applied when the entity is next (re)queued. */
-  newClass!: number
-  newLevel!: number
+  newClass: number
+  newLevel: number
   /** No process refers to it any more (bfqq_process_refs == 0): never idle for it. */
   exited = false
 
@@ -49,20 +60,20 @@ export class BfqQueue {
   tree = IN_NO_TREE
   /** On a service tree (active or idle) or in service: its weight counts in the tree's wsum. */
   onSt = false
-  origWeight!: number
-  weight!: number
+  origWeight: number
+  weight: number
   budget = 0
   service = 0
-  maxBudget!: number
+  maxBudget: number
 
   // --- state flags (BFQQF_*) ---
   busy = false
   waitRequest = false
   nonBlockingWaitRq = false
   fifoExpire = false
-  hasShortTtime!: boolean
+  hasShortTtime: boolean
   ioBound = true
-  justCreated!: boolean
+  justCreated: boolean
   softrtUpdate = false
   inLargeBurst = false
   inBurstList = false
@@ -75,16 +86,16 @@ export class BfqQueue {
   ttimeSamples = 0
   ttimeTotal = 0
   ttimeMean = 0
-  lastEndRequest!: SimTime
+  lastEndRequest: SimTime
   requestsWithinTimer = 0
 
   // --- weight raising ---
   wrCoeff = 1
   wrCurMaxTime = 0
-  lastWrStartFinish!: SimTime
+  lastWrStartFinish: SimTime
   wrStartAtSwitchToSrt = -Infinity
   serviceFromWr = 0
-  softRtNextStart!: SimTime
+  softRtNextStart: SimTime
   lastIdleBklogged = 0
   serviceFromBacklogged = 0
 
@@ -92,8 +103,8 @@ export class BfqQueue {
   weightCounted = false
   countedWeight = 0
 
-  // --- the process owning this sync queue (itself, a BfqIoCq; null for the shared async queues) ---
-  bic: BfqIoCq | null = null
+  // --- the process owning this sync queue (null for the shared async queues) ---
+  bic: Bic | null = null
 
   // --- active list (bfqd->active_list): queues in an active tree, most recently inserted first ---
   actPrev: BfqQueue | null = null
@@ -101,7 +112,7 @@ export class BfqQueue {
   inActiveList = false
 
   // --- I/O intensity (bfq_update_io_intensity): busy ≥ 80 % of a ≤ 200 ms window is I/O-bound ---
-  ioStartTime!: SimTime
+  ioStartTime: SimTime
   totIdleTime = 0
 
   // --- injection (bfq_update_inject_limit): requests of other queues allowed in flight while idling ---
@@ -109,7 +120,7 @@ export class BfqQueue {
   /** Baseline total service time of a first request with nothing injected, ns (0 = not sampled). */
   lastServTime = 0
   /** Last time the inject limit was decreased or reset (decrease_time_jif). */
-  decreaseTime!: SimTime
+  decreaseTime: SimTime
 
   // --- waker detection (bfq_check_waker) ---
   wakerQueue: BfqQueue | null = null
@@ -127,17 +138,12 @@ export class BfqQueue {
     maxBudget: number,
     now: SimTime,
   ) {
-    this.setUp(ioClass, level, maxBudget, now)
-  }
-
-  /** What the queue is given when it comes into being (bfq_init_bfqq). */
-  protected setUp(ioClass: number, level: number, maxBudget: number, now: SimTime): void {
     this.ioClass = this.newClass = ioClass
     this.level = this.newLevel = level
     this.origWeight = this.weight = ioprioToWeight(level)
     this.maxBudget = maxBudget
-    this.hasShortTtime = this.sync && ioClass !== CLASS_IDLE
-    this.justCreated = this.sync
+    this.hasShortTtime = sync && ioClass !== CLASS_IDLE
+    this.justCreated = sync
     this.lastEndRequest = now + 1
     this.lastWrStartFinish = now
     this.softRtNextStart = now
@@ -165,41 +171,6 @@ export class BfqQueue {
 
   isIdleClass(): boolean {
     return this.ioClass === CLASS_IDLE
-  }
-}
-
-/**
- * bfq_io_cq: a process's view of the scheduler — its own sync queue, the shared async queue it
- * last used, and how many of its requests are allocated (queued or in the device), the kernel's
- * `bic->requests`, which tells whether a new request is the only one the process has.
- *
- * The context is its sync queue as well (one object, not two, as CFQ's): each request of a process
- * reads both, and with a thousand processes each was a cold line of its own. The kernel creates
- * the queue at the process's first sync request (bfq_get_queue): `openSyncQueue` sets it up then,
- * and until then `syncQueue` is null and the queue's fields unused.
- */
-export class BfqIoCq extends BfqQueue {
-  /** The shared async queue it last used. */
-  async: BfqQueue | null = null
-  requests = 0
-  /** The sync queue exists (`openSyncQueue` ran). */
-  private opened = false
-
-  constructor(pid: number) {
-    super(pid, true, CLASS_BE, 4, 0, 0)
-    this.bic = this
-  }
-
-  /** Its sync queue, or null before its first sync request. */
-  get syncQueue(): BfqQueue | null {
-    return this.opened ? this : null
-  }
-
-  /** The sync queue comes into being, in class `cls` at `level` (as `new BfqQueue` would). */
-  openSyncQueue(cls: number, level: number, maxBudget: number, now: SimTime): BfqQueue {
-    this.opened = true
-    this.setUp(cls, level, maxBudget, now)
-    return this
   }
 }
 
