@@ -9,14 +9,13 @@ import { parseQuantileTable } from '../../src/shared/devices/quantile-table'
 import { LOOP_DIO_VIRTIO } from '../../src/shared/devices/presets/loop-dio-virtio'
 import type { ParamValues } from '../../src/shared/util/params'
 import type { FitPoint } from '../../src/main/services/real/fit-virtual'
+import { initialVirtual, pathCpuUs } from '../../src/main/services/real/fit-virtual'
 import {
   fitVirtual,
-  initialVirtual,
-  pathCpuUs,
   betterFit,
   fitStanding,
   refineVirtual,
-} from '../../src/main/services/real/fit-virtual'
+} from '../../src/main/services/real/fit-virtual-refine'
 import { sweepSpec } from '../../src/main/services/real/fingerprint'
 import { judgedBy, residualSize } from '../../src/main/services/real/fingerprint-sweep'
 import type { QueueFacts } from '../../src/main/services/real/queue-facts'

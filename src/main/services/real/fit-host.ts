@@ -1,4 +1,4 @@
-// The host's values the fingerprint's fit corrects from its sweep (fit-virtual.ts refineVirtual):
+// The host's values the fingerprint's fit corrects from its sweep (fit-virtual-refine.ts refineVirtual):
 // system call and wake-up costs from fio's own CPU, a buffered write()'s work and copy, and on a VM
 // that reports free memory the cost of touching reported pages again.
 import { LatencyHistogram } from '../../../shared/metrics/histogram'
