@@ -7,12 +7,13 @@ import { MS } from '../sim/time'
  * 1 024 µs periods. One average per task and one per CPU (the time it ran anything).
  */
 export const UTIL_HALF_LIFE: SimTime = 32 * MS
+const DECAY_PER_NS = Math.LN2 / UTIL_HALF_LIFE
 
 /** `util` as of `at`, decayed to `now`, with `ran` ns of running in between (ran ≤ now − at). */
 export function utilAfter(util: number, at: SimTime, now: SimTime, ran: number): number {
   const dt = now - at
   if (dt <= 0) return util
-  const keep = Math.pow(0.5, dt / UTIL_HALF_LIFE)
+  const keep = Math.exp(-dt * DECAY_PER_NS)
   return util * keep + Math.min(1, ran / dt) * (1 - keep)
 }
 
