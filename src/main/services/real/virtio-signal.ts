@@ -39,7 +39,10 @@ export function requestInterrupts(text: string, virtio: string): number {
   return requestInterruptsPerCpu(text, virtio).reduce((a, b) => a + b, 0)
 }
 
-/** The same, per CPU (the columns of /proc/interrupts, CPU0 first). */
+/**
+ * The same, per CPU: the columns of /proc/interrupts, one per online CPU in order — the k-th online
+ * CPU, as the model numbers its CPUs (0 … cpus − 1), whatever the kernel calls it.
+ */
 export function requestInterruptsPerCpu(text: string, virtio: string): number[] {
   const per: number[] = []
   for (const line of text.split('\n')) {
