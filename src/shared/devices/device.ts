@@ -66,17 +66,25 @@ export interface Device {
   schedulerWork?(ns: SimTime, scheduler: string): void
 }
 
-/** A thread as the host's CPU scheduler sees it (host/cpu.ts CpuTask). */
+/** A thread as the host's CPU scheduler sees it (host/cpu-params.ts CpuTask adds to it). */
 export interface HostThread {
   readonly pid: number
+  /** CFS load weight from the nice value (nice 0 → 1024). */
   readonly weight: number
+  /** Remaining CPU work of the current burst, ns. */
   cpuWork: number
+  /** Total CPU time used, ns. */
   cpuTime: number
   vruntime: number
+  /** Index of the CPU it runs on, or -1. */
   onCpu: number
+  /** The CPU it last ran on (-1: none yet). */
   lastCpu: number
+  /** `pack`: the one CPU it waits for while runnable (-1: any). */
   wantCpu: number
+  /** `eevdf`: its lag when it last went to sleep (avg_vruntime − vruntime, ns of a nice-0 task). */
   vlag: number
+  /** The burst finished: continue (request another burst, block, or exit). */
   cpuDone(now: SimTime): void
 }
 

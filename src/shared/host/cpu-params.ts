@@ -1,30 +1,16 @@
 import type { SimTime } from '../sim/time'
 import { MS } from '../sim/time'
+import type { HostThread } from '../devices/device'
 import type { ParamValues } from '../util/params'
 
-/** What the CPU scheduler needs of a task. */
-export interface CpuTask {
-  readonly pid: number
-  /** CFS load weight from the nice value (nice 0 → 1024). */
-  readonly weight: number
-  /** Remaining CPU work of the current burst, ns. */
-  cpuWork: number
-  /** Total CPU time used, ns. */
-  cpuTime: number
-  vruntime: number
-  /** Index of the CPU it runs on, or -1. */
-  onCpu: number
-  /** The CPU it last ran on (-1: none yet). */
-  lastCpu: number
-  /** `pack`: the one CPU it waits for while runnable (-1: any). */
-  wantCpu: number
-  /** `eevdf`: its lag when it last went to sleep (avg_vruntime − vruntime, ns of a nice-0 task). */
-  vlag: number
+/**
+ * What the CPU scheduler needs of a task: what a device's thread has (devices/device.ts
+ * HostThread, whose fields say what each is), and under wake packing its utilization.
+ */
+export interface CpuTask extends HostThread {
   /** `pack`: its PELT utilization (pelt-util.ts) as of `utilAt` (absent: not yet run). */
   util?: number
   utilAt?: SimTime
-  /** The burst finished: continue (request another burst, block, or exit). */
-  cpuDone(now: SimTime): void
 }
 
 export type CpuPolicy = 'tick' | 'preemptive' | 'eevdf'
