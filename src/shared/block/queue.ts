@@ -10,7 +10,7 @@ import type { BlockObserver } from './observer'
 import { RequestMerger } from './merge'
 import { MqRuns } from './mq-runs'
 import { WaitList } from './wait-list'
-import { HeldClock, W_CLASS, W_DELAYED } from './waits'
+import { QueueHolds, W_DELAYED } from './waits'
 import type { WaitObserver } from './waits'
 import { defaultWbtLatencyNs, WritebackThrottle } from './wbt'
 import type { BioOwner, DeviceInfo, IoContext, Op } from './types'
@@ -55,16 +55,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    * backing queue's hand-up to the device above); null: nobody, and nothing is measured.
    */
   waits: WaitObserver | null = null
-  /** The scheduler's holding behind a higher priority class, timed (IoScheduler.holdsByClass; null: not such a scheduler). */
-  private held: HeldClock | null = null
   /**
-   * Time its held requests could have gone but the queue was not run: from a completion after which
-   * the scheduler would no longer hold them (IoScheduler.blocked) to the next run — blk-mq runs it
-   * at an insertion or on the delayed run, not at the completion (mq-runs.ts). Null: not such a scheduler.
+   * The scheduler's holding behind a higher priority class, and its held requests' waits for a run,
+   * timed (block/waits.ts; null: not such a scheduler).
    */
-  private runless: HeldClock | null = null
-  /** The scheduler has held requests behind a higher class at least once (the clocks have run). */
-  private heldEver = false
+  private holds: QueueHolds | null = null
   /** A delayed run, armed at `armedAt` (mq-runs.ts). */
   private readonly runDelayed = (armedAt: SimTime): void => {
     this.waits?.happened(W_DELAYED, this.engine.now - armedAt)
@@ -139,9 +134,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   /** Connect the scheduler (built with this queue as its context). */
   setScheduler(sched: IoScheduler): void {
     this.sched = sched
-    this.held = sched.holdsByClass === true ? new HeldClock() : null
-    this.runless =
-      this.held !== null && sched.blocked !== undefined && this.mqRuns !== null ? new HeldClock() : null
+    this.holds =
+      sched.holdsByClass === true ? new QueueHolds(sched.blocked !== undefined && this.mqRuns !== null) : null
   }
 
   get hz(): number {
@@ -302,7 +296,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   /** The dispatch loop: feed the device while it has room and the scheduler has something. */
   private run(): void {
     const now = this.engine.now
-    if (this.heldEver) this.runless?.release(now)
+    const holds = this.holds
+    if (holds !== null && holds.ever) holds.ran(now)
     const dev = this.dev
     const depth = this.deviceInfo.queueDepth
     while (this.bypassList.length > 0 && dev.inFlight < depth) this.start(this.bypassList.shift()!, now)
@@ -355,10 +350,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     // blk-mq runs a queue whose scheduler held its work back again later (mq-runs.ts)
     if (held && !waiting) {
       this.mqRuns?.declined(now)
-      if (this.held !== null) {
-        this.held.hold(now)
-        this.heldEver = true
-      }
+      this.holds?.declined(now)
     }
     if (this.observer?.idled === undefined) return
     if (held || (waiting && empty)) this.observer.idled(now, held)
@@ -376,26 +368,13 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       rq.devAt = now
     }
     this.wbt?.issued(rq, now)
-    if (this.heldEver && this.waits !== null && !rq.bypass) this.tallyWaits(rq, now)
+    const holds = this.holds
+    if (holds !== null && holds.ever && this.waits !== null && !rq.bypass) holds.tally(rq, now, this.waits)
     this.queued--
     this.inFlightDir[rq.op]++
     this.observer?.dispatched(rq, now)
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     this.dev.start(rq, now)
-  }
-
-  /**
-   * What `rq` waited for in here, to the waits' keeper: a higher class, a run of the queue (only
-   * once the scheduler has held requests: before, neither clock has run, and a request's marks are 0).
-   */
-  private tallyWaits(rq: Request, now: SimTime): void {
-    const w = this.waits!
-    const ns = this.held!.release(now) - rq.heldMark
-    if (ns > 0) w.waited(rq, W_CLASS, ns)
-    if (this.runless !== null) {
-      const ns = this.runless.release(now) - rq.runlessMark
-      if (ns > 0) w.waited(rq, W_DELAYED, ns)
-    }
   }
 
   deviceCompleted(rq: Request, now: SimTime): void {
@@ -432,8 +411,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     )
       this.kick()
     // held requests the scheduler would now hand out wait for a run (the why's: block/waits.ts)
-    else if (this.runless !== null && this.held!.open && this.waits !== null && !this.sched.blocked!())
-      this.runless.hold(now)
+    else if (this.holds !== null && this.waits !== null) this.holds.completed(now, this.sched)
   }
 
   /** The largest request of page-cache pages (a segment each) or of a process's buffers. */
@@ -453,10 +431,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   private insertNew(bio: Bio, now: SimTime): void {
     const rq = this.newRequest(bio, now)
-    if (this.heldEver) {
-      rq.heldMark = this.held!.at(now)
-      if (this.runless !== null) rq.runlessMark = this.runless.at(now)
-    }
+    const holds = this.holds
+    if (holds !== null && holds.ever) holds.mark(rq, now)
     this.merger.add(rq)
     this.queued++
     this.observer?.inserted?.(rq, now)

@@ -64,3 +64,60 @@ export class HeldClock {
     return this.total
   }
 }
+
+/** What a queue asks of its scheduler at a completion that did not run it. */
+interface Blocking {
+  /** Whether the requests it holds would still be held (IoScheduler.blocked). */
+  blocked?(): boolean
+}
+
+/**
+ * The machinery's waits at one queue whose scheduler holds requests behind a higher class
+ * (IoScheduler.holdsByClass): the holding itself, and — on blk-mq, with a scheduler that says when
+ * it would no longer hold (IoScheduler.blocked) — the time held requests it would hand out wait
+ * for the queue to be run (mq-runs.ts: a completion does not run it). Both clocks stand until the
+ * scheduler first holds something, and a request's marks stay 0 until then.
+ */
+export class QueueHolds {
+  private readonly held = new HeldClock()
+  /** Held requests the scheduler would hand out, waiting for a run (null: not measured). */
+  private readonly runless: HeldClock | null
+  /** The scheduler has held requests at least once (the clocks have run). */
+  ever = false
+
+  constructor(runs: boolean) {
+    this.runless = runs ? new HeldClock() : null
+  }
+
+  /** The scheduler declined with work: what it holds is held from now. */
+  declined(now: SimTime): void {
+    this.held.hold(now)
+    this.ever = true
+  }
+
+  /** A run of the queue begins: no request waits for one any more. */
+  ran(now: SimTime): void {
+    this.runless?.release(now)
+  }
+
+  /** A request is inserted: the clocks' readings it will be measured from. */
+  mark(rq: Request, now: SimTime): void {
+    rq.heldMark = this.held.at(now)
+    if (this.runless !== null) rq.runlessMark = this.runless.at(now)
+  }
+
+  /** `rq` is dispatched: what it waited for, to `w` — a higher class, a run of the queue. */
+  tally(rq: Request, now: SimTime, w: WaitObserver): void {
+    const ns = this.held.release(now) - rq.heldMark
+    if (ns > 0) w.waited(rq, W_CLASS, ns)
+    if (this.runless !== null) {
+      const ns = this.runless.release(now) - rq.runlessMark
+      if (ns > 0) w.waited(rq, W_DELAYED, ns)
+    }
+  }
+
+  /** A completion that did not run the queue: held requests `sched` would now hand out wait for a run. */
+  completed(now: SimTime, sched: Blocking): void {
+    if (this.runless !== null && this.held.open && !sched.blocked!()) this.runless.hold(now)
+  }
+}
