@@ -11,6 +11,11 @@ export interface CpuTask extends HostThread {
   /** `pack`: its PELT utilization (pelt-util.ts) as of `utilAt` (absent: not yet run). */
   util?: number
   utilAt?: SimTime
+  /**
+   * A process just forked for the run, not a kernel thread that was there before it: under `pack`
+   * its utilization starts where it first runs (CpuUtil.forked).
+   */
+  justForked?: boolean
 }
 
 export type CpuPolicy = 'tick' | 'preemptive' | 'eevdf'

@@ -349,6 +349,10 @@ export class CpuScheduler implements Handler {
     this.lagPreemptions?.ran(t.pid, this.engine.now)
     this.current[c] = t
     t.onCpu = c
+    if (t.justForked === true) {
+      t.justForked = false
+      this.util?.forked(c, t, this.engine.now)
+    }
     t.lastCpu = c
     if (t.wantCpu >= 0) {
       this.wanting[t.wantCpu]--

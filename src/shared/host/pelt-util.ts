@@ -57,6 +57,23 @@ export class CpuUtil {
     this.at[c] = now
   }
 
+  /**
+   * `t` was forked and runs first on CPU `c`: post_init_entity_util_avg (kernel/sched/fair.c,
+   * 4.16–6.18) starts a new task at half the CPU's spare capacity, `(capacity − util) / 2` — or at
+   * the CPU's utilization per unit of its load, when that is less (here the CPU's load is its one
+   * task's, so the cap is what applies) — and attaching it adds as much to the CPU's. So a process
+   * that has just started counts as a heavy one: an interrupt's CPU where one runs has no room
+   * for another's wake-up until their averages show what each really uses.
+   */
+  forked(c: number, t: UtilTask, now: SimTime): void {
+    const cpu = utilAfter(this.util[c], this.at[c], now, 0)
+    const u = Math.max(0, (1 - cpu) / 2)
+    t.util = u
+    t.utilAt = now
+    this.util[c] = cpu + u
+    this.at[c] = now
+  }
+
   /** Whether `t` fits on CPU `c` now, whose burst under way (if any) began at `burstStart`. */
   fits(c: number, t: UtilTask, now: SimTime, burstStart: SimTime | null): boolean {
     const busy = burstStart === null ? 0 : now - Math.max(burstStart, this.at[c])

@@ -38,6 +38,7 @@ export abstract class TaskState extends TimeAccount implements CpuTask, IoContex
   lastCpu = -1
   wantCpu = -1
   vlag = 0
+  justForked = false
   // Sys
   reaped = 0
   aioInFlight = 0

@@ -53,6 +53,7 @@ export class Task extends TaskState implements Sys, SlotWaiter, BioOwner, Alloca
     this.startedAt = this.now
     this.beginAccount(this.now, this.cpuTime, true)
     this.k = K_STEP
+    this.justForked = true
     this.kernel.cpu.run(this, 0)
   }
 
