@@ -202,4 +202,33 @@ describe('CPU scheduler', () => {
     expect(a.lastCpu).toBe(waker.lastCpu)
     expect(b.lastCpu).not.toBe(waker.lastCpu)
   })
+
+  it('with `pack`, a task preempted on a CPU waits for that CPU, not for the next to come free', () => {
+    // the kernel's run queues are per CPU: a preempted task stays where it was until it runs
+    // again there or a load balance pulls it (on a tick, and not while cache-hot)
+    const run = () => {
+      const { engine, cpu } = sched('eevdf', 2, true)
+      // a hog on CPU1 (placed second), a short task on CPU0 that comes back every 0.1 ms
+      const short = new ScriptTask(1, cpu, engine, [])
+      const hog = new ScriptTask(2, cpu, engine, [])
+      const waker = new ScriptTask(3, cpu, engine, [])
+      cpu.run(short, 0.05 * MS)
+      cpu.run(hog, 10 * MS)
+      // at 2 ms an interrupt on CPU1 wakes a task that ran there before: past its slice, the hog yields
+      const wake: Handler = {
+        onEvent: () => cpu.interrupt(() => cpu.run(waker, 0.2 * MS), 1),
+      }
+      waker.lastCpu = 1
+      engine.at(2 * MS, wake, 0)
+      // CPU0 comes free again at 2.1 ms
+      engine.at(2.05 * MS, { onEvent: () => cpu.run(short, 0.05 * MS) }, 0)
+      engine.run()
+      return hog
+    }
+    // from one run queue for all CPUs, the hog went to CPU0 at 2.1 ms and was done at 10.1
+    const packed = run()
+    expect(packed.lastCpu).toBe(1)
+    // it waited for the woken task's 0.2 ms on CPU1: done at 10.2 ms
+    expect(packed.log[0][0]).toBe(10.2 * MS)
+  })
 })

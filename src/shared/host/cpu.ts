@@ -389,6 +389,20 @@ export class CpuScheduler implements Handler {
     this.burstTimers[c].clear()
     this.current[c] = null
     t.onCpu = -1
+    this.requeue(t, c)
+  }
+
+  /**
+   * A task taken off CPU `c` while runnable. With `pack` it stays in that CPU's run queue and waits
+   * for it: the kernel keeps a run queue per CPU, and a preempted task moves to another only when
+   * a load balance pulls it (on a tick, and not while it is cache-hot: task_hot, 0.5 ms of
+   * sysctl_sched_migration_cost — kernel/sched/fair.c), not the moment another CPU is idle.
+   */
+  private requeue(t: CpuTask, c: number): void {
+    if (this.pack && !this.tick) {
+      t.wantCpu = c
+      this.wanting[c]++
+    }
     this.queue.push(t, PREEMPTED)
   }
 
@@ -440,7 +454,7 @@ export class CpuScheduler implements Handler {
       this.burstTimers[c].clear()
       this.current[c] = null
       cur.onCpu = -1
-      this.queue.push(cur, PREEMPTED)
+      this.requeue(cur, c)
       this.dispatchOn(c, next)
     } else {
       // keep running; put the candidate back (none: every waiting task waits for another CPU)
