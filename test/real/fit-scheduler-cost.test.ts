@@ -126,6 +126,36 @@ describe("fitting the schedulers' CPU and the serial path", () => {
     expect(faster.schedulerPathUs).toBe('kyber:0')
   })
 
+  it('takes a scheduler’s paired difference as 0 when it is not beyond the noise of its passes', () => {
+    const [none, ...rest] = points(4)
+    // fp47 (2026-12-06): mq-deadline 1.4 µs a request behind none over three passes that did not
+    // agree; the validation after it found −3 %, p = 0.29, and the fitted 1.4 µs ran it 13 % slow
+    const fit = (pairedP: number | undefined) =>
+      fitSchedulerCost(none, [
+        {
+          scheduler: 'mq-deadline',
+          point: rest[0],
+          pairedUs: 1.415,
+          pairs: 3,
+          ...(pairedP === undefined ? {} : { pairedP }),
+        },
+      ])
+    expect(fit(0.29).schedulerPathUs).toBe('mq-deadline:0')
+    expect(fit(0.29).sources.schedulerPathUs).toMatch(/not beyond their noise, paired t-test p = 0\.29/)
+    // beyond the noise, or with nothing to test it by (one pass), the measured time stands
+    expect(fit(0.01).schedulerPathUs).toBe('mq-deadline:1.415')
+    expect(fit(undefined).schedulerPathUs).toBe('mq-deadline:1.415')
+    const refit = refineSchedulerPaths(
+      { schedulerPathUs: 'mq-deadline:0' },
+      [{ scheduler: 'mq-deadline', point: rest[0], pairedUs: 1.415, pairs: 3, pairedP: 0.29 }],
+      none,
+      none,
+      () => [none],
+    )
+    // the re-simulation aims at 0 added, which the none-rate simulation already gives
+    expect(refit.corrected).toBe(false)
+  })
+
   it('corrects a path time the submitter’s own CPU already pays, where both share one vCPU', () => {
     // a host whose kernel packs the loop worker onto the submitter's vCPU: mq-deadline's CPU in
     // fio lies on the serial path too, so the measured time it adds is not all path time

@@ -5,7 +5,7 @@ import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
 import type { ParamValues } from '../../../shared/util/params'
 import { rmsCdfDistance } from '../../../shared/metrics/cdf-distance'
-import { median } from '../../../shared/metrics/stats'
+import { median, pairedT } from '../../../shared/metrics/stats'
 import type { DeviceFacts, SweepName, SweepPoint } from './fingerprint-fit'
 import { fitModel } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
@@ -217,7 +217,11 @@ export async function fingerprintDevice(
           ? [1e6 / rate(run.processes[0]) - 1e6 / rate(n)]
           : []
       })
-      const paired = diffs.length > 0 ? { pairedUs: median(diffs), pairs: diffs.length } : {}
+      const p = pairedT(diffs).p
+      const paired =
+        diffs.length > 0
+          ? { pairedUs: median(diffs), pairs: diffs.length, ...(Number.isNaN(p) ? {} : { pairedP: p }) }
+          : {}
       schedMeasured.push({ scheduler: sched, point, ...paired })
       noise[`qd32-randread@${sched}`] = noiseOf(ps)
     }

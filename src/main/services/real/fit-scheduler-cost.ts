@@ -37,6 +37,26 @@ export interface SchedulerPoint {
   pairedUs?: number
   /** How many passes paired it. */
   pairs?: number
+  /** The paired t-test's two-sided p-value of those differences (absent: fewer than 2 passes). */
+  pairedP?: number
+}
+
+/**
+ * Paired differences whose p-value reaches this are not told from the machine's drift: the rate
+ * of this VM moves 10–25 % within minutes, and one fingerprint's three passes put mq-deadline
+ * 1.4 µs a request behind none (−7 %), which the validation run after it did not find (8 pairs
+ * of runs: −3 %, p = 0.29), while the simulation, given the 1.4 µs, ran it 13 % behind.
+ */
+export const PAIRED_ALPHA = 0.05
+
+/** Whether a scheduler's paired difference from none is beyond the noise of its passes. */
+export const pairedBeyondNoise = (p: SchedulerPoint): boolean =>
+  p.pairedP === undefined || p.pairedP < PAIRED_ALPHA
+
+/** The path time a scheduler adds over none, µs, as measured (0: not beyond the noise). */
+export function addedPathUs(p: SchedulerPoint, noneIops: number): number {
+  if (p.pairedUs === undefined) return 1e6 / p.point.iops - 1e6 / noneIops
+  return pairedBeyondNoise(p) ? p.pairedUs : 0
 }
 
 export interface SchedulerCostFit {
@@ -76,13 +96,17 @@ export function fitSchedulerCost(none: FitPoint, points: readonly SchedulerPoint
   const measured = points.filter((p) => p.point.iops > 0)
   if (none.iops > 0 && measured.length > 0) {
     pathUs = r3(1e6 / none.iops)
-    const added = (p: SchedulerPoint): number => p.pairedUs ?? 1e6 / p.point.iops - pathUs!
-    const each = measured.map((p) => ({ s: p.scheduler, us: r3(Math.max(0, added(p))) }))
+    const each = measured.map((p) => ({ s: p.scheduler, us: r3(Math.max(0, addedPathUs(p, none.iops))) }))
     schedulerPathUs = each.map((e) => `${e.s}:${e.us}`).join(', ')
     sources.pathUs = `fitted: the QD32 4 KiB random reads' time per request under none (1 / ${Math.round(none.iops)} IOPS)`
     const how = (p: SchedulerPoint): string =>
       p.pairedUs !== undefined
-        ? `${p.scheduler} ${r3(p.pairedUs)} µs (median of ${p.pairs ?? 1} pass${p.pairs === 1 ? '' : 'es'} run back to back with none)`
+        ? `${p.scheduler} ${r3(p.pairedUs)} µs (median of ${p.pairs ?? 1} pass${p.pairs === 1 ? '' : 'es'} run back to back with none` +
+          (p.pairedP === undefined
+            ? ')'
+            : pairedBeyondNoise(p)
+              ? `, paired t-test p = ${p.pairedP.toPrecision(2)})`
+              : `; not beyond their noise, paired t-test p = ${p.pairedP.toPrecision(2)} ≥ ${PAIRED_ALPHA}: taken as 0)`)
         : `${p.scheduler} 1 / ${Math.round(p.point.iops)} IOPS`
     sources.schedulerPathUs =
       `fitted: the same reads' time per request under each scheduler less none's ` +
@@ -114,9 +138,7 @@ export function refineSchedulerPaths(
   let sims = simulate(values)
   if (typeof values.schedulerPathUs !== 'string' || !simulatedNone || simulatedNone.iops <= 0)
     return { values, simulated: sims, corrected: false }
-  const measuredUs = Object.fromEntries(
-    points.map((x) => [x.scheduler, x.pairedUs ?? 1e6 / x.point.iops - 1e6 / measuredNone.iops]),
-  )
+  const measuredUs = Object.fromEntries(points.map((x) => [x.scheduler, addedPathUs(x, measuredNone.iops)]))
   const tolerance = (0.02 * 1e6) / simulatedNone.iops
   const current = parseSchedulerPath(values.schedulerPathUs, 'schedulerPathUs', [])
   // per scheduler: the time tried, the largest too fast and smallest too slow, the closest
