@@ -1,18 +1,13 @@
-import type { Engine, Handler } from '../sim/engine'
-import { Timer } from '../sim/engine'
+import type { Engine } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { CpuParams, CpuTask } from './cpu-params'
-import { EevdfLag } from './eevdf-lag'
-import { LagPreemptions } from './lag-preemptions'
 import { IrqBatch } from './irq-batch'
-import { CpuUtil } from './pelt-util'
-import { PREEMPTED, RunQueue, WOKEN } from './run-queue'
+import { CpuCore } from './cpu-core'
+import { WOKEN } from './run-queue'
 
 export type { CpuParams, CpuPolicy, CpuTask } from './cpu-params'
 export { niceWeight } from './cpu-params'
-
-const EV_RR = -1
 
 /**
  * The CPUs and their scheduler. A task asks for a burst of CPU work with `run`; when the burst is
@@ -32,83 +27,23 @@ const EV_RR = -1
  *    preempts at once. Past its slice, a woken task not behind it preempts. Running tasks share
  *    the CPU in slices of `minGranularity` (base_slice).
  * With `pack`, a woken task waits for its waker's CPU instead of taking an idle one (see CpuParams).
+ * This class is where a woken task goes (placed, preempting, queued, packed, held to the end of
+ * an interrupt); the bursts, the accounting, the picks and the slices are CpuCore's (cpu-core.ts).
  */
-export class CpuScheduler implements Handler {
-  readonly current: (CpuTask | null)[]
-  private readonly burstStart: SimTime[]
-  private readonly burstTimers: Timer[]
-  private readonly sliceTimers: Timer[]
-  private readonly sliceStart: SimTime[]
-  private readonly rrTimer: Timer
-  /** Runnable tasks: woken from sleep (served first under `tick`), then preempted ones (run-queue.ts). */
-  private readonly queue: RunQueue
-  private minVruntime = 0
-  /** `eevdf`: the tasks' lag and the running ones' eligibility (null under the other policies). */
-  private readonly lag: EevdfLag | null
-  /** `eevdf`: the wake-ups that preempted by their lag, per task (null under the other policies). */
-  readonly lagPreemptions: LagPreemptions | null
-  /** Per CPU: the last `preempts` check found its task ineligible within its slice (by the woken one's lag). */
-  private readonly byLag: boolean[]
-  /** Per CPU: the pid of the woken task whose lag marked it for a switch at its next preemption point (−1: none). */
-  private readonly reschedBy: number[]
-  /**
-   * The task whose continuation is running (between its burst ending and its next call): a wake-up
-   * that should preempt it only marks its CPU, and the switch happens when it next asks for the
-   * CPU or gives it up — as the kernel preempts on return to user mode, not in the middle of
-   * kernel code.
-   */
-  private continuing: CpuTask | null = null
-  private readonly resched: boolean[]
+export class CpuScheduler extends CpuCore {
   /** A queue run entered on a task's behalf (`within`): that task wakes what the run wakes. */
   private waker: CpuTask | null = null
-  /** `pack`: runnable tasks waiting for each CPU. */
-  private readonly wanting: number[]
   /** The interrupt handler under way (`interrupt`; irq-batch.ts). */
   private readonly irq: IrqBatch
-  /** `pack`: the CPUs' and tasks' utilization, for where an interrupt's wake-ups go (null: no pack). */
-  private readonly util: CpuUtil | null
-  /** CPU time used by all tasks, ns (utilisation). */
-  busyTime = 0
-  /** The policy as flags, read on every burst (a string compared there costs a call each time). */
-  private readonly tick: boolean
-  private readonly eevdf: boolean
-  private readonly preemptive: boolean
-  private readonly pack: boolean
 
   constructor(
-    private readonly engine: Engine,
-    private readonly p: CpuParams,
+    engine: Engine,
+    p: CpuParams,
     /** Draws the order of tasks an interrupt woke that tie for its CPU (none: the first woken runs first). */
     ties?: Rng,
   ) {
-    const n = p.cpus
-    this.tick = p.policy === 'tick'
-    this.eevdf = p.policy === 'eevdf'
-    this.preemptive = p.policy === 'preemptive'
-    this.pack = (p.pack ?? false) && !this.tick
-    this.current = new Array<CpuTask | null>(n).fill(null)
-    this.burstStart = new Array<number>(n).fill(0)
-    this.sliceStart = new Array<number>(n).fill(0)
-    this.burstTimers = []
-    this.sliceTimers = []
-    for (let i = 0; i < n; i++) {
-      this.burstTimers.push(new Timer(engine, this, i))
-      this.sliceTimers.push(new Timer(engine, this, n + i))
-    }
-    this.rrTimer = new Timer(engine, this, EV_RR)
-    this.resched = new Array<boolean>(n).fill(false)
-    this.wanting = new Array<number>(n).fill(0)
-    this.irq = new IrqBatch(n, ties === undefined ? undefined : (): number => ties.next())
-    this.util = this.pack ? new CpuUtil(n) : null
-    this.queue = new RunQueue(p.policy !== 'tick')
-    this.lag = this.eevdf ? new EevdfLag(2 * p.minGranularity) : null
-    this.lagPreemptions = this.eevdf ? new LagPreemptions() : null
-    this.byLag = new Array<boolean>(n).fill(false)
-    this.reschedBy = new Array<number>(n).fill(-1)
-  }
-
-  get runnable(): number {
-    return this.queue.size
+    super(engine, p)
+    this.irq = new IrqBatch(p.cpus, ties === undefined ? undefined : (): number => ties.next())
   }
 
   /**
@@ -189,40 +124,6 @@ export class CpuScheduler implements Handler {
     }
     this.irq.owed[c] = true
     this.queue.push(t, WOKEN)
-  }
-
-  /** The running task gives up its CPU (it blocked or exited). */
-  release(t: CpuTask): void {
-    const c = t.onCpu
-    if (c < 0) return
-    this.account(c, t)
-    this.lag?.leave(t, this.live())
-    this.burstTimers[c].clear()
-    this.current[c] = null
-    this.resched[c] = false
-    this.reschedBy[c] = -1
-    t.onCpu = -1
-    this.pickNext(c)
-  }
-
-  onEvent(kind: number): void {
-    const n = this.p.cpus
-    if (kind === EV_RR) {
-      this.rrTimer.fired()
-      this.roundRobin()
-    } else if (kind < n) {
-      this.burstTimers[kind].fired()
-      const t = this.current[kind]!
-      this.account(kind, t)
-      t.cpuWork = 0
-      this.continuing = t
-      t.cpuDone(this.engine.now)
-      if (this.continuing === t) this.continuing = null
-    } else {
-      const c = kind - n
-      this.sliceTimers[c].fired()
-      this.sliceEnd(c)
-    }
   }
 
   private wake(t: CpuTask): void {
@@ -334,134 +235,5 @@ export class CpuScheduler implements Handler {
     if (this.lag !== null) return this.lag.place(t, this.live(), this.minVruntime)
     const floor = this.minVruntime - (this.preemptive ? this.p.latency / 2 : 0)
     if (t.vruntime < floor) t.vruntime = floor
-  }
-
-  /** The running tasks' progress since their bursts began, load-weighted (EevdfLag's `live`). */
-  private live(): number {
-    let wv = 0
-    const now = this.engine.now
-    for (let c = 0; c < this.current.length; c++)
-      if (this.current[c] !== null) wv += (now - this.burstStart[c]) * 1024
-    return wv
-  }
-
-  private dispatchOn(c: number, t: CpuTask): void {
-    this.lagPreemptions?.ran(t.pid, this.engine.now)
-    this.current[c] = t
-    t.onCpu = c
-    if (t.justForked === true) {
-      t.justForked = false
-      this.util?.forked(c, t, this.engine.now)
-    }
-    t.lastCpu = c
-    if (t.wantCpu >= 0) {
-      this.wanting[t.wantCpu]--
-      t.wantCpu = -1
-    }
-    this.sliceStart[c] = this.engine.now
-    this.startBurst(c, t)
-    if (!this.tick && this.runnable > 0) this.armSlices()
-  }
-
-  private startBurst(c: number, t: CpuTask): void {
-    this.burstStart[c] = this.engine.now
-    this.burstTimers[c].set(this.engine.now + t.cpuWork)
-  }
-
-  /** Charge the CPU time used since the burst started. */
-  private account(c: number, t: CpuTask): void {
-    const ran = this.engine.now - this.burstStart[c]
-    if (ran > 0) {
-      t.cpuWork = Math.max(0, t.cpuWork - ran)
-      t.cpuTime += ran
-      this.busyTime += ran
-      t.vruntime += (ran * 1024) / t.weight
-      this.lag?.ran(ran)
-      this.util?.ran(c, t, ran, this.engine.now)
-      if (t.vruntime > this.minVruntime && this.runnable === 0) this.minVruntime = t.vruntime
-    }
-    this.burstStart[c] = this.engine.now
-  }
-
-  private preempt(c: number): void {
-    const t = this.current[c]!
-    this.account(c, t)
-    this.burstTimers[c].clear()
-    this.current[c] = null
-    t.onCpu = -1
-    this.requeue(t, c)
-  }
-
-  /**
-   * A task taken off CPU `c` while runnable. With `pack` it stays in that CPU's run queue and waits
-   * for it: the kernel keeps a run queue per CPU, and a preempted task moves to another only when
-   * a load balance pulls it (on a tick, and not while it is cache-hot: task_hot, 0.5 ms of
-   * sysctl_sched_migration_cost — kernel/sched/fair.c), not the moment another CPU is idle.
-   */
-  private requeue(t: CpuTask, c: number): void {
-    if (this.pack && !this.tick) {
-      t.wantCpu = c
-      this.wanting[c]++
-    }
-    this.queue.push(t, PREEMPTED)
-  }
-
-  private pickNext(c: number): void {
-    const t = this.tick ? this.nextFifo() : this.nextFair(c)
-    if (t) this.dispatchOn(c, t)
-  }
-
-  private nextFifo(): CpuTask | undefined {
-    return this.queue.shift()
-  }
-
-  /** The runnable task with the least vruntime that may run on CPU `c` (`pack`: not one waiting for another). */
-  private nextFair(c: number, draw?: () => number): CpuTask | undefined {
-    const best = this.queue.takeFair(c, draw)
-    if (best) this.minVruntime = Math.max(this.minVruntime, best.vruntime)
-    return best
-  }
-
-  /** `tick`: at a round-robin boundary, every CPU switches to a waiting task if there is one. */
-  private roundRobin(): void {
-    for (let c = 0; c < this.current.length && this.runnable > 0; c++) {
-      if (this.current[c] !== null) this.preempt(c)
-      this.pickNext(c)
-    }
-    if (this.runnable > 0) this.rrTimer.set(this.engine.now + this.p.quantum)
-  }
-
-  // --- preemptive: time slices while tasks compete ---
-
-  private armSlices(): void {
-    let nr = this.runnable
-    for (let c = 0; c < this.current.length; c++) if (this.current[c] !== null) nr++
-    const slice = this.eevdf
-      ? this.p.minGranularity
-      : Math.max(this.p.minGranularity, Math.floor(this.p.latency / Math.max(1, nr)))
-    for (let c = 0; c < this.current.length; c++) {
-      if (this.current[c] !== null && !this.sliceTimers[c].pending)
-        this.sliceTimers[c].set(Math.max(this.engine.now, this.sliceStart[c] + slice))
-    }
-  }
-
-  private sliceEnd(c: number): void {
-    const cur = this.current[c]
-    if (cur === null || this.runnable === 0) return
-    this.account(c, cur)
-    const next = this.nextFair(c)
-    if (next !== undefined && next.vruntime < cur.vruntime) {
-      this.burstTimers[c].clear()
-      this.current[c] = null
-      cur.onCpu = -1
-      this.requeue(cur, c)
-      this.dispatchOn(c, next)
-    } else {
-      // keep running; put the candidate back (none: every waiting task waits for another CPU)
-      if (next !== undefined) this.queue.unshiftWoken(next)
-      this.sliceStart[c] = this.engine.now
-      this.burstTimers[c].set(this.engine.now + cur.cpuWork)
-    }
-    if (this.runnable > 0) this.armSlices()
   }
 }

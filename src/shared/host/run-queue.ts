@@ -14,7 +14,7 @@ class RunEntry {
 }
 
 /**
- * The runnable tasks of the CPU scheduler (cpu.ts), as two lists in order — woken tasks, then
+ * The runnable tasks of the CPU scheduler (cpu-core.ts), as two lists in order — woken tasks, then
  * preempted ones — from which `tick` takes the first and the fair policies the one with the least
  * vruntime (the first such in list order). CFS keeps its run queue in an rb-tree keyed by
  * vruntime with the leftmost node cached (kernel/sched/fair.c, __pick_first_entity); here an
