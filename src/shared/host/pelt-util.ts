@@ -59,7 +59,7 @@ export class CpuUtil {
 
   /**
    * `t` was forked and runs first on CPU `c`: post_init_entity_util_avg (kernel/sched/fair.c,
-   * 4.16–6.18) starts a new task at half the CPU's spare capacity, `(capacity − util) / 2` — or at
+   * 4.7–6.18) starts a new task at half the CPU's spare capacity, `(capacity − util) / 2` — or at
    * the CPU's utilization per unit of its load, when that is less (here the CPU's load is its one
    * task's, so the cap is what applies) — and attaching it adds as much to the CPU's. So a process
    * that has just started counts as a heavy one: an interrupt's CPU where one runs has no room
