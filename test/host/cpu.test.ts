@@ -208,7 +208,7 @@ describe('CPU scheduler', () => {
     // again there or a load balance pulls it (on a tick, and not while cache-hot)
     const run = () => {
       const { engine, cpu } = sched('eevdf', 2, true)
-      // a hog on CPU1 (placed second), a short task on CPU0 that comes back every 0.1 ms
+      // a short task on CPU0 (placed first) and a hog on CPU1
       const short = new ScriptTask(1, cpu, engine, [])
       const hog = new ScriptTask(2, cpu, engine, [])
       const waker = new ScriptTask(3, cpu, engine, [])
@@ -220,7 +220,7 @@ describe('CPU scheduler', () => {
       }
       waker.lastCpu = 1
       engine.at(2 * MS, wake, 0)
-      // CPU0 comes free again at 2.1 ms
+      // the short task runs again at 2.05 ms: CPU0 comes free at 2.1
       engine.at(2.05 * MS, { onEvent: () => cpu.run(short, 0.05 * MS) }, 0)
       engine.run()
       return hog
