@@ -15,6 +15,7 @@ import { CpuUtil } from '../../src/shared/host/pelt-util'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { MS } from '../../src/shared/sim/time'
+import { LAB_VM_CPUS } from '../helpers/lab-vm-cpus'
 
 describe('a forked task’s first utilization', () => {
   it('is half the spare capacity of the CPU it lands on, and adds to that CPU’s', () => {
@@ -52,11 +53,7 @@ function readerBesideBufferedWriter(seconds: number) {
     host: {
       preset: 'linux-modern',
       overrides: {
-        cpus: 2,
-        cpuPolicy: 'eevdf',
-        minGranularityMs: 1.5,
-        hz: 250,
-        wakePacking: true,
+        ...LAB_VM_CPUS,
         // this machine's page allocation and copy (fingerprint fp46): the first pass takes ~0.5 s
         freshPageUs: 9.44,
         copyUsPerKiB: 0.1328,

@@ -21,6 +21,7 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { CpuUtil } from '../../src/shared/host/pelt-util'
 import { randomReader } from '../helpers/fio-process'
+import { LAB_VM_CPUS } from '../helpers/lab-vm-cpus'
 
 class Sleeper implements CpuTask {
   cpuWork = 0
@@ -138,7 +139,7 @@ function idleBesideReader(scheduler: string) {
     device: { preset: 'loop-dio-virtio', overrides: { irqCpu: 1 } },
     host: {
       preset: 'linux-modern',
-      overrides: { cpus: 2, cpuPolicy: 'eevdf', minGranularityMs: 1.5, hz: 250, wakePacking: true },
+      overrides: LAB_VM_CPUS,
     },
     workload: {
       processes: [
