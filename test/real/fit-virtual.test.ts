@@ -257,6 +257,28 @@ describe('fitting the virtual model to a sweep', () => {
     expect(lanes.structure).toBe('lanes')
   })
 
+  it('keeps the depth law for a disk measured to signal once per pass, which lanes cannot carry', () => {
+    // fp48 (2026-12-06): 25 completions per interrupt of vda, lanes at 18 % against 19 % — and
+    // with the lanes the pass signalling was gone, and an idle-class reader starved
+    const passes = {
+      ...facts,
+      signal: {
+        disk: 'vda',
+        perInterrupt: 25,
+        during: 'the QD32 4 KiB random reads of the scheduler points',
+      },
+    }
+    const fit = fitVirtual(sweep(TRUTH), passes, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
+    expect(fit.structure).toBe('depth law')
+    expect(fit.forced).toMatch(/signals once per pass/)
+    expect(fit.first.values.signalPerPass).toBe(true)
+    // one completion per interrupt: no passes, and the residuals choose
+    const single = { ...passes, signal: { ...passes.signal, perInterrupt: 1.02 } }
+    const free = fitVirtual(sweep(TRUTH), single, 2 ** 28, undefined, HOST, (v, h) => sweep(v, h))
+    expect(free.structure).toBe('lanes')
+    expect(free.forced).toBeUndefined()
+  })
+
   it('shortens a serial path estimated longer than the deep reads need, as their re-simulated rate falls short', () => {
     // lanes behind a 14 µs serial path; the path's first estimate, 1 / the deep reads' rate
     // (fit-scheduler-cost.ts), is an upper bound — here 25 % over it, as when fio's own CPU and

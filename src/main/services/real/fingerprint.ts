@@ -237,7 +237,7 @@ export async function fingerprintDevice(
   if (virtual) {
     // lanes or the depth law, whichever re-simulates the sweep better (fitVirtual)
     const pathFit = costFit.pathUs !== null ? { us: costFit.pathUs, why: costFit.sources.pathUs } : undefined
-    const { first, refined, structure, errors } = fitVirtual(
+    const { first, refined, structure, errors, forced } = fitVirtual(
       measured,
       q,
       t.sizeBytes,
@@ -263,7 +263,7 @@ export async function fingerprintDevice(
         host.sources[k] = HOST_FIT_SOURCES[k] ?? `fitted (${k})`
       }
     const other = structure === 'lanes' ? 'depth law' : 'lanes'
-    reason = `a ${q.kind} device: the virtual model (${structure}: worst residual ${Math.round(errors[structure] * 100)} % against ${Math.round(errors[other] * 100)} % with the ${other}), fitted to the sweep and re-simulated (${refined.iterations} correction${refined.iterations === 1 ? '' : 's'})`
+    reason = `a ${q.kind} device: the virtual model (${structure}: worst residual ${Math.round(errors[structure] * 100)} % against ${Math.round(errors[other] * 100)} % with the ${other}${forced ? `; ${forced}` : ''}), fitted to the sweep and re-simulated (${refined.iterations} correction${refined.iterations === 1 ? '' : 's'})`
   } else {
     const facts: DeviceFacts = {
       sizeBytes: t.sizeBytes,
