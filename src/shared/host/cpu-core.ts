@@ -134,9 +134,9 @@ export abstract class CpuCore implements Handler {
     this.lagPreemptions?.ran(t.pid, this.engine.now)
     this.current[c] = t
     t.onCpu = c
-    if (t.justForked === true) {
+    if (this.util !== null && t.justForked === true) {
       t.justForked = false
-      this.util?.forked(c, t, this.engine.now)
+      this.util.forked(c, t, this.engine.now)
     }
     t.lastCpu = c
     if (t.wantCpu >= 0) {

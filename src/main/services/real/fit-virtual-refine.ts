@@ -7,7 +7,7 @@ import { correctStalls } from './fit-stalls'
 import { correctHost } from './fit-host'
 import { correctFlush } from './fit-flush'
 import { KNOTS, clamp, initialVirtual, point, quantilesUs, r3, tableOf } from './fit-virtual'
-import { PER_PASS_THRESHOLD } from './virtio-signal'
+import { signalsPerPass } from './virtio-signal'
 import type { FitPoint, SweepSimulator } from './fit-virtual'
 
 // Fitting the virtual device model, from the first values on (fit-virtual.ts initialVirtual):
@@ -124,7 +124,7 @@ export function fitVirtual(
   // lanes complete each request on its own), so the lanes are no candidate however close their
   // sweep — fp48 picked them at 18 % against 19 %, and an idle-class reader, whose reads the disk's
   // mq-deadline lets through only between passes, then starved (0.002 MB/s against 0.17–0.42 real)
-  const passes = perPass(facts)
+  const passes = signalsPerPass(facts.signal)
   // else the worst residual decides, and where it is the same point's in both (a point neither
   // structure moves, as the buffered writes: fp35, 33 % and 33 %) the others on average
   const pick = passes || betterFit(fits[1].standing, fits[0].standing) ? 1 : 0
@@ -234,6 +234,3 @@ function correct(
   }
   return { values, host: correctHost(host, meas, sim) }
 }
-
-/** Whether the fingerprint measured the disk under the device signalling once per pass (virtio-signal.ts). */
-const perPass = (facts: QueueFacts): boolean => (facts.signal?.perInterrupt ?? 0) >= PER_PASS_THRESHOLD

@@ -5,7 +5,7 @@ import type { ParamValues } from '../../../shared/util/params'
 import type { SweepName } from './fingerprint-fit'
 import type { QueueFacts } from './queue-facts'
 import { backingOf } from './backing-facts'
-import { PER_PASS_THRESHOLD } from './virtio-signal'
+import { PER_PASS_THRESHOLD, signalsPerPass } from './virtio-signal'
 import { initialStalls } from './fit-stalls'
 import { initialFlush } from './fit-flush'
 
@@ -157,7 +157,7 @@ export function initialVirtual(
     ...(facts.maxSegments ? { maxSegments: facts.maxSegments } : {}),
     ...(facts.writeCache !== null ? { writeCache: facts.writeCache } : {}),
     ...(facts.wbtLatUs !== null ? { wbtLatUs: facts.wbtLatUs } : {}),
-    ...(contention && facts.signal ? { signalPerPass: facts.signal.perInterrupt >= PER_PASS_THRESHOLD } : {}),
+    ...(contention && facts.signal ? { signalPerPass: signalsPerPass(facts.signal) } : {}),
     ...(facts.signal?.irqCpu ? { irqCpu: facts.signal.irqCpu.cpu } : {}),
     readServiceUs: tableOf(read).toString(),
     writeServiceUs: tableOf(write).toString(),

@@ -24,6 +24,10 @@ export const IRQ_CPU_SHARE = 0.9
 /** At this many completions per interrupt over a deep queue, the host signals per pass. */
 export const PER_PASS_THRESHOLD = 4
 
+/** Whether a measured signal (QueueFacts.signal) says the host signals once per pass. */
+export const signalsPerPass = (signal: { perInterrupt: number } | null | undefined): boolean =>
+  (signal?.perInterrupt ?? 0) >= PER_PASS_THRESHOLD
+
 /** The virtio device of a disk (virtio1 for vda), or null when the disk is not virtio. */
 export function virtioOf(disk: string): string | null {
   try {
