@@ -12,10 +12,11 @@ function run(
   scheduler: string,
   cpus: number,
   scale = 1,
-  engine: { ioengine?: string; iodepth?: number } = {},
+  engine: { ioengine?: string; iodepth?: number; numjobs?: number } = {},
+  completionUs = 2,
 ) {
   const spec = resolveSpec({
-    device: { preset: 'nullblk', overrides: { completionUs: 2, queueDepth: 256 } },
+    device: { preset: 'nullblk', overrides: { completionUs, queueDepth: 256 } },
     host: { preset: 'linux-modern', overrides: { cpus, schedCpuScale: scale } },
     workload: {
       processes: [
@@ -94,6 +95,21 @@ describe('scheduler CPU cost', () => {
       expect(perRequest * 1e6).toBeCloseTo(SCHEDULER_CPU_COST[scheduler].default as number, 1)
       // the CPU is the bottleneck: the cost shows in the IOPS
       expect(charged.ops).toBeLessThan(free.ops)
+    }
+  })
+
+  it('comes between a request’s submission and the device, so a lone QD1 reader waits for it', () => {
+    // one reader, a CPU to spare, a 100 µs device: the scheduler's insert and dispatch run before
+    // the driver sees the request (blk_mq_insert_request, then the submitter's queue run), so
+    // each request's latency grows by the cost, not only the reader's CPU time
+    const scale = 20
+    for (const scheduler of ['mq-deadline', 'bfq'] as const) {
+      const charged = run(scheduler, 2, scale, { numjobs: 1 }, 100)
+      const free = run(scheduler, 2, 0, { numjobs: 1 }, 100)
+      const costMs = ((SCHEDULER_CPU_COST[scheduler].default as number) * scale) / 1000
+      const grew = charged.r.processes[0].latencyMs.mean - free.r.processes[0].latencyMs.mean
+      expect(grew).toBeGreaterThan(0.9 * costMs)
+      expect(grew).toBeLessThan(1.1 * costMs)
     }
   })
 })

@@ -22,6 +22,7 @@ const EV_RUN = 0
 const EV_IDLE = 1
 const EV_RESUME = 2
 const EV_WBT_GO = 3
+const EV_PLUG_RUN = 4
 
 /**
  * The block layer between the host and the device:
@@ -84,6 +85,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   /** blk-mq's own re-runs of the queue (restart mark, delayed run); null on the legacy layer. */
   private readonly mqRuns: MqRuns | null
   private kickPending = false
+  /** A submitter's requests are going in under its plug (`plug`): their queue run waits for it. */
+  private plugged = false
+  /** A request went in under the plug: the submitter owes the queue a run. */
+  private plugRun = false
   /** Flush-sequence requests waiting for the device, past the scheduler. */
   private readonly bypassList: Request[] = []
   /**
@@ -155,6 +160,28 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.kickPending = true
     this.kickContext = this.runContext?.capture() ?? null
     this.engine.at(this.engine.now, this, EV_RUN)
+  }
+
+  /**
+   * A submitter's own run of the queue comes after its I/O scheduler work, not before: the kernel
+   * inserts each request under the scheduler's lock (blk_mq_insert_request → the elevator's
+   * insert_requests) and then runs the queue from the same context (blk_mq_run_hw_queue →
+   * __blk_mq_sched_dispatch_requests → the elevator's dispatch_request → queue_rq; io_submit's
+   * batch under blk_start_plug, flushed by blk_finish_plug; block/blk-mq.c, 6.x), so the driver
+   * sees a request only after that CPU time. Between `plug` and `unplug(ns)` the requests made go
+   * into the scheduler at once — a run from elsewhere (a completion) may dispatch them — and the
+   * submitter's own run comes `ns` later, when its scheduler work is done.
+   */
+  plug(): void {
+    this.plugged = true
+  }
+
+  unplug(ns: SimTime): void {
+    this.plugged = false
+    if (!this.plugRun) return
+    this.plugRun = false
+    if (ns <= 0) this.kick()
+    else this.engine.at(this.engine.now + ns, this, EV_PLUG_RUN, this.runContext?.capture() ?? null)
   }
 
   /**
@@ -249,7 +276,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       return false
     }
     this.allocated[d]++
-    this.insertNew(bio, this.engine.now)
+    this.insertNew(bio, this.engine.now, this.plugged)
     return true
   }
 
@@ -280,6 +307,9 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       const ctx = this.kickContext
       this.kickContext = null
       if (ctx !== null && this.runContext !== null) this.runContext.within(ctx, this.runNow)
+      else this.run()
+    } else if (kind === EV_PLUG_RUN) {
+      if (data !== null && this.runContext !== null) this.runContext.within(data, this.runNow)
       else this.run()
     } else if (kind === EV_IDLE) {
       this.idleTimer.fired()
@@ -429,7 +459,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
 
   // --- request slots ---
 
-  private insertNew(bio: Bio, now: SimTime): void {
+  /** A new request into the scheduler, and a run of the queue (`underPlug`: the submitter's, later). */
+  private insertNew(bio: Bio, now: SimTime, underPlug = false): void {
     const rq = this.newRequest(bio, now)
     const holds = this.holds
     if (holds !== null && holds.ever) holds.mark(rq, now)
@@ -438,7 +469,8 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.observer?.inserted?.(rq, now)
     this.sched.insert(rq, now)
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
-    this.kick()
+    if (underPlug) this.plugRun = true
+    else this.kick()
   }
 
   /** A request from the pool for `bio`, inserted at `insertedAt`: fields reset, queued state. */

@@ -18,6 +18,7 @@ export function submitAll(t: Task, then: number, owe = false): boolean {
   const q = t.kernel.queue
   const bios = t.bios
   const made = q.requestsMade
+  if (t.kernel.h.schedCpu > 0) q.plug()
   while (t.subIdx < bios.length) {
     const b = bios[t.subIdx++]
     if (!q.submit(b, t)) return held(t, made, then)
@@ -34,8 +35,10 @@ export function submitAll(t: Task, then: number, owe = false): boolean {
  * empty list. A caller that builds more goes to the array from the second bio on (`addBuilt`).
  */
 export function submitOne(t: Task, bio: Bio, then: number, owe = false): boolean {
-  const made = t.kernel.queue.requestsMade
-  if (!t.kernel.queue.submit(bio, t)) return held(t, made, then)
+  const q = t.kernel.queue
+  const made = q.requestsMade
+  if (t.kernel.h.schedCpu > 0) q.plug()
+  if (!q.submit(bio, t)) return held(t, made, then)
   return submitted(t, made, then, owe)
 }
 
@@ -45,22 +48,36 @@ export function addBuilt(t: Task, first: Bio, n: number, b: Bio): void {
   t.bios.push(b)
 }
 
-/** A bio is held for a request slot: the task sleeps, owing the requests it made and the held one. */
+/**
+ * A bio is held for a request slot: the task sleeps, owing the requests it made and the held one;
+ * going to sleep flushes its plug (sched_submit_work → blk_flush_plug), so the requests it made
+ * are run after their scheduler work.
+ */
 function held(t: Task, made: number, then: number): boolean {
   const cost = t.kernel.h.schedCpu
-  // the held bio becomes a request when a slot is granted: its cost is this task's too
-  if (cost > 0) t.schedCpuDue += (t.kernel.queue.requestsMade - made + 1) * cost
+  if (cost > 0) {
+    const n = t.kernel.queue.requestsMade - made
+    t.kernel.queue.unplug(n * cost)
+    // the held bio becomes a request when a slot is granted: its cost is this task's too
+    t.schedCpuDue += (n + 1) * cost
+  }
   t.afterSubmit = then
   t.k = K_SUBMIT
   t.block()
   return false
 }
 
-/** Every bio submitted: the scheduler's work for the requests made, now or owed (see `submitAll`). */
+/**
+ * Every bio submitted: the scheduler's work for the requests made, now or owed (see `submitAll`).
+ * The task's own run of the queue comes when that work is done (`BlockQueue.plug`): its CPU time
+ * lies between the request's submission and the device, as in the kernel, not beside the device's
+ * service (at QD1 it lengthens every request by its cost).
+ */
 function submitted(t: Task, made: number, then: number, owe: boolean): boolean {
   const cost = t.kernel.h.schedCpu
   if (cost > 0) {
     const due = t.schedCpuDue + (t.kernel.queue.requestsMade - made) * cost
+    t.kernel.queue.unplug(due)
     t.schedCpuDue = owe ? due : 0
     if (due > 0 && !owe) {
       t.k = then

@@ -17,8 +17,11 @@ import type { ParamSpec } from '../util/params'
  * BFQ's grows with its number of queues; the 16-process figures are used.) The measurement gives
  * only the sum of the three hooks, so it is one number, charged when the request is made: with
  * synchronous dispatch the submitter runs insert and dispatch, and blk-mq completes a request on
- * the CPU that submitted it (QUEUE_FLAG_SAME_COMP). The host's `schedCpuScale` scales it for
- * another CPU. The legacy and textbook schedulers have no such measurement: 0.
+ * the CPU that submitted it (QUEUE_FLAG_SAME_COMP). It is charged before the submitter's own run
+ * of the queue hands the request to the driver (BlockQueue.plug), as insert and dispatch come
+ * before queue_rq; the completion hook's share runs before the submitter is woken, so at QD1 it
+ * too lies between one request and the next. The host's `schedCpuScale` scales it for another
+ * CPU. The legacy and textbook schedulers have no such measurement: 0.
  */
 const cost = (us: number, derivation: string): ParamSpec => ({
   name: 'cpu_per_request',
