@@ -205,3 +205,29 @@ describe('scheduler depth limits (limit_depth)', () => {
     expect(r.done).toHaveLength(6)
   })
 })
+
+describe('a submitter’s plug', () => {
+  it('runs the queue from the submitter’s context when it unplugs, before it goes on (or sleeps)', () => {
+    // blk_mq_submit_bio issues in the submitter's context — directly under none
+    // (blk_mq_try_issue_directly), through a queue run under an elevator — so the driver has the
+    // request (and a loop device's worker is woken) while the submitter still holds its CPU
+    const r = makeRig(noop)
+    r.queue.plug()
+    r.submit(1000, 8)
+    r.submit(1008, 8)
+    expect(r.dispatches).toHaveLength(0) // under the plug: in the scheduler, the run still owed
+    r.queue.unplug(0)
+    // at once, no event run: the two bios went down as one request
+    expect(r.dispatches.map((d) => [d.sector, d.nsect])).toEqual([[1000, 16]])
+  })
+
+  it('runs it later when the submitter owes the scheduler’s CPU first', () => {
+    const r = makeRig(noop)
+    r.queue.plug()
+    r.submit(1000, 8)
+    r.queue.unplug(5000)
+    expect(r.dispatches).toHaveLength(0)
+    r.engine.run()
+    expect(r.dispatches).toEqual([expect.objectContaining({ t: 5000, sector: 1000 })])
+  })
+})

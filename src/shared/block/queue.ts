@@ -32,8 +32,9 @@ const EV_PLUG_RUN = 4
  *    is what lets writeback flood the queue.
  *  - dispatch: while the device has room, ask the scheduler for the next request; a scheduler may
  *    answer Idle (wait until a time), honoured with a timer.
- *  - plugging: dispatch runs as an event at the current instant, after everything already
- *    scheduled for it, so the bios a task submits together merge before the device sees them.
+ *  - plugging: a task's bios go in under its plug and merge before the device sees them; its own
+ *    run of the queue follows (`plug`). Other runs are events at the current instant, after
+ *    everything already scheduled for it.
  */
 export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   sched!: IoScheduler
@@ -170,7 +171,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    * batch under blk_start_plug, flushed by blk_finish_plug; block/blk-mq.c, 6.x), so the driver
    * sees a request only after that CPU time. Between `plug` and `unplug(ns)` the requests made go
    * into the scheduler at once — a run from elsewhere (a completion) may dispatch them — and the
-   * submitter's own run comes `ns` later, when its scheduler work is done.
+   * submitter's own run comes `ns` later, when its scheduler work is done; with none owed (`ns`
+   * 0: none, or no CPU cost) at once, from the submitter's context, before it goes on or sleeps:
+   * without an elevator blk_mq_submit_bio issues directly (blk_mq_try_issue_directly), so a loop
+   * device's worker is woken while the submitter still holds its CPU.
    */
   plug(): void {
     this.plugged = true
@@ -180,7 +184,7 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.plugged = false
     if (!this.plugRun) return
     this.plugRun = false
-    if (ns <= 0) this.kick()
+    if (ns <= 0) this.run()
     else this.engine.at(this.engine.now + ns, this, EV_PLUG_RUN, this.runContext?.capture() ?? null)
   }
 

@@ -18,7 +18,7 @@ export function submitAll(t: Task, then: number, owe = false): boolean {
   const q = t.kernel.queue
   const bios = t.bios
   const made = q.requestsMade
-  if (t.kernel.h.schedCpu > 0) q.plug()
+  q.plug()
   while (t.subIdx < bios.length) {
     const b = bios[t.subIdx++]
     if (!q.submit(b, t)) return held(t, made, then)
@@ -37,7 +37,7 @@ export function submitAll(t: Task, then: number, owe = false): boolean {
 export function submitOne(t: Task, bio: Bio, then: number, owe = false): boolean {
   const q = t.kernel.queue
   const made = q.requestsMade
-  if (t.kernel.h.schedCpu > 0) q.plug()
+  q.plug()
   if (!q.submit(bio, t)) return held(t, made, then)
   return submitted(t, made, then, owe)
 }
@@ -55,12 +55,10 @@ export function addBuilt(t: Task, first: Bio, n: number, b: Bio): void {
  */
 function held(t: Task, made: number, then: number): boolean {
   const cost = t.kernel.h.schedCpu
-  if (cost > 0) {
-    const n = t.kernel.queue.requestsMade - made
-    t.kernel.queue.unplug(n * cost)
-    // the held bio becomes a request when a slot is granted: its cost is this task's too
-    t.schedCpuDue += (n + 1) * cost
-  }
+  const n = t.kernel.queue.requestsMade - made
+  t.kernel.queue.unplug(n * cost)
+  // the held bio becomes a request when a slot is granted: its cost is this task's too
+  if (cost > 0) t.schedCpuDue += (n + 1) * cost
   t.afterSubmit = then
   t.k = K_SUBMIT
   t.block()
@@ -71,13 +69,14 @@ function held(t: Task, made: number, then: number): boolean {
  * Every bio submitted: the scheduler's work for the requests made, now or owed (see `submitAll`).
  * The task's own run of the queue comes when that work is done (`BlockQueue.plug`): its CPU time
  * lies between the request's submission and the device, as in the kernel, not beside the device's
- * service (at QD1 it lengthens every request by its cost).
+ * service (at QD1 it lengthens every request by its cost). With no such work the run is at once,
+ * while the task still holds its CPU, as the kernel issues before the submitter sleeps.
  */
 function submitted(t: Task, made: number, then: number, owe: boolean): boolean {
   const cost = t.kernel.h.schedCpu
+  const due = cost > 0 ? t.schedCpuDue + (t.kernel.queue.requestsMade - made) * cost : 0
+  t.kernel.queue.unplug(due)
   if (cost > 0) {
-    const due = t.schedCpuDue + (t.kernel.queue.requestsMade - made) * cost
-    t.kernel.queue.unplug(due)
     t.schedCpuDue = owe ? due : 0
     if (due > 0 && !owe) {
       t.k = then
