@@ -5,22 +5,22 @@ import type { Rng } from '../sim/rng'
 import type { CompletionSink, Device } from '../devices/device'
 import type { IoScheduler, SchedulerContext } from '../schedulers/scheduler'
 import { Idle } from '../schedulers/scheduler'
-import { Bio, READ, Request, RQ_DISPATCHED, RQ_FREE, RQ_QUEUED } from './types'
+import { READ, RQ_DISPATCHED, RQ_QUEUED } from './types'
+import type { Bio, Request } from './types'
 import type { BlockObserver } from './observer'
 import { RequestMerger } from './merge'
 import { MqRuns } from './mq-runs'
-import { WaitList } from './wait-list'
+import { EV_RESUME, RequestSlots } from './request-slots'
 import { QueueHolds, W_DELAYED } from './waits'
 import type { WaitObserver } from './waits'
 import { defaultWbtLatencyNs, WritebackThrottle } from './wbt'
-import type { BioOwner, DeviceInfo, IoContext, Op } from './types'
+import type { DeviceInfo, Op } from './types'
 import type { BlockParams, RunContext, SlotWaiter } from './queue-params'
 
 export type { BlockParams, RunContext, SlotWaiter } from './queue-params'
 
 const EV_RUN = 0
 const EV_IDLE = 1
-const EV_RESUME = 2
 const EV_WBT_GO = 3
 const EV_PLUG_RUN = 4
 
@@ -28,16 +28,15 @@ const EV_PLUG_RUN = 4
  * The block layer between the host and the device:
  *  - merging (merge.ts): a bio joins a queued request it continues or, with front merges, one it
  *    precedes; requests never grow past the device's maximum transfer.
- *  - `nr_requests`: a submitter that finds no free request slot sleeps until one is freed; this
- *    is what lets writeback flood the queue.
+ *  - `nr_requests` (request-slots.ts, the class it extends): a submitter that finds no free request
+ *    slot sleeps until one is freed; this is what lets writeback flood the queue.
  *  - dispatch: while the device has room, ask the scheduler for the next request; a scheduler may
  *    answer Idle (wait until a time), honoured with a timer.
  *  - plugging: a task's bios go in under its plug and merge before the device sees them; its own
  *    run of the queue follows (`plug`). Other runs are events at the current instant, after
  *    everything already scheduled for it.
  */
-export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
-  sched!: IoScheduler
+export class BlockQueue extends RequestSlots implements Handler, CompletionSink, SchedulerContext {
   dev!: Device
   observer: BlockObserver | null = null
   /** The observer keeps the device's parts of each request's service (see `BlockObserver.completed`). */
@@ -77,17 +76,11 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   /** Requests completed so far. */
   completedCount = 0
   private readonly inFlightDir = [0, 0]
-  private readonly allocated = [0, 0]
   private readonly merger = new RequestMerger(this)
-  private readonly waiters = [new WaitList(), new WaitList()]
-  private readonly rqPool: Request[] = []
-  private readonly bioPool: Bio[] = []
   private readonly idleTimer: Timer
   /** blk-mq's own re-runs of the queue (restart mark, delayed run); null on the legacy layer. */
   private readonly mqRuns: MqRuns | null
   private kickPending = false
-  /** A submitter's requests are going in under its plug (`plug`): their queue run waits for it. */
-  private plugged = false
   /** A request went in under the plug: the submitter owes the queue a run. */
   private plugRun = false
   /** Flush-sequence requests waiting for the device, past the scheduler. */
@@ -99,18 +92,14 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
    * scheduler, it no longer takes merges.
    */
   private parked: Request | null = null
-  /** Buffered-writeback throttling (null: off). */
-  wbt: WritebackThrottle | null = null
-  private nextId = 1
-  private readonly shared: boolean
 
   constructor(
-    readonly engine: Engine,
-    readonly params: BlockParams,
+    engine: Engine,
+    params: BlockParams,
     readonly rng: Rng,
   ) {
+    super(engine, params)
     this.idleTimer = new Timer(engine, this, EV_IDLE)
-    this.shared = params.layer === 'mq'
     this.mqRuns = this.shared ? new MqRuns(engine, params.hz, this.runDelayed) : null
   }
 
@@ -179,7 +168,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
   plug(): void {
     this.plugged = true
   }
-
   unplug(ns: SimTime): void {
     this.plugged = false
     if (!this.plugRun) return
@@ -213,33 +201,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.kick()
   }
 
-  /** A bio from the pool, filled in; pass it to `submit`. */
-  makeBio(
-    sector: number,
-    nsect: number,
-    op: Op,
-    sync: boolean,
-    ctx: IoContext,
-    owner: BioOwner,
-    ref: unknown,
-    tag: number,
-    pages = false,
-  ): Bio {
-    const b = this.bioPool.pop() ?? new Bio()
-    b.sector = sector
-    b.nsect = nsect
-    b.op = op
-    b.sync = sync
-    b.ctx = ctx
-    b.owner = owner
-    b.ref = ref
-    b.tag = tag
-    b.next = null
-    b.pages = pages
-    b.wbt = false
-    return b
-  }
-
   /**
    * Submit a bio (at most `maxSectors` long). Returns true if it was merged or queued; false if
    * no request slot was free: the bio is then held and `waiter.slotGranted` is called (as an event)
@@ -267,42 +228,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
       }
     }
     return this.allocate(bio, waiter)
-  }
-
-  /** A request slot for a bio that did not merge: true if it was queued, else it waits for one. */
-  private allocate(bio: Bio, waiter: SlotWaiter | null): boolean {
-    const d = this.shared ? 0 : bio.op
-    // Waiters left after a release are those their depth limit holds back, so a bio that its own
-    // limit admits may pass them (a sync read past async writes under kyber or BFQ).
-    if (this.allocated[d] >= this.limitFor(bio)) {
-      if (!waiter) throw new Error('no free request slot and no waiter to resume')
-      this.waiters[d].push(bio, waiter)
-      return false
-    }
-    this.allocated[d]++
-    this.insertNew(bio, this.engine.now, this.plugged)
-    return true
-  }
-
-  /** Slots a bio of its kind may hold: nr_requests, or less where the scheduler limits the depth. */
-  private limitFor(bio: Bio): number {
-    const nr = this.params.nrRequests
-    const l = this.sched.limitDepth?.(bio.op, bio.sync)
-    return l === undefined || l >= nr ? nr : Math.max(1, l)
-  }
-
-  /** Requests made so far (bios that did not merge into a queued request). */
-  get requestsMade(): number {
-    return this.nextId - 1
-  }
-
-  /** Free request slots for a direction (for schedulers and tests). */
-  freeSlots(op: Op): number {
-    return this.params.nrRequests - this.allocated[this.shared ? 0 : op]
-  }
-
-  waiting(op: Op): number {
-    return this.waiters[this.shared ? 0 : op].size
   }
 
   onEvent(kind: number, data: unknown): void {
@@ -420,21 +345,10 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     if (!rq.bypass) this.sched.completed(rq, now)
     this.observer?.completed(rq, now)
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
-    let b = rq.bioHead
-    while (b !== null) {
-      const next = b.next
-      b.owner?.bioDone(b, now)
-      b.owner = null
-      b.ref = null
-      b.next = null
-      this.bioPool.push(b)
-      b = next
-    }
+    this.biosDone(rq, now)
     if (rq.bypass) {
       rq.bypass = false
-      rq.state = RQ_FREE
-      rq.bioHead = rq.bioTail = null
-      this.rqPool.push(rq)
+      this.recycle(rq)
     } else this.release(rq)
     // A slot at the device is free: dispatch more if the scheduler (or the flush list) holds
     // anything — on blk-mq, where the completion runs the queue at all (mq-runs.ts)
@@ -461,10 +375,9 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.release(next)
   }
 
-  // --- request slots ---
+  // --- requests given a slot (request-slots.ts) ---
 
-  /** A new request into the scheduler, and a run of the queue (`underPlug`: the submitter's, later). */
-  private insertNew(bio: Bio, now: SimTime, underPlug = false): void {
+  protected insertNew(bio: Bio, now: SimTime, underPlug = false): void {
     const rq = this.newRequest(bio, now)
     const holds = this.holds
     if (holds !== null && holds.ever) holds.mark(rq, now)
@@ -475,37 +388,6 @@ export class BlockQueue implements Handler, CompletionSink, SchedulerContext {
     this.observer?.levels(now, this.queued, this.inFlightDir[0] + this.inFlightDir[1])
     if (underPlug) this.plugRun = true
     else this.kick()
-  }
-
-  /** A request from the pool for `bio`, inserted at `insertedAt`: fields reset, queued state. */
-  private newRequest(bio: Bio, insertedAt: SimTime): Request {
-    return (this.rqPool.pop() ?? new Request()).fill(this.nextId++, bio, insertedAt)
-  }
-
-  /** Return a request to the pool; hand its slot to the first waiter of its direction. */
-  private release(rq: Request): void {
-    const d = this.shared ? 0 : rq.op
-    if (rq.wbt) {
-      rq.wbt = false
-      this.wbt!.done(this.engine.now)
-    }
-    rq.state = RQ_FREE
-    rq.bioHead = rq.bioTail = null
-    rq.sched = null
-    this.rqPool.push(rq)
-    this.allocated[d]--
-    // Hand the slot to the first waiter its depth limit admits (in arrival order).
-    const w = this.waiters[d]
-    for (let i = 0; i < w.size; i++) {
-      const bio = w.bioAt(i)
-      if (this.allocated[d] >= this.limitFor(bio)) continue
-      const waiter = w.waiterAt(i)
-      w.removeAt(i)
-      this.allocated[d]++
-      this.insertNew(bio, this.engine.now)
-      this.engine.at(this.engine.now, this, EV_RESUME, waiter)
-      break
-    }
   }
 }
 
