@@ -153,17 +153,13 @@ export class BlockQueue extends RequestSlots implements Handler, CompletionSink,
   }
 
   /**
-   * A submitter's own run of the queue comes after its I/O scheduler work, not before: the kernel
-   * inserts each request under the scheduler's lock (blk_mq_insert_request → the elevator's
-   * insert_requests) and then runs the queue from the same context (blk_mq_run_hw_queue →
-   * __blk_mq_sched_dispatch_requests → the elevator's dispatch_request → queue_rq; io_submit's
-   * batch under blk_start_plug, flushed by blk_finish_plug; block/blk-mq.c, 6.x), so the driver
-   * sees a request only after that CPU time. Between `plug` and `unplug(ns)` the requests made go
-   * into the scheduler at once — a run from elsewhere (a completion) may dispatch them — and the
-   * submitter's own run comes `ns` later, when its scheduler work is done; with none owed (`ns`
-   * 0: none, or no CPU cost) at once, from the submitter's context, before it goes on or sleeps:
-   * without an elevator blk_mq_submit_bio issues directly (blk_mq_try_issue_directly), so a loop
-   * device's worker is woken while the submitter still holds its CPU.
+   * A submitter's own run of the queue follows its I/O scheduler work: the kernel inserts each
+   * request under the scheduler's lock, then runs the queue from the same context (block/blk-mq.c
+   * 6.x: blk_mq_insert_request, blk_mq_run_hw_queue → dispatch_request → queue_rq; io_submit's
+   * batch under blk_start_plug until blk_finish_plug). Between `plug` and `unplug(ns)` the requests
+   * go into the scheduler at once (a completion's run may dispatch them); the submitter's run comes
+   * `ns` later — with nothing owed, at once, before it goes on or sleeps: without an elevator
+   * blk_mq_try_issue_directly, so a loop device's worker is woken while it still holds its CPU.
    */
   plug(): void {
     this.plugged = true
@@ -235,11 +231,9 @@ export class BlockQueue extends RequestSlots implements Handler, CompletionSink,
       this.kickPending = false
       const ctx = this.kickContext
       this.kickContext = null
-      if (ctx !== null && this.runContext !== null) this.runContext.within(ctx, this.runNow)
-      else this.run()
+      this.runAs(ctx)
     } else if (kind === EV_PLUG_RUN) {
-      if (data !== null && this.runContext !== null) this.runContext.within(data, this.runNow)
-      else this.run()
+      this.runAs(data)
     } else if (kind === EV_IDLE) {
       this.idleTimer.fired()
       this.run()
@@ -250,6 +244,12 @@ export class BlockQueue extends RequestSlots implements Handler, CompletionSink,
       go.bio.wbt = true
       if (this.allocate(go.bio, go.waiter)) this.engine.at(this.engine.now, this, EV_RESUME, go.waiter)
     }
+  }
+
+  /** A run of the queue as the work of `ctx` (a captured run context; null: nobody's). */
+  private runAs(ctx: unknown): void {
+    if (ctx !== null && this.runContext !== null) this.runContext.within(ctx, this.runNow)
+    else this.run()
   }
 
   /** The dispatch loop: feed the device while it has room and the scheduler has something. */

@@ -76,9 +76,9 @@ function submitted(t: Task, made: number, then: number, owe: boolean): boolean {
   const cost = t.kernel.h.schedCpu
   const due = cost > 0 ? t.schedCpuDue + (t.kernel.queue.requestsMade - made) * cost : 0
   t.kernel.queue.unplug(due)
-  if (cost > 0) {
+  if (due > 0) {
     t.schedCpuDue = owe ? due : 0
-    if (due > 0 && !owe) {
+    if (!owe) {
       t.k = then
       t.burst(due)
       return false
