@@ -44,6 +44,8 @@ export class SignalPass {
   mark = 0
   /** Its way back: the interrupt and the guest's wake-up, drawn with the request that opened it. */
   back = 0
+  /** How many of its requests the guest has completed since it was signalled. */
+  completed = 0
 }
 
 /** The host's one thread and the pass it is on. */

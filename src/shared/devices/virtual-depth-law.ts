@@ -6,6 +6,7 @@ import { PassServer } from './signal-pass'
 import type { SignalPass } from './signal-pass'
 import type { VirtualConfig } from './virtual-params'
 import {
+  V_COMPLETE,
   V_CONTENTION,
   V_LINK,
   V_PASS,
@@ -106,24 +107,44 @@ export class DepthLaw implements ServingStructure, Handler {
     }
   }
 
-  /** A pass's end event: later if it grew (or a stall moved it), else every request of it done. */
-  onEvent(_kind: number, data: unknown): void {
+  /**
+   * A pass's end event: later if it grew (or a stall moved it), else every request of it done —
+   * at once, or (`irqCompleteNs`) one after another as the guest completes them.
+   */
+  onEvent(kind: number, data: unknown): void {
     const pass = data as SignalPass
     const now = this.engine.now
+    if (kind === EV_COMPLETE) return this.completeNext(pass, now)
     const stalls = this.dev.stalls
     if (!this.passes!.ended(pass, now, stalls !== null ? stalls.owed(pass.mark) : 0)) {
       pass.due = pass.end
       this.engine.at(pass.due, this, EV_PASS, pass)
       return
     }
+    if (this.dev.wantsParts) for (const rq of pass.held) this.dev.mark(rq, V_PASS, now)
+    if (this.cfg.irqCompleteNs > 0) {
+      this.engine.at(now + this.cfg.irqCompleteNs, this, EV_COMPLETE, pass)
+      return
+    }
     // one interrupt for the pass: the guest completes its requests in one handler
     this.dev.interrupt(() => {
-      for (const rq of pass.held) {
-        if (this.dev.wantsParts) this.dev.mark(rq, V_PASS, now)
-        this.dev.deliver(rq, now)
-      }
+      for (const rq of pass.held) this.dev.deliver(rq, now)
     })
+  }
+
+  /**
+   * The guest completes the pass's next request, in the order the host finished them (the used
+   * ring's), `irqCompleteNs` after the one before: the block softirq's work for each
+   * (virtual-params.ts irqCompleteUs). What it wakes is picked for its CPU as an interrupt's.
+   */
+  private completeNext(pass: SignalPass, now: SimTime): void {
+    const rq = pass.held[pass.completed++]
+    if (this.dev.wantsParts) this.dev.mark(rq, V_COMPLETE, now)
+    this.dev.interrupt(() => this.dev.deliver(rq, now))
+    if (pass.completed < pass.held.length)
+      this.engine.at(now + this.cfg.irqCompleteNs, this, EV_COMPLETE, pass)
   }
 }
 
 const EV_PASS = 0
+const EV_COMPLETE = 1

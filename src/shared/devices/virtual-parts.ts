@@ -9,7 +9,8 @@ import type { SimTime } from '../sim/time'
  * that time and what the requests already in flight add, the host's stalls, and with a host that
  * signals per pass, the way there and back, waiting for the host's thread, the thread's work for
  * it and waiting for the rest of its pass — and its data beyond the first 4 KiB on the device's
- * one link (waiting for the link, the transfer). A request that was merged in the device under
+ * one link (waiting for the link, the transfer), and the guest's completion of each request of a
+ * pass in turn. A request that was merged in the device under
  * it shares the merged request's parts from there on.
  */
 export const VIRTUAL_PARTS = [
@@ -25,6 +26,7 @@ export const VIRTUAL_PARTS = [
   'waiting for the link',
   'link transfer',
   'waiting for the pass',
+  'guest completion',
 ] as const
 export const V_PATH = 0
 export const V_BACKING = 1
@@ -38,6 +40,7 @@ export const V_THREAD = 8
 export const V_LINK_WAIT = 9
 export const V_LINK = 10
 export const V_PASS = 11
+export const V_COMPLETE = 12
 
 /** Where a virtual device marks the parts of a request's service (device-parts.ts). */
 export interface PartMarks {
