@@ -46,6 +46,10 @@ export class SignalPass {
   back = 0
   /** How many of its requests the guest has completed since it was signalled. */
   completed = 0
+  /** How many it held when signalled: the softirq goes through these (the rest: deferred writes). */
+  signalled = 0
+  /** Writes the softirq left to the dio kworker, completed after it (virtual-depth-law.ts). */
+  deferred: Request[] | null = null
 }
 
 /** The host's one thread and the pass it is on. */

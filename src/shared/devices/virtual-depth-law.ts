@@ -1,3 +1,4 @@
+import { WRITE } from '../block/types'
 import type { Request } from '../block/types'
 import type { Engine, Handler } from '../sim/engine'
 import type { Rng } from '../sim/rng'
@@ -37,6 +38,8 @@ export class DepthLaw implements ServingStructure, Handler {
   private inFlightCost: SimTime = 0
   /** With `signalPerPass`: the host's thread and its passes (null: off). */
   private readonly passes: PassServer | null
+  /** A pass's writes complete after its softirq, by the dio kworker (`dioDoneNs`, a backing file). */
+  private readonly defersWrites: boolean
 
   constructor(
     private readonly cfg: VirtualConfig,
@@ -45,6 +48,7 @@ export class DepthLaw implements ServingStructure, Handler {
     private readonly dev: VirtualHost,
   ) {
     this.passes = cfg.signalPerPass ? new PassServer() : null
+    this.defersWrites = cfg.backing !== null && cfg.dioDoneNs > 0
   }
 
   /**
@@ -123,7 +127,8 @@ export class DepthLaw implements ServingStructure, Handler {
     }
     if (this.dev.wantsParts) for (const rq of pass.held) this.dev.mark(rq, V_PASS, now)
     if (this.cfg.irqCompleteNs > 0) {
-      this.engine.at(now + this.cfg.irqCompleteNs, this, EV_COMPLETE, pass)
+      pass.signalled = pass.held.length
+      this.engine.at(now + this.completionNs(pass), this, EV_COMPLETE, pass)
       return
     }
     // one interrupt for the pass: the guest completes its requests in one handler
@@ -138,11 +143,33 @@ export class DepthLaw implements ServingStructure, Handler {
    * (virtual-params.ts irqCompleteUs). What it wakes is picked for its CPU as an interrupt's.
    */
   private completeNext(pass: SignalPass, now: SimTime): void {
-    const rq = pass.held[pass.completed++]
-    if (this.dev.wantsParts) this.dev.mark(rq, V_COMPLETE, now)
-    this.dev.interrupt(() => this.dev.deliver(rq, now))
-    if (pass.completed < pass.held.length)
-      this.engine.at(now + this.cfg.irqCompleteNs, this, EV_COMPLETE, pass)
+    const held = pass.held
+    const rq = held[pass.completed++]
+    if (this.defersWrites && pass.completed <= pass.signalled && rq.op === WRITE) {
+      // in the softirq, a write's disk completion only; its own comes from the dio kworker
+      ;(pass.deferred ??= []).push(rq)
+    } else {
+      if (this.dev.wantsParts) this.dev.mark(rq, V_COMPLETE, now)
+      this.dev.interrupt(() => this.dev.deliver(rq, now))
+    }
+    if (pass.completed === pass.signalled && pass.deferred !== null) {
+      // the softirq is through the pass: the kworker completes its writes, in their order
+      for (const w of pass.deferred) held.push(w)
+      pass.deferred = null
+    }
+    if (pass.completed < held.length) this.engine.at(now + this.completionNs(pass), this, EV_COMPLETE, pass)
+  }
+
+  /**
+   * The guest's work for the pass's next completion: the softirq's (`irqCompleteNs`; for a write
+   * whose completion the dio kworker owns, only the disk's, half of a read's two), or after the
+   * softirq the kworker's for a write (`dioDoneNs`).
+   */
+  private completionNs(pass: SignalPass): SimTime {
+    const k = pass.completed
+    if (k >= pass.signalled) return this.cfg.dioDoneNs
+    const c = this.cfg.irqCompleteNs
+    return this.defersWrites && pass.held[k].op === WRITE ? c / 2 : c
   }
 }
 
