@@ -15,6 +15,8 @@
 #   sudo bench/real-probes.sh signal                        completions per interrupt of the virtio disk under the loop device, QD 1, 4, 32
 #   sudo bench/real-probes.sh passes [QD]                    ftrace of that disk at QD32 reads: completion clusters, time at the disk, gaps
 #   sudo bench/real-probes.sh drift [RUNS]                   the same 3 s jobs back to back (default 5 times): how far the machine moves
+#   sudo bench/real-probes.sh completion                    the guest's interrupt and softirq work per completed request (QD1 reader beside QD32)
+#   sudo bench/real-probes.sh wake                          a real-time QD1 reader beside 64 writes: its turnaround and CPU around each insert
 set -euo pipefail
 probe=${1:-}
 dir=$(mktemp -d /tmp/iosched-probe-XXXXXX)
@@ -29,7 +31,14 @@ diskof() {
   [ -e "/sys/dev/block/$mm/partition" ] && d=$(basename "$(dirname "$(readlink -f /sys/dev/block/$mm)")")
   echo "$d"
 }
+# a tracefs instance of the probe's own (its events and buffer; removed at the end)
+I=$T/instances/iosched-probe-$$
 cleanup() {
+  if [ -d "$I" ]; then
+    echo 0 >"$I/tracing_on" 2>/dev/null || true
+    echo 0 >"$I/events/enable" 2>/dev/null || true
+    rmdir "$I" 2>/dev/null || true
+  fi
   if { [ "$probe" = backing ] || [ "$probe" = writeback ] || [ "$probe" = passes ]; } && [ -d "$T" ]; then
     echo 0 >"$T/tracing_on" 2>/dev/null || true
     for e in $EVENTS; do echo 0 >"$T/events/block/$e/enable" 2>/dev/null || true; done
@@ -261,8 +270,107 @@ case "$probe" in
         (100 * full / Math.max(1, done.length)).toFixed(0) + ' % in clusters of the whole depth); at the disk p25/p50/p90', q(at, 0.25), q(at, 0.5), q(at, 0.9),
         'µs; clusters apart p50/p90', q(apart, 0.5), q(apart, 0.9), 'µs')"
     ;;
+  completion)
+    # A QD1 psync reader beside a QD32 libaio reader on the loop device, half a second traced with
+    # the interrupt events and the disk's completions only (light tracing): per interrupt of the
+    # virtio disk under it, the hard irq, the BLOCK softirqs on its CPU until the next interrupt,
+    # and the requests it completed — the guest's work per completed request (virtual-params.ts
+    # irqCompleteUs), and how the two readers' latencies compare.
+    loop fill
+    disk=$(diskof "$dir/f.img")
+    dn=$(( $(cut -d: -f1 /sys/block/$disk/dev) << 20 | $(cut -d: -f2 /sys/block/$disk/dev) ))
+    mkdir "$I"
+    echo 0 >"$I/tracing_on" # an instance starts on
+    echo 50000 >"$I/buffer_size_kb"
+    for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit block/block_rq_complete; do
+      echo 1 >"$I/events/$e/enable"
+    done
+    echo "dev == $dn" >"$I/events/block/block_rq_complete/filter"
+    (sleep 1.5; echo 1 >"$I/tracing_on"; sleep 0.5; echo 0 >"$I/tracing_on") &
+    fiojson --direct=1 --runtime=3 --rw=randread --bs=4k --name=reader --ioengine=psync \
+      --name=deep --ioengine=libaio --iodepth=32 >"$dir/out.json"
+    wait
+    cat "$I/trace" >"$dir/trace.txt"
+    node -e "
+      const d = JSON.parse(require('fs').readFileSync('$dir/out.json', 'utf8'))
+      const lines = require('fs').readFileSync('$dir/trace.txt', 'utf8').split('\n')
+      const per = new Map() // cpu -> the interrupt under way: { t, hard, soft, n }
+      const done = []
+      for (const l of lines) {
+        const m = /\[(\d+)\]\s+\S+\s+([\d.]+): (irq_handler_entry|irq_handler_exit|softirq_entry|softirq_exit|block_rq_complete): (.*)/.exec(l)
+        if (!m) continue
+        const cpu = m[1], t = +m[2] * 1e6, e = m[3], r = m[4]
+        let x = per.get(cpu)
+        if (e === 'irq_handler_entry' && /virtio\d+-req/.test(r)) {
+          if (x && x.n > 0) done.push(x)
+          per.set(cpu, (x = { t, hard: 0, soft: 0, n: 0, on: t, sIn: -1 }))
+        } else if (!x) continue
+        else if (e === 'irq_handler_exit' && x.on >= 0) (x.hard = t - x.on), (x.on = -1)
+        else if (e === 'softirq_entry' && /BLOCK/.test(r)) x.sIn = t
+        else if (e === 'softirq_exit' && x.sIn >= 0) (x.soft += t - x.sIn), (x.sIn = -1)
+        else if (e === 'block_rq_complete') x.n++
+      }
+      const big = done.filter((x) => x.n >= 8)
+      const sum = (a, f) => a.reduce((s, x) => s + f(x), 0)
+      const q = (a, p) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(p * (s.length - 1))].toFixed(1) : 'NaN' }
+      const [rd, dp] = d.jobs
+      console.log('reader', (rd.read.bw_bytes / 1e6).toFixed(2), 'MB/s, mean', (rd.read.clat_ns.mean / 1e3).toFixed(0), 'µs; deep', (dp.read.bw_bytes / 1e6).toFixed(0), 'MB/s, mean', (dp.read.clat_ns.mean / 1e3).toFixed(0), 'µs')
+      console.log('$disk interrupts', done.length, '(' + big.length, 'with 8 or more completions, mean', (sum(big, (x) => x.n) / Math.max(1, big.length)).toFixed(1) + '): hard irq p50', q(big.map((x) => x.hard), 0.5),
+        'µs, BLOCK softirqs p50', q(big.map((x) => x.soft), 0.5), 'µs; per completed request', (sum(big, (x) => x.hard + x.soft) / Math.max(1, sum(big, (x) => x.n))).toFixed(2), 'µs')"
+    ;;
+  wake)
+    # A real-time QD1 psync reader beside 64 random 4 KiB writes in flight, mq-deadline on the
+    # loop device (which holds the writes while a real-time read is pending), half a second traced:
+    # the loop device's block events and the CPU switches. From a read's completion to the
+    # reader's switch in and to its next insert, from that insert to its switch out, and its CPU
+    # before and after the insert — where a sleeping reader's CPU falls (host wakeUs); and how the
+    # writes got through.
+    loop fill
+    sched mq-deadline
+    dn=$(( 7 << 20 | $(cut -d: -f2 /sys/block/$(basename "$dev")/dev) ))
+    mkdir "$I"
+    echo 0 >"$I/tracing_on" # an instance starts on
+    echo 50000 >"$I/buffer_size_kb"
+    for e in $EVENTS; do
+      echo 1 >"$I/events/block/$e/enable"
+      echo "dev == $dn" >"$I/events/block/$e/filter"
+    done
+    echo 1 >"$I/events/sched/sched_switch/enable"
+    (sleep 1.5; echo 1 >"$I/tracing_on"; sleep 0.5; echo 0 >"$I/tracing_on") &
+    fiojson --direct=1 --runtime=3 --bs=4k --name=rt --rw=randread --ioengine=psync --prioclass=1 --prio=4 \
+      --name=writer --rw=randwrite --ioengine=libaio --iodepth=64 >"$dir/out.json"
+    wait
+    cat "$I/trace" >"$dir/trace.txt"
+    node -e "
+      const d = JSON.parse(require('fs').readFileSync('$dir/out.json', 'utf8'))
+      const ev = []
+      for (const l of require('fs').readFileSync('$dir/trace.txt', 'utf8').split('\n')) {
+        const m = /^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+([\d.]+): (\w+): (.*)/.exec(l)
+        if (m) ev.push({ pid: +m[2], t: +m[3] * 1e6, e: m[4], r: m[5] })
+      }
+      const rt = ev.find((x) => x.e === 'block_rq_insert' && / rt,/.test(x.r))?.pid
+      const turn = [], after = [], before = [], rest = []
+      let done = -1, inAt = -1, ins = -1, cpuBefore = 0, sw = -1
+      for (const x of ev) {
+        if (x.e === 'block_rq_complete' && / R/.test(x.r.slice(0, 14))) (done = x.t), (cpuBefore = 0)
+        else if (x.e === 'sched_switch' && x.r.includes('next_pid=' + rt + ' ')) (inAt = x.t), done >= 0 && sw < 0 && (sw = x.t - done)
+        else if (x.e === 'sched_switch' && x.r.includes('prev_pid=' + rt + ' ') && inAt >= 0) {
+          if (ins >= 0) after.push(x.t - Math.max(ins, inAt)), (ins = -1)
+          else cpuBefore += x.t - inAt
+          inAt = -1
+        } else if (x.e === 'block_rq_insert' && x.pid === rt && done >= 0) {
+          turn.push(x.t - done), before.push(cpuBefore + (inAt >= 0 ? x.t - inAt : 0)), rest.push(sw)
+          ;(ins = x.t), (done = -1), (sw = -1)
+        }
+      }
+      const q = (a, p) => { const s = a.filter((v) => v >= 0).sort((x, y) => x - y); return s.length ? s[Math.floor(p * (s.length - 1))].toFixed(1) : 'NaN' }
+      const mean = (a) => (a.reduce((s, v) => s + v, 0) / Math.max(1, a.length)).toFixed(2)
+      const [r, w] = d.jobs
+      console.log('rt reader', (r.read.bw_bytes / 1e6).toFixed(1), 'MB/s, writer', (w.write.bw_bytes / 1e6).toFixed(1), 'MB/s (fio: reader CPU', ((r.usr_cpu + r.sys_cpu) / 100 * r.job_runtime * 1e3 / Math.max(1, r.read.total_ios)).toFixed(1), 'µs per read)')
+      console.log('read completed → reader switched in p50', q(rest, 0.5), 'µs, → next insert p50/p90', q(turn, 0.5), q(turn, 0.9), 'µs; its CPU before the insert mean', mean(before), 'µs, after it (to the switch out) mean', mean(after), 'µs')"
+    ;;
   *)
-    sed -n '7,16p' "$0"
+    sed -n '7,19p' "$0"
     exit 2
     ;;
 esac
