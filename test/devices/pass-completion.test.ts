@@ -11,22 +11,13 @@ import { describe, expect, it } from 'vitest'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { randomReader } from '../helpers/fio-process'
+import { LAB_VM_CPUS } from '../helpers/lab-vm-cpus'
 
 function run(irqCompleteUs: number) {
   const spec = resolveSpec({
     device: { preset: 'loop-dio-virtio', overrides: { irqCompleteUs } },
     // this machine's host as its fingerprint captured it (2 vCPUs packing woken tasks, EEVDF)
-    host: {
-      preset: 'linux-modern',
-      overrides: {
-        cpus: 2,
-        cpuPolicy: 'eevdf',
-        minGranularityMs: 1.5,
-        wakePacking: true,
-        syscallUs: 0.688,
-        wakeUs: 10.2,
-      },
-    },
+    host: { preset: 'linux-modern', overrides: { ...LAB_VM_CPUS, syscallUs: 0.688, wakeUs: 10.2 } },
     workload: {
       processes: [
         { ...randomReader(0.5), name: 'reader' },
