@@ -197,8 +197,13 @@ export class Engine {
 
   private heapPush(id: number, time: SimTime, seq: number): void {
     if (this.size === this.times.length) this.growHeap()
+    this.siftUp(this.size++, id, time, seq)
+  }
+
+  /** Put an entry into the hole at `i`, moving the hole up past the parents that come after it. */
+  private siftUp(hole: number, id: number, time: SimTime, seq: number): void {
     const { ids, times, seqs } = this
-    let i = this.size++
+    let i = hole
     while (i > 0) {
       const p = (i - 1) >> 1
       const pt = times[p]
@@ -234,21 +239,7 @@ export class Engine {
       seqs[i] = seqs[c]
       i = c
     }
-    const id = ids[n]
-    const time = times[n]
-    const seq = seqs[n]
-    while (i > 0) {
-      const p = (i - 1) >> 1
-      const pt = times[p]
-      if (pt < time || (pt === time && seqs[p] < seq)) break
-      ids[i] = ids[p]
-      times[i] = pt
-      seqs[i] = seqs[p]
-      i = p
-    }
-    ids[i] = id
-    times[i] = time
-    seqs[i] = seq
+    this.siftUp(i, ids[n], times[n], seqs[n])
   }
 
   private growHeap(): void {
