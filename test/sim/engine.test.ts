@@ -57,11 +57,11 @@ describe('engine', () => {
     const e = new Engine()
     const h = logger(e)
     const t = e.at(10, h, 1)
-    const seq = t.seq
+    const seq = e.seqOf(t)
     e.cancel(t, seq)
     e.run()
     expect(h.log).toEqual([])
-    const t2 = e.at(20, h, 2) // reuses the pooled event object
+    const t2 = e.at(20, h, 2) // reuses the event's slot
     e.cancel(t, seq) // the old ticket must not cancel the new event
     e.run()
     expect(h.log).toEqual([[20, 2]])
@@ -123,7 +123,7 @@ describe('engine', () => {
         const at = r < 0.4 ? now : now + Math.floor(rng.next() * (r < 0.7 ? 3 : 50))
         const kind = kinds++
         const ticket = e.at(at, h, kind)
-        tickets.set(kind, { ticket, seq: ticket.seq })
+        tickets.set(kind, { ticket, seq: e.seqOf(ticket) })
         ref.push({ time: at, seq: refSeq++, kind, cancelled: false })
       }
       const h: Handler = {

@@ -24,11 +24,20 @@ export interface MergeHost {
 export class RequestMerger {
   private readonly backHash = new SectorHash()
   private readonly frontHash = new SectorHash()
+  /**
+   * The request added last, not yet in the hashes: most leave the scheduler before anything looks
+   * them up (a queue run dispatches what its submitter just inserted), and an add followed at once
+   * by its remove leaves the hashes as they were — each key maps to the request that took it
+   * first, whatever the table's layout — so such a request is never hashed at all. Any other use
+   * of the hashes puts it in first, in the order of the calls.
+   */
+  private pending: Request | null = null
 
   constructor(private readonly host: MergeHost) {}
 
   /** Merge `bio` into a queued request if one is adjacent and may take it. */
   tryMerge(bio: Bio, now: SimTime): boolean {
+    this.settle()
     const sched = this.host.sched
     const back = this.backHash.get(bio.sector)
     if (
@@ -72,14 +81,28 @@ export class RequestMerger {
 
   /** A new request joins the queue: findable by both ends. */
   add(rq: Request): void {
-    this.hashStart(rq)
-    this.hashEnd(rq)
+    this.settle()
+    this.pending = rq
   }
 
   /** A request leaves the scheduler (dispatched or parked): no longer takes merges. */
   remove(rq: Request): void {
+    if (rq === this.pending) {
+      this.pending = null
+      return
+    }
+    this.settle()
     this.unhashStart(rq)
     this.unhashEnd(rq)
+  }
+
+  /** The request added last into the hashes (`pending`). */
+  private settle(): void {
+    const rq = this.pending
+    if (rq === null) return
+    this.pending = null
+    this.hashStart(rq)
+    this.hashEnd(rq)
   }
 
   private mergeable(rq: Request, next: Request): boolean {

@@ -28,6 +28,7 @@ export class SectorHash {
   }
 
   get(key: number): Request | undefined {
+    if (this.size === 0) return undefined
     const keys = this.keys
     let i = this.slot(key)
     for (;;) {

@@ -152,6 +152,19 @@ export class SimFile {
    */
   map(fs: number): number {
     if (this.soleDev >= 0) return this.soleDev + fs
+    const e = this.extents[this.extentAt(fs)]
+    return e.devSector + fs - e.fileSector
+  }
+
+  /** Sectors from file sector `fs` to the end of its extent. */
+  contiguousFrom(fs: number): number {
+    if (this.soleLen >= 0) return this.soleLen - fs
+    const e = this.extents[this.extentAt(fs)]
+    return fs >= e.fileSector && fs < e.fileSector + e.nsect ? e.fileSector + e.nsect - fs : 0
+  }
+
+  /** The last extent starting at or before file sector `fs` (the first if none does): the extents are in file order. */
+  private extentAt(fs: number): number {
     const ex = this.extents
     let lo = 0
     let hi = ex.length - 1
@@ -160,15 +173,7 @@ export class SimFile {
       if (ex[mid].fileSector <= fs) lo = mid
       else hi = mid - 1
     }
-    return ex[lo].devSector + fs - ex[lo].fileSector
-  }
-
-  /** Sectors from file sector `fs` to the end of its extent. */
-  contiguousFrom(fs: number): number {
-    if (this.soleLen >= 0) return this.soleLen - fs
-    for (const e of this.extents)
-      if (fs >= e.fileSector && fs < e.fileSector + e.nsect) return e.fileSector + e.nsect - fs
-    return 0
+    return lo
   }
 }
 

@@ -7,80 +7,93 @@ import type { SimTime } from './time'
  *  - `now` never decreases; an event is never scheduled in the past;
  *  - every scheduled event runs exactly once unless cancelled first.
  *
- * Hot path: no closures. An event names a handler object and an integer kind; event objects are
- * pooled, so a steady-state run allocates nothing per event. The heap keeps each entry's time and
- * seq in typed arrays beside the event objects, so sifting compares numbers in contiguous memory
- * instead of following a pointer per comparison. Events for the current time (a queue kick, a
- * resumed waiter) skip the heap: they go to a FIFO that runs after the heap's events at that time.
- * That is the (time, seq) order exactly: an event in the heap at the current time was scheduled
- * before the time was reached, so before anything in the FIFO. An event that is the earliest of
- * all when it is scheduled (a CPU burst of a few microseconds among device completions hundreds
- * of microseconds ahead) waits in a slot in front of the heap instead of sifting to its root and
- * back: the slot holds an event earlier than everything in the heap, or nothing.
+ * Hot path: no closures, no objects per event. An event names a handler object and an integer
+ * kind, and lives in a slot of the engine's own arrays (a struct of arrays: handler, kind, data,
+ * seq), slots reused from a free stack. The heap holds slot numbers with each entry's time and seq
+ * beside them in typed arrays, so sifting compares and moves numbers in contiguous memory — no
+ * pointer followed per comparison, no object reference stored per move (each such store is a
+ * write barrier). A pop sifts its hole down to a leaf by the smaller child (one comparison a level)
+ * and the last entry up from there (Floyd's), as the last entry nearly always belongs near the
+ * bottom. Events for the current time (a queue kick, a resumed waiter) skip the heap: they go to a
+ * FIFO that runs after the heap's events at that time. That is the (time, seq) order exactly: an
+ * event in the heap at the current time was scheduled before the time was reached, so before
+ * anything in the FIFO. An event that is the earliest of all when it is scheduled (a CPU burst of
+ * a few microseconds among device completions hundreds of microseconds ahead) waits in a slot in
+ * front of the heap instead of sifting to its root and back: the front holds an event earlier than
+ * everything in the heap, or nothing.
  */
 export interface Handler {
   onEvent(kind: number, data: unknown): void
 }
 
-class SimEvent {
-  time = 0
-  seq = 0
-  kind = 0
-  handler: Handler | null = null
-  data: unknown = undefined
-}
+/** A scheduled event's slot; with its `seq` (Engine.seqOf) it cancels the event. */
+export type EventTicket = number
 
-/** What a heap slot past the end holds. */
-const VACANT = new SimEvent()
+const NONE = -1
 
 export class Engine {
   now: SimTime = 0
   /** Events run so far (a measure of work, also used for progress). */
   executed = 0
-  /** The heap: `size` entries; entry i is `evs[i]`, with its time and seq in `times[i]`, `seqs[i]`. */
+  // The events' slots: handler (null: cancelled or free), kind, data, seq (−1: free).
+  private handlers: (Handler | null)[] = []
+  private kinds = new Int32Array(0)
+  private datas: unknown[] = []
+  private slotSeqs = new Float64Array(0)
+  /** Free slots, a stack of `freeCount`. */
+  private free = new Int32Array(0)
+  private freeCount = 0
+  /** The heap: `size` entries; entry i is slot `ids[i]`, with its time and seq in `times[i]`, `seqs[i]`. */
   private size = 0
-  private evs: SimEvent[] = []
+  private ids = new Int32Array(64)
   private times = new Float64Array(64)
   private seqs = new Float64Array(64)
-  /** The front slot: an event before every event in the heap (`hasFront`), with its time and seq. */
-  private front: SimEvent = VACANT
-  private hasFront = false
+  /** The front: a slot before every event in the heap (NONE: empty), with its time and seq. */
+  private front = NONE
   private frontTime = 0
   private frontSeq = 0
-  /** Events at `now`, in scheduling order: a ring of `nowCount` from `nowHead` (capacity 2^k). */
-  private nowRing: SimEvent[] = new Array<SimEvent>(16).fill(VACANT)
+  /** Slots of events at `now`, in scheduling order: a ring of `nowCount` from `nowHead` (capacity 2^k). */
+  private nowRing = new Int32Array(16)
   private nowHead = 0
   private nowCount = 0
-  private pool: SimEvent[] = []
   private nextSeq = 0
   private stopped = false
 
-  /** Schedule `handler.onEvent(kind, data)` at absolute time `at`; returns a cancellable ticket. */
+  constructor() {
+    this.growSlots(64)
+  }
+
+  /** Schedule `handler.onEvent(kind, data)` at absolute time `at`; returns a ticket to cancel it. */
   at(at: SimTime, handler: Handler, kind: number, data?: unknown): EventTicket {
     if (at < this.now) throw new Error(`event scheduled in the past: ${at} < ${this.now}`)
-    const ev = this.pool.pop() ?? new SimEvent()
-    ev.time = at
-    ev.seq = this.nextSeq++
-    ev.kind = kind
-    ev.handler = handler
-    ev.data = data
-    if (at === this.now) this.pushNow(ev)
-    else this.push(ev)
-    return ev
+    if (this.freeCount === 0) this.growSlots(2 * this.kinds.length)
+    const id = this.free[--this.freeCount]
+    const seq = this.nextSeq++
+    this.handlers[id] = handler
+    this.kinds[id] = kind
+    this.datas[id] = data
+    this.slotSeqs[id] = seq
+    if (at === this.now) this.pushNow(id)
+    else this.push(id, at, seq)
+    return id
   }
 
   after(delay: SimTime, handler: Handler, kind: number, data?: unknown): EventTicket {
     return this.at(this.now + delay, handler, kind, data)
   }
 
-  /** Cancel a pending event; `seq` guards against a ticket whose event object was reused. */
+  /** The seq of the event a ticket names (read right after scheduling, to cancel it later). */
+  seqOf(ticket: EventTicket): number {
+    return this.slotSeqs[ticket]
+  }
+
+  /** Cancel a pending event; `seq` guards against a ticket whose slot was reused. */
   cancel(ticket: EventTicket, seq: number): void {
-    const ev = ticket as SimEvent
-    if (ev.seq === seq) ev.handler = null
+    if (this.slotSeqs[ticket] === seq) this.handlers[ticket] = null
   }
 
   get pending(): number {
-    return this.size + this.nowCount + (this.hasFront ? 1 : 0)
+    return this.size + this.nowCount + (this.front !== NONE ? 1 : 0)
   }
 
   /** The time of the next event, or Infinity. Cancelled events count until popped. */
@@ -90,7 +103,7 @@ export class Engine {
 
   /** The time of the earliest event in the front slot or the heap, or Infinity. */
   private nextTimed(): SimTime {
-    return this.hasFront ? this.frontTime : this.size > 0 ? this.times[0] : Infinity
+    return this.front !== NONE ? this.frontTime : this.size > 0 ? this.times[0] : Infinity
   }
 
   stop(): void {
@@ -105,31 +118,35 @@ export class Engine {
   run(until: SimTime = Infinity, maxEvents = Infinity): void {
     let budget = maxEvents
     while (!this.stopped && budget-- > 0) {
-      let ev: SimEvent
-      const timed = this.hasFront || this.size > 0
-      const next = this.hasFront ? this.frontTime : this.times[0]
-      if (timed && (this.nowCount === 0 || next <= this.now)) {
-        if (next > until) break
-        if (this.hasFront) {
-          ev = this.front
-          this.front = VACANT
-          this.hasFront = false
+      let id: number
+      if (this.front !== NONE) {
+        // the front is earlier than the heap: it goes unless events at `now` come first
+        if (this.nowCount > 0 && this.frontTime > this.now) {
+          if (this.now > until) break
+          id = this.popNow()
         } else {
-          ev = this.evs[0]
-          this.pop()
+          if (this.frontTime > until) break
+          id = this.front
+          this.front = NONE
+          this.now = this.frontTime
         }
-        this.now = ev.time
+      } else if (this.size > 0 && (this.nowCount === 0 || this.times[0] <= this.now)) {
+        const t = this.times[0]
+        if (t > until) break
+        id = this.ids[0]
+        this.pop()
+        this.now = t
       } else if (this.nowCount > 0) {
         if (this.now > until) break
-        ev = this.popNow()
+        id = this.popNow()
       } else break
-      const h = ev.handler
-      const kind = ev.kind
-      const data = ev.data
-      ev.handler = null
-      ev.data = undefined
-      ev.seq = -1
-      this.pool.push(ev)
+      const h = this.handlers[id]
+      const kind = this.kinds[id]
+      const data = this.datas[id]
+      this.handlers[id] = null
+      this.datas[id] = undefined
+      this.slotSeqs[id] = -1
+      this.free[this.freeCount++] = id
       if (h !== null) {
         this.executed++
         h.onEvent(kind, data)
@@ -140,115 +157,122 @@ export class Engine {
       until !== Infinity &&
       until > this.now &&
       this.nowCount === 0 &&
-      (!(this.hasFront || this.size > 0) || this.nextTimed() > until)
+      this.nextTimed() > until
     )
       this.now = until
   }
 
-  private pushNow(ev: SimEvent): void {
+  private pushNow(id: number): void {
     if (this.nowCount === this.nowRing.length) {
       // grow: unroll the ring into a twice larger one
-      const ring = new Array<SimEvent>(this.nowCount * 2).fill(VACANT)
+      const ring = new Int32Array(this.nowCount * 2)
       for (let k = 0; k < this.nowCount; k++) ring[k] = this.nowRing[(this.nowHead + k) & (this.nowCount - 1)]
       this.nowRing = ring
       this.nowHead = 0
     }
-    this.nowRing[(this.nowHead + this.nowCount++) & (this.nowRing.length - 1)] = ev
+    this.nowRing[(this.nowHead + this.nowCount++) & (this.nowRing.length - 1)] = id
   }
 
-  private popNow(): SimEvent {
-    const ev = this.nowRing[this.nowHead]
-    this.nowRing[this.nowHead] = VACANT
+  private popNow(): number {
+    const id = this.nowRing[this.nowHead]
     this.nowHead = (this.nowHead + 1) & (this.nowRing.length - 1)
     this.nowCount--
-    return ev
+    return id
   }
 
   /** An event for a later time: into the front slot if it comes before everything else timed. */
-  private push(ev: SimEvent): void {
-    const time = ev.time
-    const seq = ev.seq
-    if (this.hasFront) {
+  private push(id: number, time: SimTime, seq: number): void {
+    if (this.front !== NONE) {
       const ft = this.frontTime
-      if (time > ft || (time === ft && seq > this.frontSeq)) return this.heapPush(ev)
-      this.heapPush(this.front) // the new event is the earliest: the old front goes behind it
+      if (time > ft || (time === ft && seq > this.frontSeq)) return this.heapPush(id, time, seq)
+      this.heapPush(this.front, ft, this.frontSeq) // the new event is the earliest: the old front goes behind it
     } else if (this.size > 0) {
       const ht = this.times[0]
-      if (time > ht || (time === ht && seq > this.seqs[0])) return this.heapPush(ev)
+      if (time > ht || (time === ht && seq > this.seqs[0])) return this.heapPush(id, time, seq)
     }
-    this.front = ev
+    this.front = id
     this.frontTime = time
     this.frontSeq = seq
-    this.hasFront = true
   }
 
-  private heapPush(ev: SimEvent): void {
-    if (this.size === this.times.length) this.grow()
-    const { evs, times, seqs } = this
-    const time = ev.time
-    const seq = ev.seq
-    let i = this.size++
+  private heapPush(id: number, time: SimTime, seq: number): void {
+    if (this.size === this.times.length) this.growHeap()
+    this.siftUp(this.size++, id, time, seq)
+  }
+
+  /** Put an entry into the hole at `i`, moving the hole up past the parents that come after it. */
+  private siftUp(hole: number, id: number, time: SimTime, seq: number): void {
+    const { ids, times, seqs } = this
+    let i = hole
     while (i > 0) {
       const p = (i - 1) >> 1
       const pt = times[p]
       if (pt < time || (pt === time && seqs[p] < seq)) break
-      evs[i] = evs[p]
+      ids[i] = ids[p]
       times[i] = pt
       seqs[i] = seqs[p]
       i = p
     }
-    evs[i] = ev
+    ids[i] = id
     times[i] = time
     seqs[i] = seq
   }
 
-  /** Remove the first entry. */
+  /** Remove the first entry: its hole down to a leaf by the earlier child, then the last entry up into it. */
   private pop(): void {
     const n = --this.size
-    const { evs, times, seqs } = this
-    const last = evs[n]
-    const lt = times[n]
-    const ls = seqs[n]
-    evs[n] = VACANT // no stale reference to a pooled event
     if (n === 0) return
+    const { ids, times, seqs } = this
     let i = 0
     for (;;) {
       const l = 2 * i + 1
       if (l >= n) break
       const r = l + 1
       let c = l
-      let ct = times[l]
       if (r < n) {
         const rt = times[r]
-        if (rt < ct || (rt === ct && seqs[r] < seqs[l])) {
-          c = r
-          ct = rt
-        }
+        const lt = times[l]
+        if (rt < lt || (rt === lt && seqs[r] < seqs[l])) c = r
       }
-      if (lt < ct || (lt === ct && ls < seqs[c])) break
-      evs[i] = evs[c]
-      times[i] = ct
+      ids[i] = ids[c]
+      times[i] = times[c]
       seqs[i] = seqs[c]
       i = c
     }
-    evs[i] = last
-    times[i] = lt
-    seqs[i] = ls
+    this.siftUp(i, ids[n], times[n], seqs[n])
   }
 
-  private grow(): void {
-    const times = new Float64Array(this.times.length * 2)
-    const seqs = new Float64Array(this.seqs.length * 2)
+  private growHeap(): void {
+    const n = this.times.length * 2
+    const ids = new Int32Array(n)
+    const times = new Float64Array(n)
+    const seqs = new Float64Array(n)
+    ids.set(this.ids)
     times.set(this.times)
     seqs.set(this.seqs)
+    this.ids = ids
     this.times = times
     this.seqs = seqs
   }
-}
 
-/** Opaque handle to a scheduled event; read `seq` right after scheduling to cancel later. */
-export interface EventTicket {
-  readonly seq: number
+  /** `n` slots in all, the new ones free (the lowest numbers on top of the stack). */
+  private growSlots(n: number): void {
+    const old = this.kinds.length
+    const kinds = new Int32Array(n)
+    const slotSeqs = new Float64Array(n).fill(-1)
+    const free = new Int32Array(n)
+    kinds.set(this.kinds)
+    slotSeqs.set(this.slotSeqs)
+    free.set(this.free.subarray(0, this.freeCount))
+    for (let id = n - 1; id >= old; id--) {
+      free[this.freeCount++] = id
+      this.handlers.push(null)
+      this.datas.push(undefined)
+    }
+    this.kinds = kinds
+    this.slotSeqs = slotSeqs
+    this.free = free
+  }
 }
 
 /**
@@ -256,7 +280,7 @@ export interface EventTicket {
  * anticipation and idling, and the block layer for "idle until t".
  */
 export class Timer {
-  private ticket: EventTicket | null = null
+  private ticket: EventTicket = NONE
   private seq = -1
   private due: SimTime = -1
 
@@ -271,26 +295,26 @@ export class Timer {
     this.clear()
     const t = this.engine.at(Math.max(at, this.engine.now), this.handler, this.kind, this)
     this.ticket = t
-    this.seq = t.seq
+    this.seq = this.engine.seqOf(t)
     this.due = at
   }
 
   clear(): void {
-    if (this.ticket !== null) this.engine.cancel(this.ticket, this.seq)
-    this.ticket = null
+    if (this.ticket !== NONE) this.engine.cancel(this.ticket, this.seq)
+    this.ticket = NONE
     this.seq = -1
     this.due = -1
   }
 
   /** Call from the handler when the timer fires, so `pending` reads false. */
   fired(): void {
-    this.ticket = null
+    this.ticket = NONE
     this.seq = -1
     this.due = -1
   }
 
   get pending(): boolean {
-    return this.ticket !== null
+    return this.ticket !== NONE
   }
 
   /** Absolute time it fires at, or -1. */

@@ -26,6 +26,13 @@ export class RandomBlockOrder {
   next(): number {
     const m = this.mask + 1
     if (this.blocks <= 1) return 0
+    if (m <= 0x8000_0000) {
+      // a·x mod m is the product's low bits: Math.imul's low 32 (exact for a, x < 2^31), masked
+      for (;;) {
+        this.x = (Math.imul(this.a, this.x) + this.c) & this.mask
+        if (this.x < this.blocks) return this.x
+      }
+    }
     for (;;) {
       this.x = (mulMod(this.a, this.x, m) + this.c) & this.mask
       if (this.x < this.blocks) return this.x
