@@ -1,6 +1,7 @@
 // fio's random map without a map (block-order.ts): a full-period LCG over the next power of two,
 // values past the region skipped. Its steps must be the exact (a·x + c) mod m — up to m = 2^31 by
-// Math.imul's low bits — as a BigInt reference computes them.
+// Math.imul's low bits, beyond it in doubles (a region of 8 TiB of 4 KiB blocks and more) — as a
+// BigInt reference computes them.
 import { expect, it } from 'vitest'
 import { RandomBlockOrder } from '../../src/shared/workloads/block-order'
 import { Rng } from '../../src/shared/sim/rng'
@@ -18,7 +19,7 @@ function reference(o: RandomBlockOrder, n: number): number[] {
   return out
 }
 
-for (const blocks of [1000, 2_000_000, 2 ** 30 + 3, 2 ** 31 - 5, 2 ** 31]) {
+for (const blocks of [1000, 2_000_000, 2 ** 30 + 3, 2 ** 31 - 5, 2 ** 31, 2 ** 31 + 7, 2 ** 40 - 3]) {
   it(`steps exactly for a region of ${blocks} blocks`, () => {
     for (const seed of [1, 2, 3]) {
       const o = new RandomBlockOrder(blocks, new Rng(seed))

@@ -33,8 +33,9 @@ export class RandomBlockOrder {
         if (this.x < this.blocks) return this.x
       }
     }
+    // beyond 2^31 `&` would cut the sum to 32 signed bits: the remainder in doubles instead
     for (;;) {
-      this.x = (mulMod(this.a, this.x, m) + this.c) & this.mask
+      this.x = modPow2(mulMod(this.a, this.x, m) + this.c, m)
       if (this.x < this.blocks) return this.x
     }
   }
