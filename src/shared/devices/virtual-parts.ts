@@ -10,8 +10,8 @@ import type { SimTime } from '../sim/time'
  * signals per pass, the way there and back, waiting for the host's thread, the thread's work for
  * it and waiting for the rest of its pass — and its data beyond the first 4 KiB on the device's
  * one link (waiting for the link, the transfer), and the guest's completion of each request of a
- * pass in turn. A request that was merged in the device under
- * it shares the merged request's parts from there on.
+ * pass in turn. A request that was merged in the device under it shares the merged request's
+ * parts from there on.
  */
 export const VIRTUAL_PARTS = [
   'host path',
