@@ -2,9 +2,9 @@
 // is now, against that validation's real runs: per cell the real mean, the simulated mean then and
 // now; per pair of schedulers whose real difference had p < 0.05, whether the simulation orders it
 // the same way now; and how far the simulated figures are from the real ones, as the median and
-// mean |log(simulated / real)|. A model change can be judged against real runs already taken,
-// without measuring again. (Latency CDF distances need the real histograms, which the report does
-// not keep.)
+// mean |log(simulated / real)|; and the latency CDF distances against the real runs' histograms
+// (reports that keep them: CdfCell.real), as validate reports them. A model change can be judged
+// against real runs already taken, without measuring again.
 //
 //   npm run -s bench:resim -- V.json [--matrix FILE] [--device JSON] [--host JSON] [--reps N]
 //                                    [--only ID,…] [--schedulers A,B,…]
@@ -13,6 +13,9 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { simulate } from '../src/shared/experiment/runner'
+import { rmsCdfDistance } from '../src/shared/metrics/cdf-distance'
+import { LatencyHistogram } from '../src/shared/metrics/histogram'
+import { median as medianOf } from '../src/shared/metrics/stats'
 import { resolveSpec } from '../src/shared/experiment/validate'
 import { VALIDATE_MATRIX, validateSpec } from '../src/shared/validate/matrix'
 import type { ValidateWorkload } from '../src/shared/validate/matrix'
@@ -69,6 +72,7 @@ const logs: Record<Metric, { was: number[]; now: number[] }> = {
   MBps: { was: [], now: [] },
   p99Ms: { was: [], now: [] },
 }
+const cdfs = { was: [] as number[], now: [] as number[] }
 const order = { same: 0, opposite: 0, tie: 0 }
 const separable = { same: 0, all: 0 }
 
@@ -93,14 +97,19 @@ for (const w of report.workloads) {
   )
   // per scheduler and process (a numjobs group summed), the mean over the repetitions
   const sim: Record<string, Record<string, Record<Metric, number>>> = {}
+  // per scheduler and process, the latencies of every repetition merged
+  const lat: Record<string, Record<string, LatencyHistogram>> = {}
   spec.schedulers.forEach((s, k) => {
     const acc: Record<string, Record<Metric, number>> = {}
+    const hs: Record<string, LatencyHistogram> = (lat[s.label] = {})
     for (let r = 0; r < reps; r++) {
       const per: Record<string, Record<Metric, number>> = {}
       for (const p of simulate(spec, k, r, { why: false }).processes) {
-        const e = (per[p.name.replace(/\/\d+$/, '')] ??= { MBps: 0, p99Ms: 0 })
+        const name = p.name.replace(/\/\d+$/, '')
+        const e = (per[name] ??= { MBps: 0, p99Ms: 0 })
         e.MBps += p.MBps
         e.p99Ms = Math.max(e.p99Ms, p.latencyMs.p99)
+        ;(hs[name] ??= new LatencyHistogram()).merge(LatencyHistogram.fromJSON(p.latency))
       }
       for (const [n, e] of Object.entries(per)) {
         const a = (acc[n] ??= { MBps: 0, p99Ms: 0 })
@@ -122,6 +131,18 @@ for (const w of report.workloads) {
     if (l && real > 0 && now > 0 && c.simulated.mean > 0) {
       l.was.push(Math.abs(Math.log(c.simulated.mean / real)))
       l.now.push(Math.abs(Math.log(now / real)))
+    }
+  }
+  for (const c of w.cdf) {
+    const h = lat[c.scheduler]?.[c.process]
+    if (!c.real || !h) continue
+    const d = rmsCdfDistance(c.real, h.toJSON())
+    console.log(
+      `  cdf ${c.process.padEnd(10)} ${c.scheduler.padEnd(12)} was ${(c.relative * 100).toFixed(1).padStart(6)} %  now ${(d.relative * 100).toFixed(1).padStart(6)} %`,
+    )
+    if (Number.isFinite(c.relative) && Number.isFinite(d.relative)) {
+      cdfs.was.push(c.relative)
+      cdfs.now.push(d.relative)
     }
   }
   for (const p of w.pairs) {
@@ -156,3 +177,9 @@ for (const k of ['MBps', 'p99Ms'] as const) {
 console.log(
   `pairs with p < 0.05: ${order.same} the same way, ${order.opposite} the opposite way, ${order.tie} tied (within 1 %); separable pairs ordered: ${separable.same} of ${separable.all}`,
 )
+if (cdfs.now.length > 0)
+  console.log(
+    `latency CDF distance ÷ the real mean over ${cdfs.now.length} cells: median ${(medianOf(cdfs.was) * 100).toFixed(1)} % then, ${(medianOf(cdfs.now) * 100).toFixed(1)} % now`,
+  )
+else
+  console.log('latency CDF distances: none (the report keeps no real histograms: made before they were kept)')

@@ -6,6 +6,8 @@ import type { RunResult } from '../../src/shared/experiment/result'
 import type { Pair } from '../../src/shared/validate/judge'
 import { controlFalseDiscoveries, judgeWorkload } from '../../src/shared/validate/judge'
 import { syntheticRuns } from '../report/runs'
+import { LatencyHistogram } from '../../src/shared/metrics/histogram'
+import { rmsCdfDistance } from '../../src/shared/metrics/cdf-distance'
 
 /** Runs of one label whose reader moved 100 MiB at these rates (× 104.9 MB/s), one per round. */
 const runsAt = (label: string, rates: number[], firstRound = 0): RunResult[] =>
@@ -80,5 +82,23 @@ describe('judging many pairs at once', () => {
     const pairs = [pair(1e-6, 0.04), pair(1e-6, 0.06)]
     controlFalseDiscoveries(pairs)
     expect(pairs.map((x) => x.separable)).toEqual([false, true])
+  })
+})
+
+describe('the latency CDFs of a workload', () => {
+  it('keep the real runs’ merged latencies, which give the same distance again (bench:resim)', () => {
+    const real = [...runsAt('A', [1, 1.1, 0.9]), ...runsAt('B', [1.2, 1.3])]
+    const simulated = [...runsAt('A', [1.5]), ...runsAt('B', [0.8])]
+    const { cdf } = judgeWorkload(['A', 'B'], ['reader'], 'reader', real, simulated)
+    for (const c of cdf) {
+      const runs = real.filter((r) => r.label === c.scheduler)
+      const count = runs.reduce((n, r) => n + LatencyHistogram.fromJSON(r.processes[0].latency).count, 0)
+      expect(LatencyHistogram.fromJSON(c.real!).count).toBe(count)
+      const sim = LatencyHistogram.fromJSON(
+        simulated.find((r) => r.label === c.scheduler)!.processes[0].latency,
+      )
+      expect(rmsCdfDistance(c.real!, sim.toJSON()).relative).toBeCloseTo(c.relative, 12)
+    }
+    expect(cdf.map((c) => c.scheduler)).toEqual(['A', 'B'])
   })
 })

@@ -1,5 +1,6 @@
 import type { RunResult } from '../experiment/result'
 import { rmsCdfDistance } from '../metrics/cdf-distance'
+import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { LatencyHistogram } from '../metrics/histogram'
 import { benjaminiHochberg, ci95, mean, pairedT, welch } from '../metrics/stats'
 
@@ -78,6 +79,11 @@ export interface CdfCell {
   ms: number
   /** RMS distance ÷ the real mean latency. */
   relative: number
+  /**
+   * The real runs' latencies, all repetitions merged: what the distance was measured against, kept
+   * so a later model can be judged on the same runs (bench:resim). Absent in reports before it.
+   */
+  real?: LatencyHistogramJSON
 }
 
 export interface WorkloadJudgement {
@@ -225,11 +231,9 @@ export function judgeWorkload(
         }
     }
     for (const l of ran) {
-      const d = rmsCdfDistance(
-        latencyOf(real, l, process).toJSON(),
-        latencyOf(simulated, l, process).toJSON(),
-      )
-      cdf.push({ scheduler: l, process, ms: d.ms, relative: d.relative })
+      const measured = latencyOf(real, l, process).toJSON()
+      const d = rmsCdfDistance(measured, latencyOf(simulated, l, process).toJSON())
+      cdf.push({ scheduler: l, process, ms: d.ms, relative: d.relative, real: measured })
     }
   }
   controlFalseDiscoveries(pairs)
