@@ -138,6 +138,10 @@ describeReal('fingerprinting a scratch device (root)', () => {
       expect(doc.residuals?.[`qd32-randread@${p.scheduler}`]).toBeDefined()
     }
     expect(doc.host?.overrides.schedCpuScale).toBeGreaterThanOrEqual(0)
+    // the host as captured, before the fit: what a fit again starts from
+    expect(saved.capturedHost?.overrides.cpus).toBe(doc.host?.overrides.cpus)
+    expect(saved.capturedHost?.overrides.schedCpuScale).toBeUndefined()
+    expect(saved.capturedHost?.sources.wakeUs ?? '').not.toMatch(/^fitted/)
     // a buffered write()'s CPU per KiB on this machine (copy and page allocation: a memory
     // bandwidth between ~100 MB/s and ~50 GB/s), and the queue's segment bound from sysfs
     expect(doc.host?.overrides.copyUsPerKiB).toBeGreaterThan(0.02)

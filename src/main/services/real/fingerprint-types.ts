@@ -75,6 +75,12 @@ export interface PresetDocument {
   queue?: QueueFacts
   /** This machine as a host preset: the simulated companion of a real run uses it. */
   host?: HostCapture
+  /**
+   * The host as captured and measured, before the fit's corrections (fio's CPU, the buffered
+   * writes): a fit again from `measured.fitPoints` starts here, where starting from `host` would
+   * correct the corrected values (absent in presets of older versions).
+   */
+  capturedHost?: HostCapture
   /** Paste into a spec to simulate this device today (no registration needed). */
   specDevice: { preset: string; overrides: ParamValues }
 }

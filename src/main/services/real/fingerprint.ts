@@ -144,6 +144,8 @@ export async function fingerprintDevice(
   const host = captureHost({ readAheadKiB: q.readAheadKiB, nrRequests: q.nrRequests, device: t.name })
   // after the sweep, whose points it must not disturb: the cost of memory the guest reported
   const probed = await measureFreshPages(host, o.freshPageProbe, ev.notice)
+  // the host as captured and measured, before the fit corrects it: what fitting again starts from
+  const capturedHost = structuredClone(host)
   // the probe's price of a MiB of reported memory tells the buffered point's fresh writes from
   // writes slow for another reason (fit-fresh-pages.ts freshWrites)
   if (probed)
@@ -364,6 +366,7 @@ export async function fingerprintDevice(
     ...(schedulerPoints.length > 0 ? { schedulerPoints } : {}),
     queue: q,
     host,
+    capturedHost,
     specDevice: { preset: basePreset, overrides: values },
   }
   if (o.out) {
