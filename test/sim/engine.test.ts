@@ -107,6 +107,18 @@ describe('engine', () => {
     ])
   })
 
+  it('keeps (time, seq) order when more events precede the heap than its front holds', () => {
+    // each is earlier than everything scheduled before it, or falls between: the front (a few
+    // events before the heap) overflows both ways, the new event or its latest going to the heap
+    const e = new Engine()
+    const h = logger(e)
+    const times = [1000, 900, 800, 950, 700, 800, 700, 850, 600, 1000, 650]
+    times.forEach((t, k) => e.at(t, h, k))
+    e.run()
+    const want = times.map((t, k) => [t, k]).sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    expect(h.log).toEqual(want)
+  })
+
   it('agrees with a plain (time, seq) list on random schedules, cancels and slices', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const rng = new Rng(seed)

@@ -57,11 +57,12 @@ export class SectorIndex {
     return lo
   }
 
-  insert(rq: Request): void {
+  /** Insert `rq`; returns its place (the requests from there on moved up one). */
+  insert(rq: Request): number {
     if (this.count === 0) {
       this.solo = rq
       this.count = 1
-      return
+      return 0
     }
     const a = this.items
     if (this.count === 1) {
@@ -71,10 +72,14 @@ export class SectorIndex {
     this.count++
     const i = this.search(rq.sector, rq.id)
     let j = a.length
-    if (j - i > LOOP_MOVE) return void a.splice(i, 0, rq)
+    if (j - i > LOOP_MOVE) {
+      a.splice(i, 0, rq)
+      return i
+    }
     a.push(rq)
     for (; j > i; j--) a[j] = a[j - 1]
     a[i] = rq
+    return i
   }
 
   /** Remove `rq`, found by its sector (or by `atSector`, where it was indexed before it moved). */

@@ -116,12 +116,15 @@ export function updatedNextRequest(bfqd: BfqData, q: BfqQueue): void {
  * schedule.
  */
 export function removeRequest(bfqd: BfqData, q: BfqQueue, rq: Request, now: SimTime, inFifo: boolean): void {
+  // its place in the sorted index: one search for both the next request and the removal
+  const place = q.sorted.indexOf(rq)
   if (q.nextRq === rq) {
-    q.nextRq = findNextRequest(bfqd, q, rq, now)
+    q.nextRq = findNextRequest(bfqd, q, rq, place, now)
     updatedNextRequest(bfqd, q)
   }
   if (inFifo) q.fifo.remove(rq)
-  q.sorted.remove(rq)
+  if (place >= 0) q.sorted.removeAt(place)
+  else q.sorted.remove(rq)
   bfqd.queued--
   if (q.sorted.size > 0) return
   q.nextRq = null
@@ -133,12 +136,18 @@ export function removeRequest(bfqd: BfqData, q: BfqQueue, rq: Request, now: SimT
 
 /**
  * bfq_find_next_rq: after `last` leaves — the FIFO head if it expired (looked at once per service
- * slot), else the better of the sector neighbours of `last` (wrapping to the lowest sector).
+ * slot), else the better of the sector neighbours of `last` at place `idx` (wrapping to the lowest
+ * sector).
  */
-function findNextRequest(bfqd: BfqData, q: BfqQueue, last: Request, now: SimTime): Request | null {
+function findNextRequest(
+  bfqd: BfqData,
+  q: BfqQueue,
+  last: Request,
+  idx: number,
+  now: SimTime,
+): Request | null {
   const expired = checkFifo(q, last, now)
   if (expired !== null) return expired
-  const idx = q.sorted.indexOf(last)
   const prev = idx > 0 ? q.sorted.at(idx - 1) : null
   let next: Request | null = idx + 1 < q.sorted.size ? q.sorted.at(idx + 1) : null
   if (next === null && q.sorted.size > 0 && q.sorted.at(0) !== last) next = q.sorted.at(0)

@@ -36,17 +36,18 @@ export class HeadChooser {
   }
 
   /**
-   * cfq_find_next_rq: the better of `rq`'s sector successor (wrapping round to the first request)
-   * and its predecessor — the next_rq to use once `rq` leaves; `i`: `rq`'s place in `sorted`
-   * (−1: not found by its sector).
+   * cfq_find_next_rq: the better of the successor of the request at place `i` (wrapping round to
+   * the first request) and its predecessor — the next_rq to use once that request leaves; returns
+   * its place in `sorted` (before the removal), or −1 when none is left.
    */
-  nextAt(sorted: SectorIndex, i: number, last: number): Request | null {
+  nextAt(sorted: SectorIndex, i: number, last: number): number {
     const n = sorted.size
-    let next: Request | null = null
-    if (i + 1 < n) next = sorted.at(i + 1)
-    else if (n > 1 && i !== 0) next = sorted.at(0)
-    const prev = i > 0 ? sorted.at(i - 1) : null
-    return this.choose(next, prev, last)
+    let next = -1
+    if (i + 1 < n) next = i + 1
+    else if (n > 1 && i !== 0) next = 0
+    const prev = i > 0 ? i - 1 : -1
+    const chosen = this.choose(next < 0 ? null : sorted.at(next), prev < 0 ? null : sorted.at(prev), last)
+    return chosen === null ? -1 : next >= 0 && chosen === sorted.at(next) ? next : prev
   }
 }
 
@@ -57,23 +58,40 @@ export class HeadChooser {
 export class SortedQueue {
   readonly sorted = new SectorIndex()
   nextRq: Request | null = null
+  /**
+   * `nextRq`'s place in `sorted`, kept as requests come and go: the request a dispatch takes is
+   * nearly always `nextRq`, and its place then needs no search (the kernel's rb-tree node gives its
+   * neighbours at once).
+   */
+  private nextPlace = -1
   /** Requests in `sorted`. */
   queued = 0
 
   /** cfq_add_rq_rb: index `rq` and see whether it is a better next request. */
   addSorted(rq: Request, chooser: HeadChooser, last: number): void {
-    this.sorted.insert(rq)
+    const i = this.sorted.insert(rq)
     this.queued++
-    this.nextRq = chooser.choose(this.nextRq, rq, last)
+    if (this.nextRq !== null && i <= this.nextPlace) this.nextPlace++
+    const next = chooser.choose(this.nextRq, rq, last)
+    if (next === rq) this.nextPlace = i
+    this.nextRq = next
   }
 
   /** cfq_del_rq_rb: unindex `rq`, choosing a new next request first if it was the next one. */
   removeSorted(rq: Request, chooser: HeadChooser, last: number): void {
-    // one search for both the next request and the removal (each was a search of its own)
-    const i = this.sorted.indexOf(rq)
-    if (this.nextRq === rq) this.nextRq = chooser.nextAt(this.sorted, i, last)
-    if (i >= 0) this.sorted.removeAt(i)
-    else this.sorted.remove(rq)
+    // one search at most, for both the next request and the removal
+    const i = rq === this.nextRq ? this.nextPlace : this.sorted.indexOf(rq)
+    if (i < 0) {
+      this.sorted.remove(rq) // not found by its sector: not `nextRq` either (see SectorIndex.remove)
+      this.nextPlace = this.nextRq === null ? -1 : this.sorted.indexOf(this.nextRq)
+    } else {
+      if (rq === this.nextRq) {
+        const j = chooser.nextAt(this.sorted, i, last)
+        this.nextRq = j < 0 ? null : this.sorted.at(j)
+        this.nextPlace = j > i ? j - 1 : j
+      } else if (i < this.nextPlace) this.nextPlace--
+      this.sorted.removeAt(i)
+    }
     this.queued--
   }
 
@@ -82,5 +100,6 @@ export class SortedQueue {
     this.sorted.remove(rq, oldSector)
     this.sorted.insert(rq)
     this.nextRq = chooser.choose(this.nextRq, rq, last)
+    this.nextPlace = this.nextRq === null ? -1 : this.sorted.indexOf(this.nextRq)
   }
 }
