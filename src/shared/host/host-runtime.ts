@@ -14,6 +14,8 @@ export interface HostRuntime {
   /** System time of allocating one reported page (0: no free page reporting). */
   freshPage: SimTime
   submit: SimTime
+  /** CPU per KiB of a direct transfer in its process, read and write (host dio*UsPerKiB), ns. */
+  dioPerKiB: readonly [number, number]
   /** CPU of putting one page under writeback and submitting it, in the writing task (host `writebackPageUs`). */
   writebackPage: SimTime
   fork: SimTime
@@ -37,6 +39,10 @@ export function hostRuntime(hv: ParamValues, schedCpu: SimTime): HostRuntime {
     writeCall: Math.round(((hv.writeCallUs as number | undefined) ?? 0) * US),
     freshPage: Math.round(n('freshPageUs') * US),
     submit: Math.round(n('submitUs') * US),
+    dioPerKiB: [
+      ((hv.dioReadUsPerKiB as number | undefined) ?? 0) * US,
+      ((hv.dioWriteUsPerKiB as number | undefined) ?? 0) * US,
+    ],
     writebackPage: Math.round(((hv.writebackPageUs as number | undefined) ?? 0) * US),
     fork: Math.round(n('forkUs') * US),
     throttle: hv.dirtyThrottle as HostRuntime['throttle'],

@@ -269,6 +269,30 @@ export const hostParams: readonly ParamSpec[] = [
     max: 100_000,
   },
   {
+    name: 'dioReadUsPerKiB',
+    kind: 'number',
+    default: 0,
+    unit: 'µs/KiB',
+    meaning:
+      'CPU per KiB of a direct (O_DIRECT, raw) read in the reading process beyond its per-request cost, spent before its bios go: pinning the buffer’s pages and building the bios over them, and at completion releasing (and dirtying) them — so a large transfer reaches the device later than a small one issued beside it',
+    min: 0,
+    max: 1000,
+    source:
+      '[assumed] 0 in the era presets; block/bio.c bio_iov_iter_get_pages → mm/gup.c pin_user_pages_fast, and __bio_release_pages / bio_check_pages_dirty at completion (Linux 6.18): work per page. The fingerprint fits it from fio’s CPU per I/O (rusage) of 1 MiB against 4 KiB direct reads; traced on this machine (2026-12-07, loop device, psync 1 MiB reads: syscall entry → first request 14 µs, last completion → return 73 µs; 4 KiB: 1 and 3 µs)',
+  },
+  {
+    name: 'dioWriteUsPerKiB',
+    kind: 'number',
+    default: 0,
+    unit: 'µs/KiB',
+    meaning:
+      'CPU per KiB of a direct write in the writing process beyond its per-request cost, spent before its bios go: preparing the buffer (fio changes a few bytes of each 512 by default, scramble_buffers=1), pinning its pages and building the bios, and releasing them at completion',
+    min: 0,
+    max: 1000,
+    source:
+      '[assumed] 0 in the era presets; as dioReadUsPerKiB, and fio io_u.c small_content_scramble (fio 3.x, scramble_buffers=1 by default). The fingerprint fits it from fio’s CPU per I/O of 1 MiB against 4 KiB direct writes; traced on this machine (2026-12-07, psync 1 MiB writes: 30–41 µs in fio between calls, entry → first request 14–19 µs, last completion → return 27 µs; 4 KiB: 1, 1 and 2 µs)',
+  },
+  {
     name: 'writebackPageUs',
     kind: 'number',
     default: 0,

@@ -67,7 +67,7 @@ export class Task extends TaskState implements Sys, SlotWaiter, BioOwner, Alloca
       this.pg = Math.floor(offset / PAGE)
       this.endPg = Math.min(Math.ceil((offset + bytes) / PAGE), file.pageCount)
     } else if (!file.raw && this.kernel.fs !== null) this.kernel.fs.accessed(this, file)
-    this.burst(this.kernel.h.syscall)
+    this.burst(this.kernel.h.syscall + (this.k === K_DIRECT ? this.dioWork(READ, bytes) : 0))
   }
 
   write(file: SimFile, offset: number, bytes: number, direct: boolean): void {
@@ -76,7 +76,9 @@ export class Task extends TaskState implements Sys, SlotWaiter, BioOwner, Alloca
     this.directRange()
     const fs = this.kernel.fs
     if (fs !== null && this.k === K_DIRECT && !file.raw) fs.written(this, file, offset, bytes, true)
-    this.burst(this.kernel.h.syscall + (this.k === K_DIRECT ? this.kernel.h.submit : 0))
+    this.burst(
+      this.kernel.h.syscall + (this.k === K_DIRECT ? this.kernel.h.submit + this.dioWork(WRITE, bytes) : 0),
+    )
   }
 
   fsync(file: SimFile, datasync = false, counted = true): void {
@@ -139,6 +141,17 @@ export class Task extends TaskState implements Sys, SlotWaiter, BioOwner, Alloca
     this.flushBlockDevice() // the last close: sync_blockdev, then the cache dropped
   }
 
+  /**
+   * A direct transfer's work per KiB in this process (host dioReadUsPerKiB, dioWriteUsPerKiB):
+   * its buffer's pages pinned and the bios built over them before they go, released at completion
+   * — all charged before, where it delays the transfer's arrival at the device behind a smaller
+   * one issued beside it.
+   */
+  private dioWork(op: Op, bytes: number): SimTime {
+    const perKiB = this.kernel.h.dioPerKiB[op]
+    return perKiB > 0 ? Math.round((bytes / 1024) * perKiB) : 0
+  }
+
   compute(ns: SimTime): void {
     this.k = K_STEP
     this.burst(ns)
@@ -160,7 +173,7 @@ export class Task extends TaskState implements Sys, SlotWaiter, BioOwner, Alloca
     this.begin(file, offset, bytes, op)
     this.opSync = sync
     this.k = K_AIO
-    this.burst(this.kernel.h.syscall + this.kernel.h.submit)
+    this.burst(this.kernel.h.syscall + this.kernel.h.submit + this.dioWork(op, bytes))
   }
 
   aioWait(min: number, max = Infinity): void {

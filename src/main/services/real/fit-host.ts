@@ -9,6 +9,7 @@ import { correctFreshPage, warmPoolMiB } from './fit-fresh-pages'
 import { correctWriteCall } from './fit-write-call'
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000
+const r5 = (x: number): number => Math.round(x * 1e5) / 1e5
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x))
 
 /** Where the host values `correctHost` adjusts come from, for the preset’s sources. */
@@ -17,6 +18,10 @@ export const HOST_FIT_SOURCES: Record<string, string> = {
   wakeUs: "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls",
   copyUsPerKiB:
     'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
+  dioReadUsPerKiB:
+    "fitted: fio's own CPU per I/O of the 1 MiB direct reads (seq-read) beyond the simulated, per KiB (pinning, building and releasing the buffer's pages)",
+  dioWriteUsPerKiB:
+    "fitted: fio's own CPU per I/O of the 1 MiB direct writes (seq-write) beyond the simulated, per KiB (the buffer's preparation, pinning, building and releasing its pages)",
   writeCallUs:
     'fitted: the median of writeCallQuantilesUs — the median 4 KiB buffered write() (a system call, one page copied, the call’s work in the write path) beyond the simulated',
   writeCallQuantilesUs:
@@ -51,6 +56,15 @@ export function correctHost(
       clamp(((host.syscallUs as number | undefined) ?? 0.3) + (q32[0] - q32[1]) / 2, 0.05, 1000),
     )
   if (q1) out.wakeUs = r3(clamp(((host.wakeUs as number | undefined) ?? 0) + (q1[0] - q1[1]), 0, 1000))
+  // the 1 MiB direct transfers cost fio more per I/O than the 4 KiB ones by their pages: what the
+  // model does not count of it, per KiB, is the direct transfer's own work (dio*UsPerKiB)
+  for (const [name, key] of [
+    ['seq-read', 'dioReadUsPerKiB'],
+    ['seq-write', 'dioWriteUsPerKiB'],
+  ] as const) {
+    const c = cpu(name)
+    if (c) out[key] = r5(clamp(((host[key] as number | undefined) ?? 0) + (c[0] - c[1]) / 1024, 0, 100))
+  }
   // a buffered write() of 4 KiB: a system call, a page's copy and the call's own work, no sleep
   // under the dirty limits — its quantiles beyond the simulated are that work's (fio's clat: the
   // call alone; fio's own time between calls is not the kernel's and stays out)

@@ -22,7 +22,8 @@ import { initialFlush } from './fit-flush'
  *  - the parallelism of reads and of writes: the QD32 rates (Little's law to start with);
  *  - the bandwidths: the 1 MiB sequential points;
  *  - the host's CPU per system call: fio's own CPU per I/O at QD32 (libaio, few sleeps); the
- *    CPU of a wake-up: what QD1 (psync, a sleep per I/O) takes beyond that;
+ *    CPU of a wake-up: what QD1 (psync, a sleep per I/O) takes beyond that; a direct transfer's
+ *    work per KiB: what fio's 1 MiB sequential points take beyond the simulated;
  *  - a cache flush's time: the writes each followed by fsync, beyond the write (fit-flush.ts).
  * The queue attributes (rotational, tags, nr_requests, max_sectors_kb) are read from sysfs.
  * This file holds the first values (initialVirtual); the re-simulation and the corrections, and
