@@ -7,8 +7,10 @@
 // against real runs already taken, without measuring again.
 //
 //   npm run -s bench:resim -- V.json [--matrix FILE] [--device JSON] [--host JSON] [--reps N]
-//                                    [--only ID,…] [--schedulers A,B,…]
+//                                    [--only ID,…] [--schedulers A,B,…] [--quantiles]
 // --matrix: the workloads the validation ran, when not the built-in matrix (validate --matrix).
+// --quantiles: per CDF cell also the real and simulated p1, p10, p50, p90, p99 and mean (µs), to
+// see whether a distance comes from a shift of the whole distribution or from its spread or tail.
 // --device, --host: parameter overrides on the report's preset, e.g. --device '{"irqCompleteUs":1.3}'.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -34,6 +36,7 @@ const { values, positionals } = parseArgs({
     reps: { type: 'string' },
     only: { type: 'string' },
     schedulers: { type: 'string' },
+    quantiles: { type: 'boolean' },
   },
 })
 if (positionals.length !== 1) {
@@ -140,6 +143,13 @@ for (const w of report.workloads) {
     console.log(
       `  cdf ${c.process.padEnd(10)} ${c.scheduler.padEnd(12)} was ${(c.relative * 100).toFixed(1).padStart(6)} %  now ${(d.relative * 100).toFixed(1).padStart(6)} %`,
     )
+    if (values.quantiles) {
+      const shape = (x: LatencyHistogram): string =>
+        [1, 10, 50, 90, 99].map((q) => (x.percentile(q) / 1e3).toFixed(0).padStart(6)).join('') +
+        `  mean ${(x.mean / 1e3).toFixed(0).padStart(6)}`
+      console.log(`      real µs ${shape(LatencyHistogram.fromJSON(c.real))}`)
+      console.log(`      sim  µs ${shape(h)}`)
+    }
     if (Number.isFinite(c.relative) && Number.isFinite(d.relative)) {
       cdfs.was.push(c.relative)
       cdfs.now.push(d.relative)
