@@ -6,13 +6,17 @@
 // (reports that keep them: CdfCell.real), as validate reports them. A model change can be judged
 // against real runs already taken, without measuring again.
 //
-//   npm run -s bench:resim -- V.json [--matrix FILE] [--device JSON] [--host JSON] [--reps N]
-//                                    [--only ID,…] [--schedulers A,B,…] [--quantiles]
+//   npm run -s bench:resim -- V.json [--matrix FILE] [--refit FP.json] [--device JSON] [--host JSON]
+//                                    [--reps N] [--only ID,…] [--schedulers A,B,…] [--quantiles]
 // --matrix: the workloads the validation ran, when not the built-in matrix (validate --matrix).
+// --refit: the fingerprint the validation ran on (its preset), fitted again with the code as it is
+// (fingerprint-refit.ts), and its device and host simulated instead of the report's: a model change
+// judged with the preset it would fit, not the one the old code fitted.
 // --quantiles: per CDF cell also the real and simulated p1, p10, p50, p90, p99 and mean (µs), to
 // see whether a distance comes from a shift of the whole distribution or from its spread or tail.
 // --device, --host: parameter overrides on the report's preset, e.g. --device '{"irqCompleteUs":1.3}'.
 import { readFileSync } from 'node:fs'
+import { refitFingerprint } from '../src/main/services/real/fingerprint-refit'
 import { parseArgs } from 'node:util'
 import { simulate } from '../src/shared/experiment/runner'
 import { rmsCdfDistance } from '../src/shared/metrics/cdf-distance'
@@ -31,6 +35,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     matrix: { type: 'string' },
+    refit: { type: 'string' },
     device: { type: 'string' },
     host: { type: 'string' },
     reps: { type: 'string' },
@@ -41,7 +46,7 @@ const { values, positionals } = parseArgs({
 })
 if (positionals.length !== 1) {
   console.error(
-    'usage: bench:resim -- V.json [--matrix FILE] [--device JSON] [--host JSON] [--reps N] [--only ID,…]',
+    'usage: bench:resim -- V.json [--matrix FILE] [--refit FP.json] [--device JSON] [--host JSON] [--reps N] [--only ID,…] [--quantiles]',
   )
   process.exit(2)
 }
@@ -62,13 +67,29 @@ if (values.matrix) {
 }
 const reps = Math.max(1, Number(values.reps ?? 3))
 const only = values.only?.split(',')
+let preset: Pick<ValidateReport['preset'], 'device' | 'host'> = report.preset
+if (values.refit) {
+  const fp = refitFingerprint(JSON.parse(readFileSync(values.refit, 'utf8')), values.refit)
+  if (!fp.host) throw new Error(`${values.refit}: the refitted fingerprint has no host`)
+  const other = (now: ParamValues, was: ParamValues): string => {
+    const ks = Object.keys(now).filter((k) => JSON.stringify(now[k]) !== JSON.stringify(was[k]))
+    return `${ks.length} value${ks.length === 1 ? '' : 's'} other than the report's${ks.length ? `: ${ks.join(', ')}` : ''}`
+  }
+  console.log(
+    `refitted ${values.refit} with the code as it is: re-simulating on its device (${fp.basePreset}, ${other(fp.values, report.preset.device.overrides)}) and its host (${other(fp.host.overrides, report.preset.host.overrides)})`,
+  )
+  preset = {
+    device: { preset: fp.basePreset, overrides: fp.values },
+    host: { preset: fp.host.preset, overrides: fp.host.overrides },
+  }
+}
 const device = {
-  ...report.preset.device,
-  overrides: { ...report.preset.device.overrides, ...json(values.device, '--device') },
+  ...preset.device,
+  overrides: { ...preset.device.overrides, ...json(values.device, '--device') },
 }
 const host = {
-  ...report.preset.host,
-  overrides: { ...report.preset.host.overrides, ...json(values.host, '--host') },
+  ...preset.host,
+  overrides: { ...preset.host.overrides, ...json(values.host, '--host') },
 }
 const schedulers = values.schedulers?.split(',') ?? report.schedulers
 const logs: Record<Metric, { was: number[]; now: number[] }> = {

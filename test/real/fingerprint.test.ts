@@ -8,6 +8,7 @@ import type { SweepPoint } from '../../src/main/services/real/fingerprint-fit'
 import { fitModel, meanSeekMs } from '../../src/main/services/real/fingerprint-fit'
 import type { PresetDocument } from '../../src/main/services/real/fingerprint'
 import { fingerprintDevice, sweepSpec } from '../../src/main/services/real/fingerprint'
+import { refitFingerprint } from '../../src/main/services/real/fingerprint-refit'
 import { FINGERPRINT_POINTS } from '../../src/shared/devices/fingerprint-points'
 import { KERNEL_OFFERED, cleanupDir, describeReal, loopsUnder, tempDir } from './real-env'
 
@@ -153,5 +154,10 @@ describeReal('fingerprinting a scratch device (root)', () => {
     expect(saved.name).toBe('mine')
     expect(() => resolveSpec({ ...sweepSpec(1, 2 ** 26, saved.specDevice) })).not.toThrow()
     expect(loopsUnder(dir)).toEqual([])
-  }, 120_000)
+    // fitted again from what the file kept, with the same code: the same fit
+    const again = refitFingerprint(saved, out)
+    expect(again.values).toEqual(saved.values)
+    expect(again.host).toEqual(saved.host)
+    expect(again.description).toBe(saved.description)
+  }, 180_000)
 })

@@ -1,8 +1,21 @@
 // A fingerprint's sweep runs several passes: each point's passes as one, their spread as the
 // point's noise, and a point as the fit reads it.
+import type { ProcessResult } from '../../../shared/experiment/result'
 import { LatencyHistogram } from '../../../shared/metrics/histogram'
-import type { SweepPoint } from './fingerprint-fit'
+import type { SweepName, SweepPoint } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
+
+/** A point of one pass as the fit reads it: real (with the CPUs it kept busy) or simulated. */
+export function fitPointOf(p: ProcessResult, busy: number | null): FitPoint {
+  return {
+    name: p.name as SweepName,
+    iops: p.seconds > 0 ? p.ops / p.seconds : 0,
+    MBps: p.MBps,
+    latency: p.latency,
+    fioCpuUs: p.ops > 0 && p.cpuSeconds > 0 ? (p.cpuSeconds * 1e6) / p.ops : null,
+    busyCpus: busy,
+  }
+}
 
 /**
  * Several passes of one point as one: with three or more, the median pass by rate (its rates and

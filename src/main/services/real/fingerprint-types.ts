@@ -83,6 +83,15 @@ export interface PresetDocument {
   capturedHost?: HostCapture
   /** Paste into a spec to simulate this device today (no registration needed). */
   specDevice: { preset: string; overrides: ParamValues }
+  /**
+   * Fitted again, without measuring, from `measured.fitPoints` and `capturedHost` by the lab's
+   * code of a later day (fingerprint-refit.ts; `iosched-lab fingerprint --refit`): when, from
+   * which file, and the description of the fit it replaced. The scheduler points' histograms are
+   * not kept, so their cost fit is the replaced one's (the host's schedCpuScale, the schedulers'
+   * path times); their residuals are re-simulated and judged by their summaries, with no CDF
+   * distance in `fit`.
+   */
+  refitted?: { at: string; from: string; description: string }
 }
 
 export interface FingerprintOptions {

@@ -1,19 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ProcessResult } from '../../../shared/experiment/result'
-import { simulate } from '../../../shared/experiment/runner'
 import { resolveSpec } from '../../../shared/experiment/validate'
-import type { ParamValues } from '../../../shared/util/params'
-import { rmsCdfDistance } from '../../../shared/metrics/cdf-distance'
 import { median, pairedT } from '../../../shared/metrics/stats'
-import type { DeviceFacts, SweepName, SweepPoint } from './fingerprint-fit'
-import { fitModel } from './fingerprint-fit'
-import type { FitPoint } from './fit-virtual'
-import { inPasses, mergePasses, noiseOf, sweepPointOf } from './fingerprint-passes'
-import { fitVirtual } from './fit-virtual-refine'
-import { HOST_FIT_SOURCES } from './fit-host'
+import { fitSweep } from './fingerprint-document'
+import { fitPointOf, mergePasses, noiseOf } from './fingerprint-passes'
 import type { SchedulerPoint } from './fit-scheduler-cost'
-import { COST_SCHEDULERS, fitSchedulerCost, refineSchedulerPaths } from './fit-scheduler-cost'
+import { COST_SCHEDULERS } from './fit-scheduler-cost'
 import { captureHost } from './host-capture'
 import type { QueueFacts } from './queue-facts'
 import { readQueueFacts } from './queue-facts'
@@ -26,18 +19,11 @@ import { offeredOf } from './kernel-offers'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
 import { measureFreshPages } from './fresh-page-probe'
-import {
-  judgedBy,
-  VIRTUAL_BASE,
-  medianResidual,
-  residualSize,
-  schedulerSweepSpec,
-  sweepSpec,
-} from './fingerprint-sweep'
+import { schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
 
 export { VIRTUAL_BASE, residualSize, schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
 
-import type { FingerprintOptions, PointResidual, PresetDocument } from './fingerprint-types'
+import type { FingerprintOptions, PresetDocument } from './fingerprint-types'
 
 export type { FingerprintOptions, PointResidual, PresetDocument } from './fingerprint-types'
 
@@ -71,17 +57,6 @@ export function busyDuring(run: RealRunResult, p: ProcessResult): number | null 
 /** The bytes a sweep's random points spread over by default: the whole device, at most 8 GiB. */
 export function sweepRegion(sizeBytes: number): number {
   return Math.min(sizeBytes || DEFAULT_SCRATCH_BYTES, 8 * 2 ** 30)
-}
-
-function fitPointOf(p: ProcessResult, busy: number | null): FitPoint {
-  return {
-    name: p.name as SweepName,
-    iops: p.seconds > 0 ? p.ops / p.seconds : 0,
-    MBps: p.MBps,
-    latency: p.latency,
-    fioCpuUs: p.ops > 0 && p.cpuSeconds > 0 ? (p.cpuSeconds * 1e6) / p.ops : null,
-    busyCpus: busy,
-  }
 }
 
 /**
@@ -144,28 +119,11 @@ export async function fingerprintDevice(
   const host = captureHost({ readAheadKiB: q.readAheadKiB, nrRequests: q.nrRequests, device: t.name })
   // after the sweep, whose points it must not disturb: the cost of memory the guest reported
   const probed = await measureFreshPages(host, o.freshPageProbe, ev.notice)
-  // the host as captured and measured, before the fit corrects it: what fitting again starts from
-  const capturedHost = structuredClone(host)
   // the probe's price of a MiB of reported memory tells the buffered point's fresh writes from
   // writes slow for another reason (fit-fresh-pages.ts freshWrites)
   if (probed)
     for (const p of measured)
       if (p.name === 'buffered-write') p.freshExcessNs = 256 * (host.overrides.freshPageUs as number) * 1000
-  // as many simulated passes as real ones, merged as they are: a run draws what varies from one
-  // real run to the next (its buffers' contiguity, its stalls), and one draw against the median
-  // of three made the corrections chase that draw (fp35 refitted: qd1 reads −18 % with one, −6 %)
-  const simulateSweep = (device: { preset: string; overrides: ParamValues }, h: ParamValues): FitPoint[] => {
-    const s = resolveSpec(sweepSpec(seconds, region, device, { preset: host.preset, overrides: h }))
-    return inPasses(passes, (k) =>
-      simulate(s, 0, k, { why: false }).processes.map((p) => fitPointOf(p, null)),
-    )
-  }
-  let model: PresetDocument['model']
-  let basePreset: string
-  let values: ParamValues
-  let sources: Record<string, string>
-  let reason: string
-  let simulated: FitPoint[]
   const virtual = q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper'
   const schedMeasured: SchedulerPoint[] = []
   // only the schedulers this kernel has (BFQ is optional): one it lacks would only fail each pass
@@ -228,155 +186,27 @@ export async function fingerprintDevice(
       noise[`qd32-randread@${sched}`] = noiseOf(ps)
     }
   }
-  const costFit = fitSchedulerCost(
-    measured.find((m) => m.name === 'qd32-randread')!,
-    schedMeasured,
-  )
-  if (costFit.schedCpuScale !== null) {
-    host.overrides.schedCpuScale = costFit.schedCpuScale
-    host.sources.schedCpuScale = costFit.sources.schedCpuScale
-  }
-  if (virtual) {
-    // lanes or the depth law, whichever re-simulates the sweep better (fitVirtual)
-    const pathFit = costFit.pathUs !== null ? { us: costFit.pathUs, why: costFit.sources.pathUs } : undefined
-    const { first, refined, structure, errors, forced } = fitVirtual(
-      measured,
-      q,
-      t.sizeBytes,
-      pathFit,
-      host.overrides,
-      (v, h) => simulateSweep({ preset: VIRTUAL_BASE, overrides: v }, h),
-      // measured by the probe: the buffered point's few slow writes do not overrule it (fp40's
-      // were other than fresh pages, and its correction took 10.75 µs down to 1.7)
-      probed ? new Set(['freshPageUs']) : new Set(),
-    )
-    model = 'virtual'
-    basePreset = VIRTUAL_BASE
-    values = refined.values
-    sources = first.sources
-    // none measured: the base preset's (another machine's) must not stand in for this one's
-    values = { ...values, schedulerPathUs: costFit.schedulerPathUs ?? '' }
-    if (costFit.schedulerPathUs !== null)
-      sources = { ...sources, schedulerPathUs: costFit.sources.schedulerPathUs }
-    simulated = refined.simulated
-    for (const [k, v] of Object.entries(refined.host))
-      if (host.overrides[k] !== v) {
-        host.overrides[k] = v
-        host.sources[k] = HOST_FIT_SOURCES[k] ?? `fitted (${k})`
-      }
-    const other = structure === 'lanes' ? 'depth law' : 'lanes'
-    reason = `a ${q.kind} device: the virtual model (${structure}: worst residual ${Math.round(errors[structure] * 100)} % against ${Math.round(errors[other] * 100)} % with the ${other}${forced ? `; ${forced}` : ''}), fitted to the sweep and re-simulated (${refined.iterations} correction${refined.iterations === 1 ? '' : 's'})`
-  } else {
-    const facts: DeviceFacts = {
-      sizeBytes: t.sizeBytes,
-      rotational: t.rotational,
-      maxTransferKiB: q.maxSectorsKiB,
-    }
-    const fitted = fitModel(measured.map(sweepPointOf), facts)
-    model = fitted.model
-    basePreset = fitted.basePreset
-    values = fitted.values
-    sources = fitted.sources
-    reason = fitted.reason
-    simulated = simulateSweep({ preset: basePreset, overrides: values }, host.overrides)
-  }
-  const fit: PresetDocument['fit'] = {}
-  const residuals: Record<string, PointResidual> = {}
-  const warnings: string[] = []
-  /** A point's residual against its noise, its CDF distance, and a warning when beyond it. */
-  const judge = (key: string, m: FitPoint, s: FitPoint): { mp: SweepPoint; sp: SweepPoint } => {
-    fit[key] = rmsCdfDistance(m.latency, s.latency)
-    const mp = sweepPointOf(m)
-    const sp = sweepPointOf(s)
-    const res: PointResidual = {
-      iops: sp.iops / mp.iops - 1,
-      p50: medianResidual(key, m.latency, s.latency, m.freshExcessNs),
-      p99: sp.p99Ms / mp.p99Ms - 1,
-      noise: noise[key],
-      ok: false,
-      ...judgedBy(key),
-    }
-    res.ok = residualSize(res) <= Math.max(0.1, res.noise)
-    residuals[key] = res
-    if (!res.ok)
-      warnings.push(
-        `${key}: the model is off by ${pct(res.iops)} in IOPS and ${pct(res.p50)} in the median${res.rateOnly ? ' (judged by its rate)' : res.medianOnly ? ' (judged by its median)' : ''}, beyond this point's noise (${pct(res.noise, false)})`,
-      )
-    return { mp, sp }
-  }
-  for (const m of measured) {
-    const s = simulated.find((x) => x.name === m.name)
-    if (s) judge(m.name, m, s)
-  }
-  const schedulerPoints: NonNullable<PresetDocument['schedulerPoints']> = []
-  if (schedMeasured.length > 0) {
-    const simulateSchedulers = (v: ParamValues): FitPoint[] => {
-      const sspec = resolveSpec(
-        schedulerSweepSpec(
-          seconds,
-          region,
-          { preset: basePreset, overrides: v },
-          { preset: host.preset, overrides: host.overrides },
-          schedMeasured.map((x) => x.scheduler),
-        ),
-      )
-      return schedMeasured.map((_, k) => fitPointOf(simulate(sspec, k, 0, { why: false }).processes[0], null))
-    }
-    const simNone = simulated.find((p) => p.name === 'qd32-randread')
-    const measNone = measured.find((p) => p.name === 'qd32-randread')!
-    const refined = refineSchedulerPaths(values, schedMeasured, measNone, simNone, simulateSchedulers)
-    values = refined.values
-    const sims = refined.simulated
-    if (refined.corrected)
-      sources = {
-        ...sources,
-        schedulerPathUs: `${sources.schedulerPathUs}; corrected by re-simulating the scheduler points against none's`,
-      }
-    for (const [k, x] of schedMeasured.entries()) {
-      const sim = sims[k]
-      const { mp, sp } = judge(`qd32-randread@${x.scheduler}`, x.point, sim)
-      schedulerPoints.push({
-        scheduler: x.scheduler,
-        measured: { ...mp, fioCpuUs: x.point.fioCpuUs },
-        simulated: { ...sp, fioCpuUs: sim.fioCpuUs },
-      })
-    }
-  }
+  // the fit corrects a copy of the host: the document keeps it as captured and measured, what
+  // fitting again starts from (fingerprint-refit.ts)
   const name = o.name ?? `fingerprint-${t.name}-${new Date().toISOString().slice(0, 10)}`
-  const doc: PresetDocument = {
-    schema: 'iosched-lab/device-preset@1',
-    name,
-    model,
-    basePreset,
-    description: `${describeModel(model)} fitted to ${t.description} (${reason})`,
-    values,
-    sources,
-    measured: {
+  const doc = fitSweep(
+    {
       target: t,
+      queue: q,
       seconds,
       passes,
       regionBytes: region,
-      points: measured.map(sweepPointOf),
-      fitPoints: measured,
+      points: measured,
+      noise,
+      probed,
+      capturedHost: host,
     },
-    simulated: { points: simulated.map(sweepPointOf) },
-    fit,
-    residuals,
-    warnings,
-    ...(schedulerPoints.length > 0 ? { schedulerPoints } : {}),
-    queue: q,
-    host,
-    capturedHost,
-    specDevice: { preset: basePreset, overrides: values },
-  }
+    { kind: 'measured', points: schedMeasured },
+    name,
+  )
   if (o.out) {
     mkdirSync(dirname(o.out), { recursive: true })
     writeFileSync(o.out, JSON.stringify(doc, null, 2) + '\n')
   }
   return doc
 }
-
-const describeModel = (m: PresetDocument['model']): string =>
-  m === 'hdd' ? 'Disk' : m === 'flash' ? 'Flash device' : 'Virtual device'
-
-const pct = (x: number, sign = true): string => `${sign && x > 0 ? '+' : ''}${Math.round(x * 1000) / 10} %`

@@ -72,6 +72,18 @@ export interface SchedulerCostFit {
 const r3 = (x: number): number => Math.round(x * 1000) / 1000
 const costUs = (s: CostScheduler): number => SCHEDULER_CPU_COST[s].default as number
 
+/**
+ * The serial path's time per request, µs, from the QD32 random reads under none: 1 / their rate,
+ * the most it can be if it alone limits them (what fitSchedulerCost gives when a scheduler point
+ * ran; a refit of a saved fingerprint takes it from the saved point again).
+ */
+export function nonePathUs(none: FitPoint): { us: number; why: string } {
+  return {
+    us: r3(1e6 / none.iops),
+    why: `fitted: the QD32 4 KiB random reads' time per request under none (1 / ${Math.round(none.iops)} IOPS)`,
+  }
+}
+
 export function fitSchedulerCost(none: FitPoint, points: readonly SchedulerPoint[]): SchedulerCostFit {
   const sources: Record<string, string> = {}
   const withCpu = points.filter((p) => p.point.fioCpuUs !== null && p.point.iops > 0)
@@ -95,10 +107,11 @@ export function fitSchedulerCost(none: FitPoint, points: readonly SchedulerPoint
   let schedulerPathUs: string | null = null
   const measured = points.filter((p) => p.point.iops > 0)
   if (none.iops > 0 && measured.length > 0) {
-    pathUs = r3(1e6 / none.iops)
+    const path = nonePathUs(none)
+    pathUs = path.us
     const each = measured.map((p) => ({ s: p.scheduler, us: r3(Math.max(0, addedPathUs(p, none.iops))) }))
     schedulerPathUs = each.map((e) => `${e.s}:${e.us}`).join(', ')
-    sources.pathUs = `fitted: the QD32 4 KiB random reads' time per request under none (1 / ${Math.round(none.iops)} IOPS)`
+    sources.pathUs = path.why
     const how = (p: SchedulerPoint): string =>
       p.pairedUs !== undefined
         ? `${p.scheduler} ${r3(p.pairedUs)} µs (median of ${p.pairs ?? 1} pass${p.pairs === 1 ? '' : 'es'} run back to back with none` +
