@@ -141,8 +141,10 @@ export function simulate(
   const watched = tasks.filter((t) => spec.stop.processes.includes(specName.get(t)!))
   let remaining = watched.length
   let stoppedBy: RunResult['stoppedBy'] = 'time-limit'
+  // a set, not a search of the list at each exit (n exits × n processes)
+  const isWatched = new Set(watched)
   kernel.onExit = (t) => {
-    if (watched.includes(t) && --remaining === 0) {
+    if (isWatched.has(t) && --remaining === 0) {
       stoppedBy = 'processes'
       engine.stop()
     }
