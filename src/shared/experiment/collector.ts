@@ -180,7 +180,7 @@ export class RunCollector implements BlockObserver, WaitObserver {
     // the simulated block layer inserts a request the instant it gets one (G = I): no plug delay.
     // Its D2C, and its Q2C when Q = I, are its service and request latencies (latencies())
     const a = this.accountOf(rq)
-    st.requestInserted(a, rq.op !== 0, rq.queuedAt, rq.insertedAt, rq.dispatchedAt, now)
+    st.requestInserted(a, rq, now)
     if (rq.queuedAt !== rq.insertedAt) this.requestLatency.record(now - rq.insertedAt)
     if (rq.devParts !== null) st.takeParts(rq, a.parts)
   }

@@ -13,6 +13,7 @@ import { withProcessMemory } from '../workloads/process-memory'
 import { LatencyHistogram, summarizeLatency } from '../metrics/histogram'
 import type { LatencyHistogramJSON } from '../metrics/histogram'
 import { RunCollector } from './collector'
+import { ProgressTracker } from './progress-tracker'
 import { RequestTap } from './request-tap'
 import type { RequestRecord } from './request-tap'
 import type { ResolvedSpec } from './resolved'
@@ -140,17 +141,20 @@ export function simulate(
   const watched = tasks.filter((t) => spec.stop.processes.includes(specName.get(t)!))
   let remaining = watched.length
   let stoppedBy: RunResult['stoppedBy'] = 'time-limit'
+  // a set, not a search of the list at each exit (n exits × n processes)
+  const isWatched = new Set(watched)
   kernel.onExit = (t) => {
-    if (watched.includes(t) && --remaining === 0) {
+    if (isWatched.has(t) && --remaining === 0) {
       stoppedBy = 'processes'
       engine.stop()
     }
   }
   kernel.start()
   const limit = Math.round(spec.stop.maxSeconds * SECOND)
+  const progress = new ProgressTracker(watched)
   while (!engine.isStopped && engine.pending > 0 && engine.peekTime() <= limit) {
     engine.run(limit, SLICE_EVENTS)
-    hooks.progress?.(progressOf(watched, engine.now, limit), engine.now / SECOND)
+    hooks.progress?.(progress.fraction(engine.now, limit), engine.now / SECOND)
   }
   if (!engine.isStopped) {
     if (engine.pending === 0 || engine.peekTime() > limit) {
@@ -250,16 +254,4 @@ function measured(spec: ResolvedSpec): { measuredServiceLatency?: LatencyHistogr
   for (const p of spec.processes)
     for (const ns of findWorkload(p.type)!.measuredServiceNs?.(p.params) ?? []) h.record(ns)
   return h.count > 0 ? { measuredServiceLatency: h.toJSON() } : {}
-}
-
-function progressOf(watched: Task[], now: number, limit: number): number {
-  const byTime = now / limit
-  if (watched.length === 0) return Math.min(1, byTime)
-  let sum = 0
-  for (const t of watched) {
-    const p = t.finishedAt >= 0 ? 1 : t.program.progress()
-    if (Number.isNaN(p)) return Math.min(1, byTime)
-    sum += p
-  }
-  return Math.max(Math.min(1, byTime), sum / watched.length)
 }
