@@ -99,22 +99,34 @@ describe('refitting a saved fingerprint', () => {
     expect(r.warnings).toEqual(doc.warnings)
     expect(r.measured).toEqual(doc.measured)
     expect(r.capturedHost).toEqual(doc.capturedHost)
-    // the scheduler point re-simulated on the same values: the same point, judged by its summary
+    // the scheduler point kept whole: its cost fit runs again, to the same point and distance
+    expect(doc.schedulerPoints![0].fitted?.point.latency).toBeDefined()
     expect(r.schedulerPoints).toEqual(doc.schedulerPoints)
-    for (const [k, res] of Object.entries(doc.residuals!))
-      for (const f of ['iops', 'p50', 'p99', 'noise'] as const)
-        expect(r.residuals![k][f], `${k} ${f}`).toBeCloseTo(res[f], 12)
-    // without the scheduler point's histogram there is no CDF distance for it
-    expect(Object.keys(r.fit).sort()).toEqual(
-      Object.keys(doc.fit)
-        .filter((k) => !k.includes('@'))
-        .sort(),
-    )
+    expect(r.residuals).toEqual(doc.residuals)
+    expect(r.fit).toEqual(doc.fit)
     expect(r.refitted).toEqual({
       at: '2026-12-07T12:00:00.000Z',
       from: 'fp.json',
       description: doc.description,
     })
+  })
+
+  it('keeps the cost fit of a document saved before the scheduler points were kept whole', () => {
+    const s = saved(doc) as unknown as PresetDocument
+    for (const x of s.schedulerPoints!) delete x.fitted
+    // what the cost fit gave: kept as saved, though the fit would give it again
+    s.host!.overrides = { ...s.host!.overrides, schedCpuScale: 2.5 }
+    const r = refitFingerprint(s, 'fp.json')
+    expect(r.host!.overrides.schedCpuScale).toBe(2.5)
+    expect(r.values.schedulerPathUs).toEqual(doc.values.schedulerPathUs)
+    // the scheduler point re-simulated and judged by its summary: no CDF distance for it
+    for (const f of ['iops', 'p50', 'p99', 'noise'] as const)
+      expect(r.residuals!['qd32-randread@mq-deadline'][f]).toBeTypeOf('number')
+    expect(Object.keys(r.fit).sort()).toEqual(
+      Object.keys(doc.fit)
+        .filter((k) => !k.includes('@'))
+        .sort(),
+    )
   })
 
   it('refuses a document without the captured host or the measured points, naming what and the file', () => {

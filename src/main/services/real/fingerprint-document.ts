@@ -195,6 +195,7 @@ export function fitSweep(m: MeasuredSweep, sched: SchedulerEvidence, name: strin
           scheduler: x.scheduler,
           measured: { ...mp, fioCpuUs: x.point.fioCpuUs },
           simulated: { ...sp, fioCpuUs: sim.fioCpuUs },
+          fitted: x,
         })
       }
     } else {

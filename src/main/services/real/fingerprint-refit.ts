@@ -3,7 +3,8 @@
 // against earlier real runs with the preset the old code fitted is unfair to it.
 import type { PresetDocument } from './fingerprint-types'
 import { fitSweep } from './fingerprint-document'
-import type { SchedulerCostFit } from './fit-scheduler-cost'
+import type { SchedulerEvidence } from './fingerprint-document'
+import type { SchedulerCostFit, SchedulerPoint } from './fit-scheduler-cost'
 import { nonePathUs } from './fit-scheduler-cost'
 
 /** A saved document that cannot be fitted again: what it lacks, said with the file. */
@@ -78,6 +79,19 @@ function savedCost(doc: PresetDocument): SchedulerCostFit {
 }
 
 /**
+ * The scheduler points as the document kept them: whole where every one kept the point the cost
+ * fit saw (`fitted`) — the cost fit runs again — else their summaries and the saved cost fit.
+ */
+function evidence(d: PresetDocument): SchedulerEvidence {
+  const saved = d.schedulerPoints ?? []
+  const whole = saved
+    .map((x) => x.fitted)
+    .filter((x): x is SchedulerPoint => isObject(x) && isObject(x.point))
+  if (saved.length > 0 && whole.length === saved.length) return { kind: 'measured', points: whole }
+  return { kind: 'saved', cost: savedCost(d), points: saved }
+}
+
+/**
  * The saved fingerprint `doc` fitted again from its measured points with the code as it is: a
  * new document with the values, sources, host, simulated points, fit, residuals and warnings of
  * the new fit, the measured points and captured host as they were, and `refitted` saying when and
@@ -101,7 +115,7 @@ export function refitFingerprint(doc: unknown, from = 'the document', now = new 
       // the cost (a probe that failed, or saw none, leaves freshPageUs 0 in the host)
       probed: points.some((p) => p.freshExcessNs !== undefined),
     },
-    { kind: 'saved', cost: savedCost(d), points: d.schedulerPoints ?? [] },
+    evidence(d),
     d.name,
   )
   return { ...fitted, refitted: { at: now.toISOString(), from, description: d.description } }

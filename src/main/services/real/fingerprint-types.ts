@@ -3,7 +3,7 @@
 import type { ParamValues } from '../../../shared/util/params'
 import type { SweepPoint } from './fingerprint-fit'
 import type { FitPoint } from './fit-virtual'
-import type { CostScheduler } from './fit-scheduler-cost'
+import type { CostScheduler, SchedulerPoint } from './fit-scheduler-cost'
 import type { HostCapture } from './host-capture'
 import type { QueueFacts } from './queue-facts'
 import type { RealExperimentRunner } from './real-experiment'
@@ -70,6 +70,12 @@ export interface PresetDocument {
     scheduler: CostScheduler
     measured: SweepPoint & { fioCpuUs: number | null }
     simulated: SweepPoint & { fioCpuUs: number | null }
+    /**
+     * The point as the cost fit saw it — its histogram, fio's CPU, the paired differences against
+     * none — so that a refit runs the cost fit again (absent in documents saved before
+     * 2026-12-07: their cost fit is kept as it was).
+     */
+    fitted?: SchedulerPoint
   }[]
   /** The queue attributes read from sysfs. */
   queue?: QueueFacts
