@@ -3,13 +3,14 @@ import type { Op } from '../block/types'
 import { MS } from '../sim/time'
 import type { SimTime } from '../sim/time'
 import { PidTable } from '../util/pid-table'
+import { DEFAULT_INTERVAL_NS, DEFAULT_MAX_BINS } from './timeseries'
 import type { TimeSeriesRates } from './timeseries'
 
 /** Completions held before they go into their processes' rows (~340 KiB of log). */
 const LOG_SIZE = 16384
 /** A TimeSeries' defaults, which each process's series follows: bins of 100 ms, at most 4 096. */
-const INTERVAL = 100 * MS
-const MAX_BINS = 4096
+const INTERVAL = DEFAULT_INTERVAL_NS
+const MAX_BINS = DEFAULT_MAX_BINS
 /** Bins a row may hold: one more than a series, so a time at its very edge needs no merge (`finish`). */
 const MAX_CAPACITY = MAX_BINS + 1
 const INITIAL_BINS = 64

@@ -29,6 +29,9 @@ export interface TimeSeriesData {
 export type TimeSeriesRates = Pick<TimeSeriesData, 'intervalMs' | 'readMBps' | 'writeMBps'>
 
 const INITIAL_BINS = 64
+/** The default bin width (ns) and most bins: process-transfers.ts keeps its rows to the same. */
+export const DEFAULT_INTERVAL_NS = 100 * MS
+export const DEFAULT_MAX_BINS = 4096
 const NO_LEVELS = new Float64Array(0)
 
 /**
@@ -68,8 +71,8 @@ export class TimeSeries {
   private binEnd = -Infinity
 
   constructor(options: TimeSeriesOptions = {}) {
-    const intervalNs = options.intervalNs ?? 100 * MS
-    const maxBins = options.maxBins ?? 4096
+    const intervalNs = options.intervalNs ?? DEFAULT_INTERVAL_NS
+    const maxBins = options.maxBins ?? DEFAULT_MAX_BINS
     if (!(Number.isSafeInteger(intervalNs) && intervalNs > 0))
       throw new RangeError(`bad interval ${intervalNs}`)
     if (!(Number.isInteger(maxBins) && maxBins >= 2 && maxBins % 2 === 0)) {
