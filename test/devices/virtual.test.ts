@@ -12,10 +12,11 @@ import { presetDriver, random, sequential } from './driver'
 import { LOOP_LANES } from '../helpers/loop-lanes'
 
 /**
- * The loop device alone: no backing disk below it (devices/backing-stack.ts has its own tests) and
- * one page a segment, as these tests of the lanes and the link were written for.
+ * The loop device alone: no backing disk below it (devices/backing-stack.ts has its own tests), one
+ * page a segment and nothing for handing a request on (virtual-dispatch.test.ts), as these tests
+ * of the lanes and the link were written for.
  */
-const OPAQUE = { backingScheduler: '', segmentKiB: '0:4, 100:4' }
+const OPAQUE = { backingScheduler: '', segmentKiB: '0:4, 100:4', notifyUs: 0, segmentUs: 0 }
 
 const FLAT = '0:100, 100:100'
 

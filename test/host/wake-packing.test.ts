@@ -27,6 +27,8 @@ function run(wakePacking: boolean, scheduler = 'none') {
         stallEveryMs: 0,
         pathUs: PATH_US,
         pathThreads: 1,
+        // a device this fast drains between requests: notifying it would hold the worker too
+        notifyUs: 0,
       },
     },
     host: {

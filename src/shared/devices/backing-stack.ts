@@ -110,7 +110,12 @@ export class BackingStack implements Device, BioOwner, SlotWaiter, WaitObserver 
       : c.maxTransferSectors
   }
 
-  /** Hand an upper request to the backing device, as the loop worker's direct I/O does. */
+  /**
+   * Hand an upper request to the backing device, as the loop worker's direct I/O does — under the
+   * worker's plug, so the queue is run from the worker when it is inserted (fs/iomap/direct-io.c
+   * __iomap_dio_rw: blk_start_plug … blk_finish_plug; block/blk-mq.c blk_mq_flush_plug_list →
+   * queue_rq, Linux 6.18): what the driver does with it, the worker does (virtual.ts handWork).
+   */
   submit(upper: Request): void {
     const q = this.queue
     const ctx = this.cfg.inheritIoprio ? workerContext(upper.ioClass, upper.ioLevel) : LOOP_WORKER
@@ -119,7 +124,9 @@ export class BackingStack implements Device, BioOwner, SlotWaiter, WaitObserver 
       this.held.push(bio)
       return
     }
-    if (!this.queue.submit(bio, this)) this.waiting = true
+    q.plug()
+    if (!q.submit(bio, this)) this.waiting = true
+    q.unplug(0)
   }
 
   slotGranted(): void {

@@ -18,9 +18,11 @@ export class FlushMark extends Request {
 }
 
 /**
- * A thread of the device's own path: serves its requests in turn, `pathNs` of CPU each. A flush
- * (FlushMark) blocks it: what comes behind waits until the flush is done (drivers/block/loop.c
- * loop_process_work: one command at a time, lo_req_flush synchronous).
+ * A thread of the device's own path: serves its requests in turn, `pathNs` of CPU each, then the
+ * work of handing each to the device under it — what its `afterPath` returns (a notification, the
+ * mapping of its segments: virtual.ts) — before it takes the next. A flush (FlushMark) blocks it:
+ * what comes behind waits until the flush is done (drivers/block/loop.c loop_process_work: one
+ * command at a time, lo_req_flush synchronous).
  */
 export class PathThread implements HostThread, Handler {
   readonly weight = 1024
@@ -37,11 +39,14 @@ export class PathThread implements HostThread, Handler {
   private ns = 0
   /** Since when the flush under way has held the thread off the CPU. */
   private flushFrom: SimTime = 0
+  /** On the CPU handing the last request to the device (its afterPath's ns), not on a request. */
+  private handing = false
 
   constructor(
     readonly pid: number,
     private readonly dev: {
-      afterPath(rq: Request, now: SimTime): void
+      /** The path is done with `rq`: hand it on; returns the ns of CPU the handing took (0: none). */
+      afterPath(rq: Request, now: SimTime): number
       /** The flush that held the thread is done after `ns`; `waited`: the requests queued behind it. */
       flushed?(ns: SimTime, waited: (each: (rq: Request, ns: SimTime) => void) => void): void
     },
@@ -58,6 +63,10 @@ export class PathThread implements HostThread, Handler {
   }
 
   cpuDone(now: SimTime): void {
+    if (this.handing) {
+      this.handing = false
+      return this.next()
+    }
     const rq = this.queue.shift()
     if (rq instanceof FlushMark) {
       // blocked in the fsync: off the CPU, still running (what comes next queues behind it)
@@ -66,7 +75,12 @@ export class PathThread implements HostThread, Handler {
       this.engine.at(now + rq.waitNs, this, 0, rq)
       return
     }
-    this.dev.afterPath(rq, now)
+    const handNs = this.dev.afterPath(rq, now)
+    if (handNs > 0) {
+      this.handing = true
+      this.cpu!.run(this, handNs)
+      return
+    }
     this.next()
   }
 

@@ -243,6 +243,30 @@ export const VIRTUAL_PARAMS: readonly ParamSpec[] = [
     max: 1e6,
   },
   {
+    name: 'notifyUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      'CPU the thread that hands a request to the device spends notifying it when the device has none in hand (a virtio kick: a VM exit); while the device works through its ring it asks for no notification, so a request handed to a busy device costs none',
+    min: 0,
+    max: 1e4,
+    source:
+      "[assumed] 0. drivers/virtio/virtio_ring.c (6.18) virtqueue_kick_prepare: with VIRTIO_RING_F_EVENT_IDX the driver notifies only when the device's avail_event asks for it, which a device sets once it has drained its ring; drivers/block/virtio_blk.c virtio_queue_rq → virtqueue_notify. The fingerprint measures it (dispatch-probe.ts)",
+  },
+  {
+    name: 'segmentUs',
+    kind: 'number',
+    default: 0,
+    unit: 'µs',
+    meaning:
+      "CPU per memory segment beyond a request's first that the thread handing it to the device spends mapping it: one ring descriptor each where the device has no indirect descriptors",
+    min: 0,
+    max: 100,
+    source:
+      '[assumed] 0. block/blk-merge.c (6.18) __blk_rq_map_sg: a scatterlist entry per segment; drivers/virtio/virtio_ring.c virtqueue_add_split: a descriptor per entry. The fingerprint measures it (dispatch-probe.ts)',
+  },
+  {
     name: 'schedulerPathUs',
     kind: 'string',
     default: '',
@@ -291,6 +315,10 @@ export interface VirtualConfig {
   readonly pathThreads: number
   /** ns of host CPU per request. */
   readonly pathNs: number
+  /** ns the handing thread spends notifying a device that had no request in hand (0: none). */
+  readonly notifyNs: number
+  /** ns the handing thread spends per memory segment of a request beyond its first. */
+  readonly segmentNs: number
   /** ns each scheduler listed adds on the serial path per request (measured; else its CPU cost). */
   readonly schedulerPathNs: Readonly<Record<string, number>>
   /** Busy ns of the host thread between stalls (0: none), and a stall's length in ms. */
@@ -365,6 +393,8 @@ export function virtualConfig(
         : (v.writeMBps as number)),
     pathThreads: v.pathThreads as number,
     pathNs: Math.round((v.pathUs as number) * 1000),
+    notifyNs: Math.round(((v.notifyUs as number | undefined) ?? 0) * 1000),
+    segmentNs: Math.round(((v.segmentUs as number | undefined) ?? 0) * 1000),
     stallEveryNs: Math.round(((v.stallEveryMs as number | undefined) ?? 0) * 1e6),
     stallMs: table('stallMs'),
     schedulerPathNs: parseSchedulerPath(
