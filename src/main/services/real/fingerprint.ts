@@ -18,7 +18,10 @@ import { deviceName, sysBlockDir, readSys } from './sysfs'
 import { offeredOf } from './kernel-offers'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
+import { dispatchFacts, measureDispatch } from './dispatch-probe'
 import { measureFreshPages } from './fresh-page-probe'
+import { Journal } from './journal'
+import { labStateDir } from './state-dir'
 import { schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
 
 export { VIRTUAL_BASE, residualSize, schedulerSweepSpec, sweepSpec } from './fingerprint-sweep'
@@ -124,6 +127,17 @@ export async function fingerprintDevice(
   if (probed)
     for (const p of measured)
       if (p.name === 'buffered-write') p.freshExcessNs = 256 * (host.overrides.freshPageUs as number) * 1000
+  // a loop device's worker: what handing a request to the disk under it costs (traced)
+  if (q.kind === 'loop' && o.dispatchProbe !== false) {
+    const journal = new Journal(o.stateDir ?? labStateDir())
+    const parentDir = req.kind === 'scratch' ? req.parentDir : undefined
+    const d = await dispatchFacts(
+      q,
+      o.dispatchProbe ?? (() => measureDispatch({ journal, parentDir })),
+      ev.notice,
+    )
+    if (d) q.dispatch = d
+  }
   const virtual = q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper'
   const schedMeasured: SchedulerPoint[] = []
   // only the schedulers this kernel has (BFQ is optional): one it lacks would only fail each pass

@@ -111,6 +111,27 @@ export function pathCpuUs(points: readonly FitPoint[]): { us: number; why: strin
   }
 }
 
+/** The loop worker's cost of handing a request to the disk, where the probe measured it. */
+function dispatchValues(facts: QueueFacts): ParamValues {
+  const d = facts.kind === 'loop' ? facts.dispatch : undefined
+  if (!d) return {}
+  return { notifyUs: d.notifyUs, ...(d.segmentUs !== null ? { segmentUs: d.segmentUs } : {}) }
+}
+
+function dispatchSources(facts: QueueFacts): Record<string, string> {
+  const d = facts.kind === 'loop' ? facts.dispatch : undefined
+  if (!d) return {}
+  const how = `measured (dispatch-probe.ts: the loop worker's block events and switches on a scratch loop device over ${d.disk}; ${d.said})`
+  return {
+    notifyUs: `${how}: its time past a 4 KiB request's dispatch to ${d.disk} with no request in hand, less with some`,
+    ...(d.segmentUs !== null
+      ? {
+          segmentUs: `${how}: its time past a dispatch of a request of one-page segments to a busy ${d.disk}, less a 4 KiB one's, per segment beyond the first`,
+        }
+      : {}),
+  }
+}
+
 /** First values from the points that determine each, before any re-simulation. */
 export function initialVirtual(
   points: readonly FitPoint[],
@@ -160,6 +181,7 @@ export function initialVirtual(
     ...(facts.wbtLatUs !== null ? { wbtLatUs: facts.wbtLatUs } : {}),
     ...(contention && facts.signal ? { signalPerPass: signalsPerPass(facts.signal) } : {}),
     ...(facts.signal?.irqCpu ? { irqCpu: facts.signal.irqCpu.cpu } : {}),
+    ...dispatchValues(facts),
     readServiceUs: tableOf(read).toString(),
     writeServiceUs: tableOf(write).toString(),
     ...(contention
@@ -196,6 +218,7 @@ export function initialVirtual(
           signalPerPass: `measured: ${r3(facts.signal.perInterrupt)} completions per interrupt of ${facts.signal.disk} during ${facts.signal.during} (${PER_PASS_THRESHOLD} or more: the host signals once per pass over its queue — see devices/signal-pass.ts)`,
         }
       : {}),
+    ...dispatchSources(facts),
     ...(facts.signal?.irqCpu
       ? {
           irqCpu: `measured: CPU${facts.signal.irqCpu.cpu} took ${r3(100 * facts.signal.irqCpu.share)} % of ${facts.signal.disk}'s request-queue interrupts (/proc/interrupts) during ${facts.signal.during}`,

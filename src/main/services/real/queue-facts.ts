@@ -43,6 +43,19 @@ export interface QueueFacts {
     irqCpu?: { cpu: number; share: number }
   }
   /**
+   * What handing a request to the disk under a loop device costs its worker, traced on a scratch
+   * loop device of the probe's own (dispatch-probe.ts); set by the fingerprint.
+   */
+  dispatch?: {
+    disk: string
+    /** µs notifying the disk when it had no request in hand. */
+    notifyUs: number
+    /** µs per memory segment beyond a request's first (null: not seen). */
+    segmentUs: number | null
+    /** What the figures are medians of, for the source. */
+    said: string
+  }
+  /**
    * A loop device's backing file, whether it uses direct I/O, and the disk the file lives on (null:
    * none — tmpfs, or unreadable) with the kernel release its schedulers' rules follow.
    */

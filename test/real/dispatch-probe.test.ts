@@ -1,0 +1,178 @@
+// The loop worker's dispatch costs (real/dispatch-probe.ts): read from a trace of the loop device's
+// and the disk's block events and the scheduler's switches — here a trace written for the test —
+// and measured on this machine's loop device over its disk.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { dispatchCosts, dispatchFacts, measureDispatch } from '../../src/main/services/real/dispatch-probe'
+import type { DispatchProbe } from '../../src/main/services/real/dispatch-probe'
+import { INSTANCE_PREFIX } from '../../src/main/services/real/ftrace-capture'
+import type { QueueFacts } from '../../src/main/services/real/queue-facts'
+import { describeReal } from './real-env'
+
+/** A trace written event by event, in tracefs' format. */
+class Trace {
+  private readonly lines: string[] = []
+  private sector = 1000
+
+  private line(task: string, cpu: number, flags: string, us: number, event: string): void {
+    this.lines.push(`${task.padStart(16)} [00${cpu}] ${flags} ${(us / 1e6).toFixed(6)}: ${event}`)
+  }
+
+  /** fio hands the loop device a write of `kib`, as requests of `pieces` KiB each. */
+  loopWrite(us: number, pieces: number[]): void {
+    for (const [k, kib] of pieces.entries()) {
+      this.line(
+        'fio-100',
+        0,
+        '.....',
+        us + k,
+        `block_rq_issue: 7,0 WS ${kib * 1024} () ${this.sector} + ${kib * 2} be,0,4 [fio]`,
+      )
+      this.sector += kib * 2
+    }
+  }
+
+  /** `task` issues a write of `kib` on the disk at `us`; its next event on the CPU comes `next` µs later. */
+  diskWrite(task: string, us: number, kib: number, next: number, nextFlags = 'd..2.'): string {
+    const key = `${5000 + this.lines.length * 16} + ${kib * 2}`
+    this.line(task, 1, '.....', us, `block_rq_issue: 254,0 WS ${kib * 1024} () ${key} be,0,4 [${task}]`)
+    this.line(
+      task,
+      1,
+      nextFlags,
+      us + next,
+      nextFlags.includes('s')
+        ? 'block_rq_complete: 254,0 WS () 1 + 8 be,0,4 [0]'
+        : `sched_switch: prev_comm=${task} prev_pid=9 ==> next_comm=swapper/1 next_pid=0`,
+    )
+    return key
+  }
+
+  complete(us: number, key: string): void {
+    this.line('<idle>-0', 0, '..s1.', us, `block_rq_complete: 254,0 WS () ${key} be,0,4 [0]`)
+  }
+
+  get text(): string {
+    return this.lines.join('\n')
+  }
+}
+
+const WORKER = 'kworker/u8:3-2225'
+
+/** 60 idle 4 KiB dispatches (18 µs), 60 busy ones (2 µs), 60 2 MiB writes split at 128 pages. */
+function probeTrace(interrupted = 0): string {
+  const t = new Trace()
+  let us = 1000
+  for (let i = 0; i < 60 + interrupted; i++) {
+    t.loopWrite(us, [4])
+    // an interrupt's softirq on the CPU right after the dispatch: not the worker's time
+    const key = t.diskWrite(WORKER, us + 5, 4, i < interrupted ? 1 : 18, i < interrupted ? '..s1.' : 'd..2.')
+    t.complete(us + 80, key)
+    us += 200
+  }
+  // the journal's write in hand meanwhile: the disk is busy (not the worker's: not counted)
+  const journal = t.diskWrite('jbd2/vda1-8', us, 4, 1)
+  for (let i = 0; i < 60; i++) {
+    t.loopWrite(us + 10, [4])
+    const key = t.diskWrite(WORKER, us + 15, 4, 2)
+    t.complete(us + 90, key)
+    us += 200
+  }
+  t.complete(us, journal)
+  for (let i = 0; i < 60; i++) {
+    // a 2 MiB write cut at 128 one-page segments: all but the last piece hold 128
+    t.loopWrite(us + 10, [512, 512, 512, 512])
+    // the first to an idle disk: its notification too, so not a measure of the mapping alone
+    const keys = [t.diskWrite(WORKER, us + 15, 512, 30)]
+    // 127 segments beyond the first: 13 µs beside the busy 2 (the trace counts whole µs)
+    for (let k = 1; k < 4; k++) keys.push(t.diskWrite(WORKER, us + 30 + 20 * k, 512, 15))
+    for (const [k, key] of keys.entries()) t.complete(us + 200 + k, key)
+    us += 400
+  }
+  return t.text
+}
+
+describe('the loop worker’s dispatch costs, from a trace', () => {
+  it('tells the notification of an idle disk from a busy one, and the mapping per segment', () => {
+    const c = dispatchCosts(probeTrace(), '7,0', '254,0', 128, 1280)!
+    expect(c.idleUs).toBeCloseTo(18, 3)
+    expect(c.busyUs).toBeCloseTo(2, 3)
+    expect(c.notifyUs).toBeCloseTo(16, 3)
+    expect(c.segmentUs).toBeCloseTo(13 / 127, 3)
+    // the journal's write is the disk's, not the worker's
+    expect(c.samples).toEqual({ idle: 60, busy: 60, segmented: 120 })
+  })
+
+  it('leaves out an interval an interrupt cut into', () => {
+    const c = dispatchCosts(probeTrace(40), '7,0', '254,0', 128, 1280)!
+    expect(c.samples.idle).toBe(60)
+    expect(c.idleUs).toBeCloseTo(18, 3)
+  })
+
+  it('knows no segment count where the size limit split the write, and says null when it saw too little', () => {
+    // max_sectors_kb 512: the pieces were cut at 512 KiB, whatever their segments
+    expect(dispatchCosts(probeTrace(), '7,0', '254,0', 128, 512)!.segmentUs).toBeNull()
+    expect(
+      dispatchCosts(probeTrace().split('\n').slice(0, 100).join('\n'), '7,0', '254,0', 128, 1280),
+    ).toBeNull()
+  })
+
+  it('keeps a measurement for the queue facts only when it measured the disk under the device', async () => {
+    const q = {
+      device: 'loop3',
+      maxSegments: 128,
+      loop: { backingFile: '/x', directIo: true, disk: { device: 'vda' } },
+    } as unknown as QueueFacts
+    const probe: DispatchProbe = {
+      disk: 'vda',
+      idleUs: 18,
+      busyUs: 2,
+      notifyUs: 16,
+      segmentUs: 0.1,
+      samples: { idle: 60, busy: 60, segmented: 60 },
+    }
+    const notices: string[] = []
+    const facts = await dispatchFacts(
+      q,
+      async () => probe,
+      (m) => notices.push(m),
+    )
+    if (facts === null) throw new Error(`no facts: ${notices.join('; ')}`)
+    expect(facts).toMatchObject({ disk: 'vda', notifyUs: 16, segmentUs: 0.1 })
+    expect(
+      await dispatchFacts(
+        q,
+        async () => ({ ...probe, disk: 'sdb' }),
+        (m) => notices.push(m),
+      ),
+    ).toBeNull()
+    expect(notices.at(-1)).toMatch(/measured over sdb, not vda under loop3: not used/)
+    expect(
+      await dispatchFacts(
+        q,
+        () => Promise.reject(new Error('fio failed (1)')),
+        (m) => notices.push(m),
+      ),
+    ).toBeNull()
+    expect(notices.at(-1)).toMatch(/not measured: fio failed \(1\)/)
+  })
+})
+
+describeReal('the loop worker’s dispatch costs on this machine', () => {
+  it('notifies an idle disk at a cost a busy one does not have, and leaves nothing behind', async () => {
+    const before = execFileSync('losetup', ['-a'], { encoding: 'utf8' })
+    const p = await measureDispatch()
+    expect(p).not.toBeNull()
+    expect(p!.samples.idle).toBeGreaterThan(1000)
+    expect(p!.idleUs).toBeGreaterThan(p!.busyUs)
+    expect(p!.notifyUs).toBeGreaterThan(1)
+    if (p!.segmentUs !== null) expect(p!.segmentUs).toBeLessThan(1)
+    expect(execFileSync('losetup', ['-a'], { encoding: 'utf8' })).toBe(before)
+    const instances = '/sys/kernel/tracing/instances'
+    if (existsSync(instances))
+      expect(readdirSync(instances).filter((d) => d.startsWith(`${INSTANCE_PREFIX}${process.pid}-`))).toEqual(
+        [],
+      )
+  }, 60_000)
+})
