@@ -65,7 +65,7 @@ class Trace {
 
 const WORKER = 'kworker/u8:3-2225'
 
-/** 60 idle 4 KiB dispatches (18 µs), 60 busy ones (2 µs), 60 2 MiB writes split at 128 pages. */
+/** 60 idle 4 KiB dispatches (18 µs), 60 busy ones (1 or 2 µs), 60 2 MiB writes split at 128 pages. */
 function probeTrace(interrupted = 0): string {
   const t = new Trace()
   let us = 1000
@@ -80,7 +80,8 @@ function probeTrace(interrupted = 0): string {
   const journal = t.diskWrite('jbd2/vda1-8', us, 4, 1)
   for (let i = 0; i < 60; i++) {
     t.loopWrite(us + 10, [4])
-    const key = t.diskWrite(WORKER, us + 15, 4, 2)
+    // whole µs, as a trace has them: 2 for two in five, 1 for the rest
+    const key = t.diskWrite(WORKER, us + 15, 4, i % 5 < 2 ? 2 : 1)
     t.complete(us + 90, key)
     us += 200
   }
@@ -90,7 +91,7 @@ function probeTrace(interrupted = 0): string {
     t.loopWrite(us + 10, [512, 512, 512, 512])
     // the first to an idle disk: its notification too, so not a measure of the mapping alone
     const keys = [t.diskWrite(WORKER, us + 15, 512, 30)]
-    // 127 segments beyond the first: 13 µs beside the busy 2 (the trace counts whole µs)
+    // 127 segments beyond the first: 15 µs past the dispatch
     for (let k = 1; k < 4; k++) keys.push(t.diskWrite(WORKER, us + 30 + 20 * k, 512, 15))
     for (const [k, key] of keys.entries()) t.complete(us + 200 + k, key)
     us += 400
@@ -102,9 +103,10 @@ describe('the loop worker’s dispatch costs, from a trace', () => {
   it('tells the notification of an idle disk from a busy one, and the mapping per segment', () => {
     const c = dispatchCosts(probeTrace(), '7,0', '254,0', 128, 1280)!
     expect(c.idleUs).toBeCloseTo(18, 3)
-    expect(c.busyUs).toBeCloseTo(2, 3)
-    expect(c.notifyUs).toBeCloseTo(16, 3)
-    expect(c.segmentUs).toBeCloseTo(13 / 127, 3)
+    // the middle 80 % (30 of 1 µs, 18 of 2), not the median's whole 1
+    expect(c.busyUs).toBeCloseTo(66 / 48, 3)
+    expect(c.notifyUs).toBeCloseTo(18 - 66 / 48, 2)
+    expect(c.segmentUs).toBeCloseTo((15 - 66 / 48) / 127, 3)
     // the journal's write is the disk's, not the worker's
     expect(c.samples).toEqual({ idle: 60, busy: 60, segmented: 120 })
   })

@@ -12,6 +12,7 @@ export {
   pairedT,
   stddev,
   summarize,
+  trimmedMean,
   variance,
   welch,
   welchCi95,
