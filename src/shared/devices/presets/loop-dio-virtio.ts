@@ -34,8 +34,8 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     signalPerPass: true,
     irqCpu: 1,
     pathThreads: 1,
-    notifyUs: 16,
-    segmentUs: 0.083,
+    notifyUs: 15.7,
+    segmentUs: 0.09,
     sharedLanes: true,
     segmentKiB: '0:4, 84:4, 84.01:16, 100:40',
     backingScheduler: 'mq-deadline',
@@ -78,9 +78,9 @@ export const LOOP_DIO_VIRTIO: DevicePreset = {
     pathThreads:
       'drivers/block/loop.c (6.x): one worker per blkcg (loop_queue_work); the workloads run in one cgroup',
     notifyUs:
-      'measured on this machine (dispatch-probe.ts, 2026-12-07, Linux 6.18, loop over ext4 over the Firecracker virtio disk, 3 runs): the loop worker’s time past a 4 KiB write’s dispatch to vda was 17–18 µs at the median when vda had no request in hand (QD1: 9 000–10 000 dispatches a run), 1–2 µs when it had (QD8: 20 000–27 000) — vda offers VIRTIO_RING_F_EVENT_IDX (bit 29 of /sys/block/vda/device/features), so it is notified only once it has drained its ring',
+      'measured on this machine (dispatch-probe.ts, 2026-12-07, Linux 6.18, loop over ext4 over the Firecracker virtio disk, the mean of 3 runs: 16.6, 14.5, 16.0): the loop worker’s time past a 4 KiB write’s dispatch to vda when vda had no request in hand (QD1: 17.6–18.1 µs, the middle 80 %’s mean over 9 900–10 600 dispatches a run) less when it had some (QD8: 1.5–1.7 µs over 23 000–26 000) — vda offers VIRTIO_RING_F_EVENT_IDX (bit 29 of /sys/block/vda/device/features), so it is notified only once it has drained its ring',
     segmentUs:
-      'measured on this machine (dispatch-probe.ts, 2026-12-07): past the dispatch of a 512 KiB piece of a 2 MiB direct write that the loop device cut at its 128 one-page segments, to a busy vda, the worker took 0.079 and 0.087 µs a segment more than past a 4 KiB one (810–877 pieces a run; 0.118 in a hand-read trace of the same writer)',
+      'measured on this machine (dispatch-probe.ts, 2026-12-07, 3 runs: 0.091, 0.089, 0.089): past the dispatch of a 512 KiB piece of a 2 MiB direct write that the loop device cut at its 128 one-page segments, to a busy vda, the worker’s time beyond a 4 KiB one’s, per segment beyond the first (780–840 pieces a run)',
     flushUs:
       'measured on this machine (Linux 6.18, 2026-12-06): fio 4 KiB O_DIRECT random writes with fsync=1 on a fresh loop device, 6 s, 21 914 fsyncs: sync latency p1 84.5, p10 121, p50 148.5, p90 185, p99 448.5, p99.9 1204 µs, max 7.0 ms (/work/runs/s07/real/out-fl.json), each knot less the 12.5 µs the model spends around the flush itself (the fsync system call 0.4, the woken writer 10.1, the worker’s path 2.1: the host’s syscallUs and wakeUs, pathUs). The same writer buffered made 13.9 MB/s (fsync p50 264 µs, its page’s write and the flush), and beside a QD1 direct reader 14.9 MB/s with the reader at 25.6 MB/s (49.6 alone)',
     segmentKiB:
