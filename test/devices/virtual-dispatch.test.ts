@@ -6,6 +6,7 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import type { ParamValues } from '../../src/shared/util/params'
+import { job } from '../../src/shared/validate/matrix'
 import { LOOP_LANES } from '../helpers/loop-lanes'
 
 /** The loop device alone (no disk under it): the structure's requests in hand decide the notification. */
@@ -30,17 +31,7 @@ function run(rw: string, bs: string, iodepth: number, overrides: ParamValues) {
         {
           name: 'p',
           type: 'fio',
-          params: {
-            rw,
-            bs,
-            iodepth,
-            ioengine: iodepth > 1 ? 'libaio' : 'psync',
-            direct: true,
-            filename: '/dev',
-            size: '256M',
-            time_based: true,
-            runtime: 0.5,
-          },
+          params: job(rw, bs, iodepth, { size: '256M', time_based: true, runtime: 0.5 }),
         },
       ],
     },
