@@ -17,11 +17,14 @@ import { describeReal, required } from './real-env'
 
 /** A trace written event by event, in tracefs' format. */
 class Trace {
-  private readonly lines: string[] = []
+  private readonly lines: { us: number; text: string }[] = []
   private sector = 1000
 
   private line(task: string, cpu: number, flags: string, us: number, event: string): void {
-    this.lines.push(`${task.padStart(16)} [00${cpu}] ${flags} ${(us / 1e6).toFixed(6)}: ${event}`)
+    this.lines.push({
+      us,
+      text: `${task.padStart(16)} [00${cpu}] ${flags} ${(us / 1e6).toFixed(6)}: ${event}`,
+    })
   }
 
   /** fio hands the loop device a write of `kib`, as requests of `pieces` KiB each. */
@@ -54,28 +57,55 @@ class Trace {
     return key
   }
 
+  /** A flush on the disk, as the block events print one: no data, a sector of -1 at its completion. */
+  flush(issued: number, done: number): void {
+    this.line('jbd2/vda1-8', 1, '.....', issued, 'block_rq_issue: 254,0 FF 0 () 0 + 0 none,0,0 [jbd2/vda1-8]')
+    this.line(
+      '<idle>-0',
+      0,
+      '..s1.',
+      done,
+      'block_rq_complete: 254,0 FF () 18446744073709551615 + 0 none,0,0 [0]',
+    )
+  }
+
   complete(us: number, key: string): void {
     this.line('<idle>-0', 0, '..s1.', us, `block_rq_complete: 254,0 WS () ${key} be,0,4 [0]`)
   }
 
+  /** Another process's read on the disk at `us`: the disk has it in hand until its completion. */
+  diskRead(us: number): string {
+    const key = `${900_000 + this.lines.length * 16} + 8`
+    this.line('fio-200', 1, '.....', us, `block_rq_issue: 254,0 RS 4096 () ${key} be,0,4 [fio]`)
+    return key
+  }
+
+  /** The lines in the order of their time, as the kernel writes them. */
   get text(): string {
-    return this.lines.join('\n')
+    return [...this.lines]
+      .sort((a, b) => a.us - b.us)
+      .map((l) => l.text)
+      .join('\n')
   }
 }
 
 const WORKER = 'kworker/u8:3-2225'
 
 /** 60 idle 4 KiB dispatches (18 µs), 60 busy ones (1 or 2 µs), 60 2 MiB writes split at 128 pages. */
-function probeTrace(interrupted = 0): string {
+function probeTrace(interrupted = 0, readsInHand = 0): string {
   const t = new Trace()
   let us = 1000
   for (let i = 0; i < 60 + interrupted; i++) {
     t.loopWrite(us, [4])
+    // another process's read on the disk while the worker dispatches: the disk is not idle
+    if (i >= 60 + interrupted - readsInHand) t.complete(us + 40, t.diskRead(us + 2))
     // an interrupt's softirq on the CPU right after the dispatch: not the worker's time
     const key = t.diskWrite(WORKER, us + 5, 4, i < interrupted ? 1 : 18, i < interrupted ? '..s1.' : 'd..2.')
     t.complete(us + 80, key)
     us += 200
   }
+  // a flush of the journal's: no data, its completion names no sector (it must not stay in hand)
+  t.flush(us - 100, us - 60)
   // the journal's write in hand meanwhile: the disk is busy (not the worker's: not counted)
   const journal = t.diskWrite('jbd2/vda1-8', us, 4, 1)
   for (let i = 0; i < 60; i++) {
@@ -115,6 +145,11 @@ describe('the loop worker’s dispatch costs, from a trace', () => {
     const c = dispatchCosts(probeTrace(40), '7,0', '254,0', 128, 1280)!
     expect(c.samples.idle).toBe(60)
     expect(c.idleUs).toBeCloseTo(18, 3)
+  })
+
+  it('counts a read the disk has in hand, anyone’s, as keeping it busy', () => {
+    const c = dispatchCosts(probeTrace(0, 10), '7,0', '254,0', 128, 1280)!
+    expect(c.samples).toMatchObject({ idle: 50, busy: 70 })
   })
 
   it('knows no segment count where the size limit split the write, and says null when it saw too little', () => {

@@ -105,11 +105,13 @@ export function dispatchCosts(
     const e = evs[i]
     if (!e.kind.startsWith('block_rq_')) continue
     const b = BLOCK.exec(e.rest)
-    if (!b || (!b[2].includes('W') && e.kind !== 'block_rq_complete')) continue
+    // a flush carries no data, and its completion names no sector its issue did: left out
+    if (!b || b[5] === '0') continue
+    const write = b[2].includes('W')
     const sector = Number(b[4])
     const bytes = Number(b[3] ?? 0)
     if (b[1] === loop) {
-      if (e.kind !== 'block_rq_issue') continue
+      if (e.kind !== 'block_rq_issue' || !write) continue
       const before = fromLoop[fromLoop.length - 1]
       // the one before was this write's too: split where a limit fell
       if (before && before.end === sector && e.t - before.t < BURST_US && before.bytes < maxSectorsKiB * 1024)
@@ -124,9 +126,10 @@ export function dispatchCosts(
       continue
     }
     if (e.kind !== 'block_rq_issue') continue
+    // whatever the disk has in hand, reads too, spares it a notification
     const held = inHand.size
     inHand.add(key)
-    if (!e.comm.startsWith('kworker/')) continue
+    if (!write || !e.comm.startsWith('kworker/')) continue
     // the loop device's write this one carries: the next of its size (the file system's own
     // writes on the disk, which the worker may also issue, match none)
     let k = taken
