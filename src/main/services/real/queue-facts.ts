@@ -52,7 +52,7 @@ export interface QueueFacts {
     notifyUs: number
     /** µs per memory segment beyond a request's first (null: not seen). */
     segmentUs: number | null
-    /** What the figures are medians of, for the source. */
+    /** What the figures are the means of, for the source. */
     said: string
   }
   /**
