@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { trimmedMean } from '../../../shared/metrics/stats'
 import { diskOfFile } from './backing-facts'
 import { startEngine } from './engine-process'
-import { INSTANCE_PREFIX } from './ftrace-capture'
+import { deviceNumber, INSTANCE_PREFIX, offersClock } from './ftrace-capture'
 import type { Journal } from './journal'
 import type { QueueFacts } from './queue-facts'
 import { createScratchLoop, releaseScratchLoop } from './loop-device'
@@ -171,13 +171,6 @@ export function dispatchCosts(
   }
 }
 
-/** The device number of a block device as the block events print it ("7,0"), from sysfs. */
-function majMin(name: string): string {
-  const mm = /^(\d+):(\d+)$/.exec((readSys(join(sysBlockDir(name), 'dev')) ?? '').trim())
-  if (!mm) throw new Error(`cannot read the device number of ${name}`)
-  return `${mm[1]},${mm[2]}`
-}
-
 /** fio's three writers, one after another: QD1 4 KiB (an idle disk), QD8 (a busy one), 2 MiB. */
 function fioArgs(device: string): string[] {
   const common = [`--filename=${device}`, '--direct=1', '--time_based', `--runtime=${PROBE_SECONDS}`]
@@ -209,21 +202,17 @@ export async function measureDispatch(
     if (disk === null) throw new Error(`the file under ${loop.name} is on no block device`)
     writeFileSync(join(sysBlockDir(loop.name), 'queue/scheduler'), 'none')
     const queueOf = (f: string): number => Number(readSys(join(sysBlockDir(loop.name), 'queue', f)) ?? 0)
-    const loopDev = majMin(loop.name)
-    const diskDev = majMin(disk)
+    const loopDev = deviceNumber(loop.name)
+    const diskDev = deviceNumber(disk)
     mkdirSync(dir)
     writeFileSync(join(dir, 'tracing_on'), '0')
     writeFileSync(join(dir, 'buffer_size_kb'), '65536')
-    const clocks = (readSys(join(dir, 'trace_clock')) ?? '').split(/\s+/)
-    if (clocks.some((c) => c.replace(/[[\]]/g, '') === 'mono'))
-      writeFileSync(join(dir, 'trace_clock'), 'mono')
-    // the kernel's dev_t (MKDEV: major << 20 | minor) for the block events' filter
-    const devT = (mm: string): number => Number(mm.split(',')[0]) * 2 ** 20 + Number(mm.split(',')[1])
+    if (offersClock(dir, 'mono')) writeFileSync(join(dir, 'trace_clock'), 'mono')
     for (const e of [...EVENTS, IRQ_EVENT]) {
       const ev = join(dir, 'events', e)
       if (!existsSync(ev)) continue
       if (e.startsWith('block/'))
-        writeFileSync(join(ev, 'filter'), `dev == ${devT(loopDev)} || dev == ${devT(diskDev)}`)
+        writeFileSync(join(ev, 'filter'), `dev == ${loopDev.devT} || dev == ${diskDev.devT}`)
       writeFileSync(join(ev, 'enable'), '1')
     }
     writeFileSync(join(dir, 'tracing_on'), '1')
@@ -233,7 +222,13 @@ export async function measureDispatch(
     if (exit.code !== 0)
       throw new Error(`fio failed (${exit.code ?? exit.signal}): ${exit.stderr.trim().slice(0, 300)}`)
     const text = readFileSync(join(dir, 'trace'), 'utf8')
-    const found = dispatchCosts(text, loopDev, diskDev, queueOf('max_segments'), queueOf('max_sectors_kb'))
+    const found = dispatchCosts(
+      text,
+      loopDev.printed,
+      diskDev.printed,
+      queueOf('max_segments'),
+      queueOf('max_sectors_kb'),
+    )
     return found === null ? null : { disk, ...found }
   } finally {
     if (existsSync(dir)) {

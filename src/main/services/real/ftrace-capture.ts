@@ -87,11 +87,7 @@ export class FtraceCapture {
     into: TraceStages,
     o: { journal?: Journal; cancel?: CancelState } = {},
   ): Promise<FtraceCapture> {
-    const majMin = (readSys(join(sysBlockDir(device), 'dev')) ?? '').trim()
-    const mm = /^(\d+):(\d+)$/.exec(majMin)
-    if (!mm) throw new Error(`cannot read the device number of ${device}`)
-    // the kernel's dev_t: major << 20 | minor (MKDEV)
-    const dev = Number(mm[1]) * 2 ** 20 + Number(mm[2])
+    const dev = deviceNumber(device).devT
     const dir = join(TRACEFS, 'instances', `${INSTANCE_PREFIX}${process.pid}-${device}`)
     mkdirSync(dir)
     const c = new FtraceCapture(dir, into, o)
@@ -271,8 +267,18 @@ export function stagesLossProblem(lost: number, read: number): string | null {
   return `the request stages are left out: the trace lost ${share.toFixed(share < 10 ? 1 : 0)} % of its events (${lost} of ${lost + read}), and a request whose completion was lost would be paired with a later request's at the same sector`
 }
 
+/**
+ * A block device's number from sysfs: as the block events print it ("7,0"), and as the kernel's
+ * dev_t their filters compare (MKDEV: major << 20 | minor). Throws when sysfs does not say.
+ */
+export function deviceNumber(device: string): { printed: string; devT: number } {
+  const mm = /^(\d+):(\d+)$/.exec((readSys(join(sysBlockDir(device), 'dev')) ?? '').trim())
+  if (!mm) throw new Error(`cannot read the device number of ${device}`)
+  return { printed: `${mm[1]},${mm[2]}`, devT: Number(mm[1]) * 2 ** 20 + Number(mm[2]) }
+}
+
 /** The instance offers the trace clock `name` (trace_clock lists them, the one in use in brackets). */
-function offersClock(dir: string, name: string): boolean {
+export function offersClock(dir: string, name: string): boolean {
   const listed = (readSys(join(dir, 'trace_clock')) ?? '').split(/\s+/)
   return listed.some((c) => c.replace(/^\[|\]$/g, '') === name)
 }
