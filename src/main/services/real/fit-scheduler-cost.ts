@@ -1,4 +1,4 @@
-import { parseSchedulerPath } from '../../../shared/devices/virtual-params'
+import { parseSchedulerPath } from '../../../shared/devices/virtual-path-params'
 import { SCHEDULER_CPU_COST } from '../../../shared/schedulers/cpu-cost'
 import type { ParamValues } from '../../../shared/util/params'
 import type { FitPoint } from './fit-virtual'
