@@ -1,5 +1,5 @@
 import type { SimTime } from '../sim/time'
-import { MS } from '../sim/time'
+import { MS, US } from '../sim/time'
 import type { HostThread } from '../devices/device'
 import type { ParamValues } from '../util/params'
 
@@ -37,6 +37,10 @@ export interface CpuParams {
    * CPU (then anywhere). Off: on any idle CPU.
    */
   pack?: boolean
+  /** From a wake-up on another CPU to the woken task running on an idle CPU (cpu-idle-params.ts idleWakeUs); 0: at once. */
+  idleWake?: SimTime
+  /** From an interrupt on an idle CPU — or a wake-up from nowhere known — waking a task there to that task running (idleExitUs); 0: at once. */
+  idleExit?: SimTime
 }
 
 /** CFS's prio_to_weight table: nice -20 … 19. */
@@ -59,5 +63,7 @@ export function cpuParamsOf(hv: ParamValues): CpuParams {
     minGranularity: ms('minGranularityMs'),
     wakeupGranularity: ms('wakeupGranularityMs'),
     pack: hv.wakePacking === true,
+    idleWake: Math.round(((hv.idleWakeUs as number | undefined) ?? 0) * US),
+    idleExit: Math.round(((hv.idleExitUs as number | undefined) ?? 0) * US),
   }
 }

@@ -1,4 +1,5 @@
 import type { Engine } from '../sim/engine'
+import { Timer } from '../sim/engine'
 import type { Rng } from '../sim/rng'
 import type { SimTime } from '../sim/time'
 import type { CpuParams, CpuTask } from './cpu-params'
@@ -27,6 +28,9 @@ export { niceWeight } from './cpu-params'
  *    preempts at once. Past its slice, a woken task not behind it preempts. Running tasks share
  *    the CPU in slices of `minGranularity` (base_slice).
  * With `pack`, a woken task waits for its waker's CPU instead of taking an idle one (see CpuParams).
+ * A task woken for an idle CPU gets there after the CPU's way out of idle (`idleWake` from another
+ * CPU, `idleExit` on its own: cpu-idle-params.ts); meanwhile that CPU is not idle to other wake-ups,
+ * as the kernel's idle_cpu() counts a queued wake-up (rq->ttwu_pending, nr_running).
  * This class is where a woken task goes (placed, preempting, queued, packed, held to the end of
  * an interrupt); the bursts, the accounting, the picks and the slices are CpuCore's (cpu-core.ts).
  */
@@ -35,6 +39,9 @@ export class CpuScheduler extends CpuCore {
   private waker: CpuTask | null = null
   /** The interrupt handler under way (`interrupt`; irq-batch.ts). */
   private readonly irq: IrqBatch
+  /** Per CPU: the task woken for it while it idled, on its way there (null: none). */
+  private readonly arriving: (CpuTask | null)[]
+  private readonly arrivals: Timer[] = []
 
   constructor(
     engine: Engine,
@@ -44,6 +51,41 @@ export class CpuScheduler extends CpuCore {
   ) {
     super(engine, p)
     this.irq = new IrqBatch(p.cpus, ties === undefined ? undefined : (): number => ties.next())
+    this.arriving = new Array<CpuTask | null>(p.cpus).fill(null)
+    for (let c = 0; c < p.cpus; c++) this.arrivals.push(new Timer(engine, this, 2 * p.cpus + c))
+  }
+
+  override onEvent(kind: number): void {
+    const c = kind - 2 * this.p.cpus
+    if (c < 0) return super.onEvent(kind)
+    // the task woken for idle CPU c is there: it runs
+    this.arrivals[c].fired()
+    const t = this.arriving[c]!
+    this.arriving[c] = null
+    this.dispatchOn(c, t)
+  }
+
+  /** CPU `c` runs nothing and nothing is on its way to it. */
+  private idle(c: number): boolean {
+    return this.current[c] === null && !this.irq.owed[c] && this.arriving[c] === null
+  }
+
+  /**
+   * `t`, woken by what runs on CPU `from` (−1: not known), goes to idle CPU `c`: it runs there
+   * once `c` has left its idle state — at once when that costs nothing.
+   */
+  private arrive(c: number, t: CpuTask, from: number): void {
+    const late = (from === c || from < 0 ? this.p.idleExit : this.p.idleWake) ?? 0
+    if (late <= 0) return this.dispatchOn(c, t)
+    this.arriving[c] = t
+    this.arrivals[c].set(this.engine.now + late)
+  }
+
+  /** The CPU the wake-up under way runs on: its waker's (−1: not known). */
+  private wakingCpu(): number {
+    const w = this.waker ?? this.continuing
+    if (w === null) return -1
+    return w.onCpu >= 0 ? w.onCpu : w.lastCpu
   }
 
   /**
@@ -97,27 +139,31 @@ export class CpuScheduler extends CpuCore {
     try {
       fn()
     } finally {
+      const on = irq.cpu
       irq.cpu = before
-      if (--irq.depth === 0) this.pickOwed()
+      if (--irq.depth === 0) this.pickOwed(on)
     }
   }
 
-  /** The interrupt has returned: each CPU a wake-up reached while it was idle picks now. */
-  private pickOwed(): void {
+  /**
+   * The interrupt, on CPU `on` (−1: not known), has returned: each CPU a wake-up reached while it
+   * was idle picks now.
+   */
+  private pickOwed(on: number): void {
     const owed = this.irq.owed
     for (let c = 0; c < owed.length; c++) {
       if (!owed[c]) continue
       owed[c] = false
-      if (this.current[c] !== null) continue
+      if (this.current[c] !== null || this.arriving[c] !== null) continue
       const t = this.tick ? this.nextFifo() : this.nextFair(c, this.irq.draw)
-      if (t) this.dispatchOn(c, t)
+      if (t) this.arrive(c, t, on)
     }
   }
 
   /** `t` woke for idle CPU `c`: it runs there now, or — inside an interrupt — at its end. */
   private wakeOnIdle(c: number, t: CpuTask): void {
     this.place(t)
-    if (this.irq.depth === 0) return this.dispatchOn(c, t)
+    if (this.irq.depth === 0) return this.arrive(c, t, this.wakingCpu())
     if (this.pack) {
       t.wantCpu = c
       this.wanting[c]++
@@ -130,7 +176,7 @@ export class CpuScheduler extends CpuCore {
     const now = this.engine.now
     if (this.pack && this.packed(t)) return
     for (let c = 0; c < this.current.length; c++) {
-      if (this.current[c] === null && !this.irq.owed[c]) return this.wakeOnIdle(c, t)
+      if (this.idle(c)) return this.wakeOnIdle(c, t)
     }
     this.lagPreemptions?.woke(t.pid)
     if (this.tick) {
@@ -173,7 +219,7 @@ export class CpuScheduler extends CpuCore {
           ? this.irq.cpu
           : t.lastCpu
     if (c < 0) return false
-    if (this.current[c] === null && !this.irq.owed[c]) {
+    if (this.idle(c)) {
       this.wakeOnIdle(c, t)
       return true
     }
@@ -198,7 +244,7 @@ export class CpuScheduler extends CpuCore {
    */
   private backToIdle(t: CpuTask): boolean {
     const p = t.lastCpu
-    if (p < 0 || this.current[p] !== null || this.irq.owed[p]) return false
+    if (p < 0 || !this.idle(p)) return false
     this.wakeOnIdle(p, t)
     return true
   }

@@ -1,5 +1,6 @@
 import type { ParamSpec } from '../util/params'
 import { VM_ERA_NAMES } from './vm-era'
+import { cpuIdleParams } from './cpu-idle-params'
 
 /** Host (kernel and machine) parameters, as data. Times in ms or µs as their unit says. */
 export const hostParams: readonly ParamSpec[] = [
@@ -394,4 +395,5 @@ export const hostParams: readonly ParamSpec[] = [
     meaning:
       'the BSD raw device (physio): transfers larger than the driver maximum are issued one chunk at a time from the process, instead of all at once, and bypass the buffer cache without writing back the cached data they overlap (Linux O_DIRECT writes it back first)',
   },
+  ...cpuIdleParams,
 ]
