@@ -179,15 +179,17 @@ describe('where wake packing puts a task an interrupt woke', () => {
     }
     return u.fits(1, task, 400 * MS, null)
   }
-  it('gathers a light task onto the busier interrupt’s CPU', () => {
+  it('gathers a task onto the interrupt’s CPU when both fit one CPU with a fifth spare', () => {
     expect(placement(0.34, 0.05)).toBe(true)
     expect(placement(0.4, 0.2)).toBe(true)
+    // a QD1 reader (~14 % of a CPU) onto the idle interrupt's CPU, which carries only the
+    // interrupts: traced, it moved there at its first completion once let free (s15 mg1)
+    expect(placement(0, 0.14)).toBe(true)
+    expect(placement(0.2, 0.5)).toBe(true)
   })
-  it('leaves a task heavier than what runs there, or one that would crowd it, where it was', () => {
-    // the buffered writer: 66 % of CPU0 beside CPU1's 34 %
+  it('leaves a task where it was when the two would crowd one CPU', () => {
+    // the buffered writer: 66 % of CPU0 beside CPU1's 34 % (stayed 23 of 23 times)
     expect(placement(0.34, 0.66)).toBe(false)
-    // though both would fit one CPU: the simulated writer, about half a CPU beside CPU1's fifth
-    expect(placement(0.2, 0.5)).toBe(false)
     expect(placement(0.6, 0.3)).toBe(false)
   })
 })

@@ -202,23 +202,23 @@ export class CpuScheduler extends CpuCore {
   }
 
   /**
-   * `pack`: the waking task goes to its waker's CPU (the task whose continuation is running —
-   * unless its own last CPU is idle: `backToIdle` — or the interrupt's CPU when known and the
-   * task fits there), or the CPU it last ran on — at once if that CPU is idle, else it waits for
-   * it unless another task already does. False: no such CPU, or taken; the task goes anywhere.
+   * `pack`: the waking task goes to the CPU of what woke it — the task whose continuation is
+   * running, or the interrupt's CPU when known — when it fits there (`fitsOn`); otherwise back to
+   * the CPU it last ran on when that one is idle (`backToIdle`); otherwise to its waker's CPU (a
+   * task's) or its own (an interrupt's). It runs there at once if that CPU is idle, else it waits
+   * for it unless another task already does. False: no such CPU, or taken; the task goes anywhere.
    */
   private packed(t: CpuTask): boolean {
     const w = this.waker ?? this.continuing
-    if (w !== null && this.backToIdle(t)) return true
-    const c =
-      w !== null
-        ? w.onCpu >= 0
-          ? w.onCpu
-          : w.lastCpu
-        : this.irq.cpu >= 0 && this.irq.cpu !== t.lastCpu && this.fitsOn(this.irq.cpu, t)
-          ? this.irq.cpu
-          : t.lastCpu
-    if (c < 0) return false
+    const from = w !== null ? (w.onCpu >= 0 ? w.onCpu : w.lastCpu) : this.irq.cpu
+    if (from >= 0 && from !== t.lastCpu && this.fitsOn(from, t)) return this.join(from, t)
+    if (this.backToIdle(t)) return true
+    const c = w !== null ? from : t.lastCpu
+    return c >= 0 && this.join(c, t)
+  }
+
+  /** `pack`: `t` goes to CPU `c` — at once if idle, else waiting for it unless another task does. */
+  private join(c: number, t: CpuTask): boolean {
     if (this.idle(c)) {
       this.wakeOnIdle(c, t)
       return true
@@ -234,13 +234,13 @@ export class CpuScheduler extends CpuCore {
   }
 
   /**
-   * `pack`, a task woken by a task: back to the CPU it last ran on when that CPU is idle, as
-   * kernel/sched/fair.c (6.18) picks: wake_affine_idle returns an idle prev_cpu, and
-   * select_idle_sibling takes an idle prev when the target (the waker's busy CPU) is not — packing
-   * only decides where it goes when that CPU is busy. Traced on this machine (ftrace sched_wakeup
-   * and sched_switch, 2026-12-06; a QD1 and a QD32 fio reader on a loop device, none): fio ran on
-   * the disk interrupt's CPU1 and woke the loop worker from there, and the worker ran on CPU0, its
-   * own, 4 253 of 4 662 times (91 %), woken by IPI on the idle CPU0.
+   * `pack`, a task that does not fit its waker's CPU: back to the CPU it last ran on when that CPU
+   * is idle, as kernel/sched/fair.c (6.18) picks: wake_affine_idle returns an idle prev_cpu, and
+   * select_idle_sibling takes an idle prev when the target is not. Traced on this machine (ftrace
+   * sched_wakeup and sched_switch, 2026-12-06; a QD1 and a QD32 fio reader on a loop device, none):
+   * fio ran on the disk interrupt's CPU1 and woke the loop worker from there, and the worker ran
+   * on CPU0, its own, 4 253 of 4 662 times (91 %), woken by IPI on the idle CPU0 — the two readers
+   * and the worker's ~100 000 requests a second were more than CPU1 could take with a fifth spare.
    */
   private backToIdle(t: CpuTask): boolean {
     const p = t.lastCpu
@@ -249,7 +249,7 @@ export class CpuScheduler extends CpuCore {
     return true
   }
 
-  /** `pack`, a task an interrupt woke: whether it joins the interrupt's CPU `c` (CpuUtil). */
+  /** `pack`: whether `t` fits on CPU `c`, its waker's (CpuUtil.fits). */
   private fitsOn(c: number, t: CpuTask): boolean {
     return this.util!.fits(c, t, this.engine.now, this.current[c] !== null ? this.burstStart[c] : null)
   }

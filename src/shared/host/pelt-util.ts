@@ -30,15 +30,21 @@ interface UtilTask {
 }
 
 /**
- * `pack`: the CPUs' and the tasks' utilization, and where a task an interrupt woke goes. It joins
- * the interrupt's CPU (wake_affine's this_cpu) rather than going back to its own when the CPU's
- * utilization and the task's, as of its last run (wake_affine_weight reads the task's load as
- * last updated, at its dequeue), fit one CPU with a fifth to spare (fits_capacity) — and the CPU
- * already carries at least as much as the task: this kernel's packing gathers lighter tasks onto
- * a busier vCPU, not a heavier one onto a lighter. Measured here (/work/runs/s08/real,
- * sched_wakeup from the disk's interrupts on CPU1, previous CPU CPU0): fio readers of a few per
- * cent of a CPU went to CPU1 176 of 186, 9 of 10 and 67 of 75 times; a buffered writer using 66 %
- * of CPU0 stayed there 23 of 23 times, with CPU1 34 % busy.
+ * `pack`: the CPUs' and the tasks' utilization, and whether a woken task joins the CPU of what
+ * woke it — a task's, or an interrupt's — rather than going back to its own: when the CPU's
+ * utilization and the task's, as of its last run (wake_affine_weight reads the task's load as last
+ * updated, at its dequeue), fit one CPU with a fifth to spare (fits_capacity): this VM kernel packs
+ * tasks onto the vCPU that is awake rather than wake a halted one. Measured here (ftrace
+ * sched_wakeup, sched_migrate_task and sched_switch):
+ *  - 2026-12-07 (/work/runs/s15 mg1): a QD1 reader (~14 % of a CPU) held on CPU0 by its affinity,
+ *    then let free, moved to the idle interrupt's CPU1 — which carried nothing but the disk's
+ *    interrupts — at the first completion and stayed; the loop worker followed. Unheld, the reader,
+ *    the worker and the completions ran on CPU1 99 % of the time in four 1 s traces (rr1–3, r4k),
+ *    and a real-time QD1 reader, the worker and a QD64 writer's submissions mostly there too (rtw,
+ *    2026-12-06: the workers 8 921 of 10 176 runs).
+ *  - 2026-12-06 (/work/runs/s08/real, disk interrupts on CPU1, previous CPU CPU0): readers of a few
+ *    per cent of a CPU went to CPU1 176 of 186, 9 of 10 and 67 of 75 times; a buffered writer using
+ *    66 % of CPU0 stayed there 23 of 23 times, with CPU1 34 % busy (together more than 0.8).
  */
 export class CpuUtil {
   private readonly util: number[]
@@ -78,7 +84,6 @@ export class CpuUtil {
   fits(c: number, t: UtilTask, now: SimTime, burstStart: SimTime | null): boolean {
     const busy = burstStart === null ? 0 : now - Math.max(burstStart, this.at[c])
     const cpu = utilAfter(this.util[c], this.at[c], now, busy)
-    const task = t.util ?? 0
-    return task <= cpu && fitsCapacity(cpu + task)
+    return fitsCapacity(cpu + (t.util ?? 0))
   }
 }
