@@ -1,6 +1,7 @@
 // The loop worker's dispatch costs (real/dispatch-probe.ts): read from a trace of the loop device's
 // and the disk's block events and the scheduler's switches — here a trace written for the test —
-// and measured on this machine's loop device over its disk.
+// and measured on this machine's loop device over its disk, with, from the same trace, how long a
+// task woken for an idle CPU waits for it (idle-wake-trace.ts).
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -9,11 +10,15 @@ import {
   dispatchFacts,
   dispatchProbeUnavailable,
   measureDispatch,
+  runDispatchProbe,
 } from '../../src/main/services/real/dispatch-probe'
 import type { DispatchProbe } from '../../src/main/services/real/dispatch-probe'
 import { INSTANCE_PREFIX } from '../../src/main/services/real/ftrace-capture'
 import type { QueueFacts } from '../../src/main/services/real/queue-facts'
 import { describeReal, required } from './real-env'
+
+/** The probe needs the kernel's tracepoints: without them it says why (required: a failure). */
+const untraceable = dispatchProbeUnavailable()
 
 /** A trace written event by event, in tracefs' format. */
 class Trace {
@@ -175,48 +180,46 @@ describe('the loop worker’s dispatch costs, from a trace', () => {
       samples: { idle: 60, busy: 60, segmented: 60 },
     }
     const notices: string[] = []
-    const facts = await dispatchFacts(
-      q,
-      async () => probe,
-      (m) => notices.push(m),
-    )
+    const wake = 'the trace held too few wake-ups onto an idle CPU'
+    const facts = dispatchFacts(q, { dispatch: probe, wake }, (m) => notices.push(m))
     if (facts === null) throw new Error(`no facts: ${notices.join('; ')}`)
     expect(facts).toMatchObject({ disk: 'vda', notifyUs: 16, segmentUs: 0.1 })
-    expect(
-      await dispatchFacts(
-        q,
-        async () => ({ ...probe, disk: 'sdb' }),
-        (m) => notices.push(m),
-      ),
-    ).toBeNull()
+    expect(dispatchFacts(q, { dispatch: { ...probe, disk: 'sdb' }, wake }, (m) => notices.push(m))).toBeNull()
     expect(notices.at(-1)).toMatch(/measured over sdb, not vda under loop3: not used/)
-    expect(
-      await dispatchFacts(
-        q,
-        () => Promise.reject(new Error('fio failed (1)')),
-        (m) => notices.push(m),
-      ),
-    ).toBeNull()
-    expect(notices.at(-1)).toMatch(/not measured: fio failed \(1\)/)
+    expect(dispatchFacts(q, { dispatch: null, wake }, (m) => notices.push(m))).toBeNull()
+    expect(notices.at(-1)).toMatch(/not measured: the trace held too few of its dispatches/)
+    // a probe that fails, run once for both its figures: why, in place of its trace
+    const failed = await runDispatchProbe(() => Promise.reject(new Error('fio failed (1)')))
+    expect(failed).toBe(untraceable ?? 'fio failed (1)')
+    expect(dispatchFacts(q, failed, (m) => notices.push(m))).toBeNull()
+    expect(notices.at(-1)).toBe(`the loop worker's dispatch costs were not measured: ${String(failed)}`)
   })
 })
 
-/** The probe needs the kernel's tracepoints: without them it says why (required: a failure). */
-const untraceable = dispatchProbeUnavailable()
 if (untraceable !== null && !required)
   console.warn(`skipping the dispatch probe on this machine: ${untraceable}`)
 
 describeReal('the loop worker’s dispatch costs on this machine', () => {
   it.skipIf(untraceable !== null && !required)(
-    'notifies an idle disk at a cost a busy one does not have, and leaves nothing behind',
+    'notifies an idle disk at a cost a busy one does not have, times wake-ups onto idle CPUs, and leaves nothing behind',
     async () => {
       const before = execFileSync('losetup', ['-a'], { encoding: 'utf8' })
-      const p = await measureDispatch()
+      const t = await measureDispatch()
+      const p = t.dispatch
       expect(p).not.toBeNull()
       expect(p!.samples.idle).toBeGreaterThan(1000)
       expect(p!.idleUs).toBeGreaterThan(p!.busyUs)
       expect(p!.notifyUs).toBeGreaterThan(1)
       if (p!.segmentUs !== null) expect(p!.segmentUs).toBeLessThan(1)
+      // where the kernel has the wake-up tracepoints (all since 4.x): an IPI and the way out of
+      // idle take longer than the way out of idle alone
+      if (existsSync('/sys/kernel/tracing/events/sched/sched_waking')) {
+        if (typeof t.wake === 'string') throw new Error(`no wake-ups: ${t.wake}`)
+        const { idleWakeUs, idleExitUs } = t.wake
+        console.log(`idle wake-ups: ${JSON.stringify(t.wake)}`)
+        if (idleExitUs !== null) expect(idleExitUs).toBeGreaterThan(0)
+        if (idleWakeUs !== null && idleExitUs !== null) expect(idleWakeUs).toBeGreaterThan(idleExitUs)
+      }
       expect(execFileSync('losetup', ['-a'], { encoding: 'utf8' })).toBe(before)
       const instances = '/sys/kernel/tracing/instances'
       if (existsSync(instances))

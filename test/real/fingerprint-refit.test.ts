@@ -14,6 +14,7 @@ import { fitSweep } from '../../src/main/services/real/fingerprint-document'
 import type { PresetDocument } from '../../src/main/services/real/fingerprint-types'
 import { RefitError, refitFingerprint } from '../../src/main/services/real/fingerprint-refit'
 import type { HostCapture } from '../../src/main/services/real/host-capture'
+import { idleWakeHost } from '../../src/main/services/real/idle-wake-trace'
 import { fingerprintCommand } from '../../src/cli/commands/fingerprint'
 import { InputError } from '../../src/cli/spec-file'
 import { loopFacts } from '../helpers/queue-facts'
@@ -26,8 +27,8 @@ const FRESH_PAGE_US = 5
 
 /**
  * A fingerprint as the code fits it, of a sweep "measured" by simulating the loop preset (one
- * pass, short points) with mq-deadline's scheduler point, on a host whose probe measured the cost
- * of reported memory.
+ * pass, short points) with mq-deadline's scheduler point, on a host whose probes measured the cost
+ * of reported memory and the idle CPUs' wake-up latencies.
  */
 function fitted(): PresetDocument {
   const points = simulate(resolveSpec(sweepSpec(SECONDS, REGION, DEVICE, HOST)), 0, 0, {
@@ -42,6 +43,7 @@ function fitted(): PresetDocument {
     overrides: { cpus: 2, freshPageUs: FRESH_PAGE_US },
     sources: { cpus: '/proc/cpuinfo', freshPageUs: 'measured: the probe' },
   }
+  idleWakeHost(capturedHost, { idleWakeUs: 41, idleExitUs: 8.5, remote: 4000, local: 6000 }, () => {})
   return fitSweep(
     {
       target: {
@@ -82,11 +84,15 @@ describe('refitting a saved fingerprint', () => {
   it('fits a document the code fitted to the same values and host, from its points and captured host', () => {
     expect(doc.host!.overrides.schedCpuScale).toBeTypeOf('number')
     expect(doc.schedulerPoints).toHaveLength(1)
+    // measured, not fitted: the host as the probe left it
+    expect(doc.host!.overrides).toMatchObject({ idleWakeUs: 41, idleExitUs: 8.5 })
+    expect(doc.host!.sources.idleWakeUs).toMatch(/^measured: .*sched_waking → sched_switch/)
     const s = saved(doc) as unknown as PresetDocument
     // what the fit gave is not what a refit starts from: spoil it
     s.values = { ...s.values, readServiceUs: '0:1, 100:2', readContentionUs: 77 }
     s.specDevice = { preset: 'ssd-sata-mlc', overrides: {} }
-    s.host!.overrides = { ...s.host!.overrides, cpus: 8, syscallUs: 123, wakeUs: 45 }
+    s.host!.overrides = { ...s.host!.overrides, cpus: 8, syscallUs: 123, wakeUs: 45, idleWakeUs: 0 }
+    delete s.host!.overrides.idleExitUs
     s.simulated = { points: [] }
     s.warnings = ['stale']
     const r = refitFingerprint(s, 'fp.json', new Date('2026-12-07T12:00:00Z'))

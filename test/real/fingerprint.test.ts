@@ -143,6 +143,17 @@ describeReal('fingerprinting a scratch device (root)', () => {
     expect(saved.capturedHost?.overrides.cpus).toBe(doc.host?.overrides.cpus)
     expect(saved.capturedHost?.overrides.schedCpuScale).toBeUndefined()
     expect(saved.capturedHost?.sources.wakeUs ?? '').not.toMatch(/^fitted/)
+    // the dispatch probe's trace: how long a task woken for an idle CPU waits for it, as measured
+    // (a figure it saw too few wake-ups for stays out: 0)
+    for (const k of ['idleWakeUs', 'idleExitUs']) {
+      const v = saved.capturedHost?.overrides[k]
+      if (v === undefined) continue
+      expect(v).toBeGreaterThan(0)
+      expect(saved.capturedHost?.sources[k]).toMatch(/^measured: .*ftrace sched_waking/)
+      expect(doc.host?.overrides[k]).toBe(v)
+    }
+    // where the probe traced, the wake-ups by the disk's interrupts on an idle CPU are thousands
+    if (doc.queue?.dispatch) expect(saved.capturedHost?.overrides.idleExitUs).toBeGreaterThan(0)
     // a buffered write()'s CPU per KiB on this machine (copy and page allocation: a memory
     // bandwidth between ~100 MB/s and ~50 GB/s), and the queue's segment bound from sysfs
     expect(doc.host?.overrides.copyUsPerKiB).toBeGreaterThan(0.02)

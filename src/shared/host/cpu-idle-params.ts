@@ -21,7 +21,7 @@ export const cpuIdleParams: readonly ParamSpec[] = [
     min: 0,
     max: 100_000,
     source:
-      '[assumed] 0 (folded into the presets’ device times); the fingerprint measures it on a loop device by tracing sched_waking → sched_switch (real/dispatch-probe.ts)',
+      '[assumed] 0 (folded into the presets’ device times); the fingerprint measures it on a loop device by tracing sched_waking → sched_switch (real/dispatch-probe.ts, idle-wake-trace.ts)',
   },
   {
     name: 'idleExitUs',
@@ -33,6 +33,6 @@ export const cpuIdleParams: readonly ParamSpec[] = [
     min: 0,
     max: 100_000,
     source:
-      '[assumed] 0 (folded into the presets’ device times); the fingerprint measures it on a loop device by tracing sched_wakeup → sched_switch on an idle CPU (real/dispatch-probe.ts)',
+      '[assumed] 0 (folded into the presets’ device times); the fingerprint measures it on a loop device by tracing sched_waking → sched_switch on an idle CPU (real/dispatch-probe.ts, idle-wake-trace.ts)',
   },
 ]

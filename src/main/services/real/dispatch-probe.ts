@@ -8,11 +8,15 @@
 // block events and the scheduler's switches show it: from the worker's `block_rq_issue` on the disk
 // to its next event on that CPU (its next request, or going to sleep) — on this machine
 // (2026-12-07, loop over a Firecracker virtio disk) 15–18 µs when the disk had no request in hand,
-// 0–2 µs when it had, 12 µs for a request of 128 one-page segments to a busy disk.
+// 0–2 µs when it had, 12 µs for a request of 128 one-page segments to a busy disk. The same trace,
+// with the scheduler's wake-ups, shows how long a task woken for an idle CPU waits for it
+// (idle-wake-trace.ts).
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { trimmedMean } from '../../../shared/metrics/stats'
 import { diskOfFile } from './backing-facts'
+import type { IdleWake } from './idle-wake-trace'
+import { idleWakeLatencies, WAKE_EVENTS } from './idle-wake-trace'
 import { startEngine } from './engine-process'
 import { deviceNumber, INSTANCE_PREFIX, offersClock } from './ftrace-capture'
 import type { Journal } from './journal'
@@ -45,6 +49,14 @@ export interface DispatchProbe {
   segmentUs: number | null
   /** Intervals behind each figure. */
   samples: { idle: number; busy: number; segmented: number }
+}
+
+/** What the probe's trace showed. */
+export interface DispatchTrace {
+  /** The loop worker's dispatch costs (null: the trace held too few of its dispatches). */
+  dispatch: DispatchProbe | null
+  /** The wake-ups onto idle CPUs, or why they were not measured. */
+  wake: IdleWake | string
 }
 
 const EVENTS = [
@@ -186,12 +198,13 @@ function fioArgs(device: string): string[] {
 
 /**
  * Trace the three writers on a scratch loop device of the probe's own (scheduler none), in a
- * tracefs instance of its own; the device and the instance go at the end, also on error. Null when
- * the trace held too few intervals to tell.
+ * tracefs instance of its own; the device and the instance go at the end, also on error. The
+ * dispatch costs are null when the trace held too few intervals to tell; the wake-ups onto idle
+ * CPUs are read from the same trace where the kernel has their tracepoints.
  */
 export async function measureDispatch(
   o: { journal?: Journal; parentDir?: string } = {},
-): Promise<DispatchProbe | null> {
+): Promise<DispatchTrace> {
   const why = dispatchProbeUnavailable()
   if (why !== null) throw new Error(why)
   const loop = await createScratchLoop({ sizeBytes: PROBE_BYTES, journal: o.journal, parentDir: o.parentDir })
@@ -208,7 +221,8 @@ export async function measureDispatch(
     writeFileSync(join(dir, 'tracing_on'), '0')
     writeFileSync(join(dir, 'buffer_size_kb'), '65536')
     if (offersClock(dir, 'mono')) writeFileSync(join(dir, 'trace_clock'), 'mono')
-    for (const e of [...EVENTS, IRQ_EVENT]) {
+    const noWake = WAKE_EVENTS.find((e) => !existsSync(join(dir, 'events', e)))
+    for (const e of [...EVENTS, IRQ_EVENT, ...(noWake === undefined ? WAKE_EVENTS : [])]) {
       const ev = join(dir, 'events', e)
       if (!existsSync(ev)) continue
       if (e.startsWith('block/'))
@@ -229,7 +243,13 @@ export async function measureDispatch(
       queueOf('max_segments'),
       queueOf('max_sectors_kb'),
     )
-    return found === null ? null : { disk, ...found }
+    return {
+      dispatch: found === null ? null : { disk, ...found },
+      wake:
+        noWake !== undefined
+          ? `the kernel has no ${noWake} tracepoint`
+          : (idleWakeLatencies(text) ?? 'the trace held too few wake-ups onto an idle CPU'),
+    }
   } finally {
     if (existsSync(dir)) {
       try {
@@ -243,30 +263,32 @@ export async function measureDispatch(
   }
 }
 
-/**
- * The probe for a fingerprint of loop device `q`: what it measured as the queue facts carry it, or
- * null — with a notice saying why — when it cannot run here, failed, saw too little, or measured a
- * disk other than the one under `q` (its scratch file lies elsewhere).
- */
-export async function dispatchFacts(
-  q: QueueFacts,
-  probe: () => Promise<DispatchProbe | null>,
-  notice: (message: string) => void = () => {},
-): Promise<QueueFacts['dispatch'] | null> {
+/** The probe run once for a fingerprint: its trace, or why there is none (it cannot run here, or failed). */
+export async function runDispatchProbe(probe: () => Promise<DispatchTrace>): Promise<DispatchTrace | string> {
   const unavailable = dispatchProbeUnavailable()
-  if (unavailable !== null) {
-    notice(`the loop worker's dispatch costs were not measured: ${unavailable}`)
-    return null
-  }
-  let p: DispatchProbe | null
+  if (unavailable !== null) return unavailable
   try {
-    p = await probe()
+    return await probe()
   } catch (e) {
-    notice(
-      `the loop worker's dispatch costs were not measured: ${e instanceof Error ? e.message : String(e)}`,
-    )
+    return e instanceof Error ? e.message : String(e)
+  }
+}
+
+/**
+ * The dispatch costs for a fingerprint of loop device `q` as the queue facts carry them, from the
+ * probe's trace `t`: null — with a notice saying why — when there is none (`t`: why), it saw too
+ * little, or it measured a disk other than the one under `q` (its scratch file lies elsewhere).
+ */
+export function dispatchFacts(
+  q: QueueFacts,
+  t: DispatchTrace | string,
+  notice: (message: string) => void = () => {},
+): QueueFacts['dispatch'] | null {
+  if (typeof t === 'string') {
+    notice(`the loop worker's dispatch costs were not measured: ${t}`)
     return null
   }
+  const p = t.dispatch
   if (p === null) {
     notice("the loop worker's dispatch costs were not measured: the trace held too few of its dispatches")
     return null

@@ -9,7 +9,7 @@ import type { QueueFacts } from './queue-facts'
 import type { RealExperimentRunner } from './real-experiment'
 import type { RealTargetInfo } from './real-result'
 import type { TargetRequest } from './target'
-import type { DispatchProbe } from './dispatch-probe'
+import type { DispatchTrace } from './dispatch-probe'
 import type { FreshPageProbe } from './fresh-page-probe'
 
 /** How one point came out: measured (mean of the passes), simulated, and how far apart. */
@@ -120,8 +120,8 @@ export interface FingerprintOptions {
   /** How the cost of reported memory is measured (default: probeFreshPages, in a child process). */
   freshPageProbe?: () => Promise<FreshPageProbe>
   /**
-   * How a loop device's dispatch costs are measured (default: measureDispatch, a traced scratch
-   * loop device of its own; false: not measured).
+   * How a loop device's dispatch costs, and the idle CPUs' wake-up latencies, are measured
+   * (default: measureDispatch, a traced scratch loop device of its own; false: not measured).
    */
-  dispatchProbe?: (() => Promise<DispatchProbe | null>) | false
+  dispatchProbe?: (() => Promise<DispatchTrace>) | false
 }

@@ -18,7 +18,8 @@ import { deviceName, sysBlockDir, readSys } from './sysfs'
 import { offeredOf } from './kernel-offers'
 import type { TargetRequest } from './target'
 import { DEFAULT_SCRATCH_BYTES } from './target'
-import { dispatchFacts, measureDispatch } from './dispatch-probe'
+import { dispatchFacts, measureDispatch, runDispatchProbe } from './dispatch-probe'
+import { idleWakeHost } from './idle-wake-trace'
 import { measureFreshPages } from './fresh-page-probe'
 import { Journal } from './journal'
 import { labStateDir } from './state-dir'
@@ -127,16 +128,16 @@ export async function fingerprintDevice(
   if (probed)
     for (const p of measured)
       if (p.name === 'buffered-write') p.freshExcessNs = 256 * (host.overrides.freshPageUs as number) * 1000
-  // a loop device's worker: what handing a request to the disk under it costs (traced)
+  // a loop device's worker: what handing a request to the disk under it costs; and in the same
+  // trace, how long a task woken for an idle CPU waits for it — host values, kept as captured
   if (q.kind === 'loop' && o.dispatchProbe !== false) {
     const journal = new Journal(o.stateDir ?? labStateDir())
     const parentDir = req.kind === 'scratch' ? req.parentDir : undefined
-    const d = await dispatchFacts(
-      q,
-      o.dispatchProbe ?? (() => measureDispatch({ journal, parentDir })),
-      ev.notice,
-    )
+    const traced = await runDispatchProbe(o.dispatchProbe ?? (() => measureDispatch({ journal, parentDir })))
+    const notice = ev.notice ?? (() => {})
+    const d = dispatchFacts(q, traced, notice)
     if (d) q.dispatch = d
+    idleWakeHost(host, typeof traced === 'string' ? traced : traced.wake, notice)
   }
   const virtual = q.kind === 'loop' || q.kind === 'virtio' || q.kind === 'device-mapper'
   const schedMeasured: SchedulerPoint[] = []
