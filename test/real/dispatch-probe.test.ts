@@ -6,9 +6,11 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
+  allowedCpus,
   dispatchCosts,
   dispatchFacts,
   dispatchProbeUnavailable,
+  fioArgs,
   measureDispatch,
   runDispatchProbe,
 } from '../../src/main/services/real/dispatch-probe'
@@ -196,6 +198,24 @@ describe('the loop worker’s dispatch costs, from a trace', () => {
   })
 })
 
+describe('the probe’s writers', () => {
+  it('hold a QD1 writer on the first and the last CPU the lab may use, where it may use two or more', () => {
+    expect(allowedCpus('Name:\tnode\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n')).toEqual([0, 1])
+    expect(allowedCpus('Cpus_allowed_list:\t2,4-6,9\n')).toEqual([2, 4, 5, 6, 9])
+    expect(allowedCpus('Cpus_allowed_list:\tzz\n')).toEqual([])
+    expect(allowedCpus('')).toEqual([])
+    const args = fioArgs('/dev/loop9', [2, 4, 5, 9])
+    const jobs = args.filter((a) => a.startsWith('--name=')).map((a) => a.slice(7))
+    expect(jobs).toEqual(['idle', 'busy', 'segments', 'held-2', 'held-9'])
+    expect(args).toContain('--cpus_allowed=2')
+    expect(args).toContain('--cpus_allowed=9')
+    expect(args.filter((a) => a === '--runtime=500ms')).toHaveLength(2)
+    expect(args.filter((a) => a === '--stonewall')).toHaveLength(4)
+    // one CPU: nothing to hold a writer away from
+    expect(fioArgs('/dev/loop9', [0]).filter((a) => a.startsWith('--cpus_allowed'))).toEqual([])
+  })
+})
+
 if (untraceable !== null && !required)
   console.warn(`skipping the dispatch probe on this machine: ${untraceable}`)
 
@@ -218,6 +238,8 @@ describeReal('the loop worker’s dispatch costs on this machine', () => {
         const { idleWakeUs, idleExitUs } = t.wake
         console.log(`idle wake-ups: ${JSON.stringify(t.wake)}`)
         if (idleExitUs !== null) expect(idleExitUs).toBeGreaterThan(0)
+        // a writer held away from the CPU that takes the disk's interrupts is woken from it
+        if (allowedCpus().length >= 2) expect(idleWakeUs).not.toBeNull()
         if (idleWakeUs !== null && idleExitUs !== null) expect(idleWakeUs).toBeGreaterThan(idleExitUs)
       }
       expect(execFileSync('losetup', ['-a'], { encoding: 'utf8' })).toBe(before)

@@ -27,7 +27,7 @@ import { readSys, sysBlockDir } from './sysfs'
 const TRACEFS = '/sys/kernel/tracing'
 /** The probe's scratch device. */
 const PROBE_BYTES = 256 << 20
-/** Seconds of each of the probe's three writers. */
+/** Seconds of each of the probe's unheld writers. */
 export const PROBE_SECONDS = 1
 /** Intervals each estimate needs at least. */
 const ENOUGH = 50
@@ -183,21 +183,52 @@ export function dispatchCosts(
   }
 }
 
-/** fio's three writers, one after another: QD1 4 KiB (an idle disk), QD8 (a busy one), 2 MiB. */
-function fioArgs(device: string): string[] {
-  const common = [`--filename=${device}`, '--direct=1', '--time_based', `--runtime=${PROBE_SECONDS}`]
-  const job = (name: string, opts: string[]): string[] => [`--name=${name}`, ...common, ...opts]
+/**
+ * fio's writers, one after another: QD1 4 KiB (an idle disk), QD8 (a busy one), 2 MiB; then, on a
+ * machine of two CPUs or more, QD1 4 KiB held on the first CPU it may use and on the last
+ * (`cpus`: /proc/self/status) for half a second each. The scheduler packs an unheld writer onto the CPU that takes the disk's interrupts, where
+ * its completions wake it on that CPU; one of the held writers is away from it, and each of its
+ * completions wakes it from the other CPU (traced here: a held writer's 3 800–6 800 such wake-ups a
+ * second, an unheld one's as few as 182) — the wake-ups onto an idle CPU from another one that
+ * idleWakeUs is measured from.
+ */
+export function fioArgs(device: string, cpus: readonly number[] = allowedCpus()): string[] {
+  const common = [`--filename=${device}`, '--direct=1', '--time_based']
+  const job = (name: string, runtime: string, opts: string[]): string[] => [
+    `--name=${name}`,
+    ...common,
+    `--runtime=${runtime}`,
+    ...opts,
+  ]
+  const whole = `${PROBE_SECONDS}s`
+  const half = `${PROBE_SECONDS * 500}ms`
+  const qd1 = ['--rw=randwrite', '--bs=4k', '--ioengine=psync']
+  const held = cpus.length >= 2 ? [cpus[0], cpus[cpus.length - 1]] : []
   return [
-    ...job('idle', ['--rw=randwrite', '--bs=4k', '--ioengine=psync']),
-    ...job('busy', ['--stonewall', '--rw=randwrite', '--bs=4k', '--ioengine=libaio', '--iodepth=8']),
+    ...job('idle', whole, qd1),
+    ...job('busy', whole, ['--stonewall', '--rw=randwrite', '--bs=4k', '--ioengine=libaio', '--iodepth=8']),
     // larger than a request of one-page segments: split at the segment limit
-    ...job('segments', ['--stonewall', '--rw=write', '--bs=2M', '--ioengine=psync']),
+    ...job('segments', whole, ['--stonewall', '--rw=write', '--bs=2M', '--ioengine=psync']),
+    ...held.flatMap((c) => job(`held-${c}`, half, ['--stonewall', ...qd1, `--cpus_allowed=${c}`])),
     '--output-format=terse',
   ]
 }
 
+/** The CPUs this process may run on (/proc/self/status Cpus_allowed_list), ascending; [] if unknown. */
+export function allowedCpus(status = readSys('/proc/self/status') ?? ''): number[] {
+  const m = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)
+  if (!m) return []
+  const out: number[] = []
+  for (const part of m[1].split(',')) {
+    const r = /^(\d+)(?:-(\d+))?$/.exec(part)
+    if (!r) return []
+    for (let c = Number(r[1]); c <= Number(r[2] ?? r[1]); c++) out.push(c)
+  }
+  return out
+}
+
 /**
- * Trace the three writers on a scratch loop device of the probe's own (scheduler none), in a
+ * Trace the writers on a scratch loop device of the probe's own (scheduler none), in a
  * tracefs instance of its own; the device and the instance go at the end, also on error. The
  * dispatch costs are null when the trace held too few intervals to tell; the wake-ups onto idle
  * CPUs are read from the same trace where the kernel has their tracepoints.
