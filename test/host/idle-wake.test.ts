@@ -16,23 +16,19 @@ import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { randomReader } from '../helpers/fio-process'
 import { LAB_VM_CPUS } from '../helpers/lab-vm-cpus'
+import { TestTask, testCpuParams } from '../helpers/cpu-params'
 
-class Burst implements CpuTask {
-  cpuWork = 0
-  cpuTime = 0
-  onCpu = -1
-  lastCpu = -1
-  wantCpu = -1
-  vlag = 0
+class Burst extends TestTask implements CpuTask {
   vruntime = 0
-  readonly weight = 1024
   /** When each burst ended. */
   readonly done: number[] = []
   constructor(
     readonly pid: number,
     private readonly engine: Engine,
     private readonly cpu: CpuScheduler,
-  ) {}
+  ) {
+    super()
+  }
   cpuDone(now: number): void {
     this.done.push(now)
     this.cpu.release(this)
@@ -47,16 +43,7 @@ const IDLE_EXIT = 8 * US
 
 const setup = (idleWake = IDLE_WAKE, idleExit = IDLE_EXIT) => {
   const engine = new Engine()
-  const cpu = new CpuScheduler(engine, {
-    cpus: 2,
-    policy: 'eevdf',
-    quantum: 50 * MS,
-    latency: 6 * MS,
-    minGranularity: 1.5 * MS,
-    wakeupGranularity: 1 * MS,
-    idleWake,
-    idleExit,
-  })
+  const cpu = new CpuScheduler(engine, testCpuParams(2, { idleWake, idleExit }))
   const at = (t: number, fn: () => void): void => {
     const h: Handler = { onEvent: fn }
     engine.at(t, h, 0)

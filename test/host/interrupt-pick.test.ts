@@ -22,21 +22,17 @@ import { resolveSpec } from '../../src/shared/experiment/validate'
 import { CpuUtil } from '../../src/shared/host/pelt-util'
 import { randomReader } from '../helpers/fio-process'
 import { LAB_VM_CPUS } from '../helpers/lab-vm-cpus'
+import { TestTask, testCpuParams } from '../helpers/cpu-params'
 
-class Sleeper implements CpuTask {
-  cpuWork = 0
-  cpuTime = 0
-  onCpu = -1
-  lastCpu = -1
-  wantCpu = -1
-  vlag = 0
-  readonly weight = 1024
+class Sleeper extends TestTask implements CpuTask {
   started = -1
   constructor(
     readonly pid: number,
     public vruntime: number,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    super()
+  }
   cpuDone(): void {}
   begin(cpu: CpuScheduler): void {
     this.started = this.engine.now
@@ -46,19 +42,7 @@ class Sleeper implements CpuTask {
 
 const cpus = (n: number, ties?: Rng, policy: CpuPolicy = 'eevdf') => {
   const engine = new Engine()
-  const cpu = new CpuScheduler(
-    engine,
-    {
-      cpus: n,
-      policy,
-      quantum: 50 * MS,
-      latency: 6 * MS,
-      minGranularity: 1.5 * MS,
-      wakeupGranularity: 1 * MS,
-      pack: true,
-    },
-    ties,
-  )
+  const cpu = new CpuScheduler(engine, testCpuParams(n, { policy, pack: true }), ties)
   return { engine, cpu }
 }
 

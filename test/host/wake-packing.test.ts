@@ -11,6 +11,7 @@ import { MS, US } from '../../src/shared/sim/time'
 import { simulate } from '../../src/shared/experiment/runner'
 import { resolveSpec } from '../../src/shared/experiment/validate'
 import { randomReader } from '../helpers/fio-process'
+import { testCpuParams } from '../helpers/cpu-params'
 
 const PATH_US = 6
 const SYSCALL_US = 3
@@ -87,15 +88,7 @@ const task = (pid: number, lastCpu: number): CpuTask => ({
 describe('a task woken by a task on another CPU', () => {
   const woken = (otherBusy: boolean, wakerRanMs = 0) => {
     const engine = new Engine()
-    const cpu = new CpuScheduler(engine, {
-      cpus: 2,
-      policy: 'eevdf',
-      quantum: 50 * MS,
-      latency: 6 * MS,
-      minGranularity: 1.5 * MS,
-      wakeupGranularity: 1 * MS,
-      pack: true,
-    })
+    const cpu = new CpuScheduler(engine, testCpuParams(2, { pack: true }))
     const waker = task(1, 1)
     cpu.run(waker, 1000 * MS)
     if (otherBusy) cpu.run(task(3, 0), 1000 * MS)
