@@ -32,9 +32,10 @@ export interface CpuParams {
   /** `preemptive`: a woken task preempts when its vruntime lags the current one's by more than this. */
   wakeupGranularity: SimTime
   /**
-   * Wake a task on the CPU of what woke it — the waking task's, or (an interrupt, a timer) the
-   * CPU it last ran on — behind the task running there, unless another already waits for that
-   * CPU (then anywhere). Off: on any idle CPU.
+   * Wake a task on the CPU of what woke it — the waking task's, or the interrupt's — when the two
+   * fit it (CpuUtil.fits), behind the task running there; else on its own last CPU if idle, else
+   * its waker's (a task's) or its own; unless another already waits for that CPU (then anywhere).
+   * Off: on any idle CPU.
    */
   pack?: boolean
   /** From a wake-up on another CPU to the woken task running on an idle CPU (cpu-idle-params.ts idleWakeUs); 0: at once. */

@@ -133,7 +133,7 @@ export const hostParams: readonly ParamSpec[] = [
     default: false,
     unit: '',
     meaning:
-      "a woken task runs on its waker's CPU (a submitter's, for the thread it hands I/O to; its own last CPU, for a completion), waiting behind the task there rather than taking an idle CPU — unless another task already waits for that CPU, or (woken by a task) the CPU it last ran on is idle",
+      "a woken task runs on the CPU of what woke it (a submitter's, for the thread it hands I/O to; the interrupt's, for a completion) when its utilization and the CPU's fit one CPU with a fifth spare, waiting behind the task there rather than taking an idle CPU; otherwise on its own last CPU if that is idle, else behind its waker (a task's) or on its own — unless another task already waits for that CPU",
     source:
       '[assumed] off: upstream Linux takes an idle CPU sharing the cache (select_idle_sibling). Measured on this lab machine, whose VM kernel packs tasks onto few vCPUs (boot parameter sched_vcpu_pack=15, not upstream): a QD32 fio reader, the loop device worker and the completions all ran on one vCPU while the other stayed 98 % idle (sched_switch trace, 2026-12-05); four readers used both',
   },
