@@ -186,11 +186,11 @@ export function dispatchCosts(
 /**
  * fio's writers, one after another: QD1 4 KiB (an idle disk), QD8 (a busy one), 2 MiB; then, on a
  * machine of two CPUs or more, QD1 4 KiB held on the first CPU it may use and on the last
- * (`cpus`: /proc/self/status) for half a second each. The scheduler packs an unheld writer onto the CPU that takes the disk's interrupts, where
- * its completions wake it on that CPU; one of the held writers is away from it, and each of its
- * completions wakes it from the other CPU (traced here: a held writer's 3 800–6 800 such wake-ups a
- * second, an unheld one's as few as 182) — the wake-ups onto an idle CPU from another one that
- * idleWakeUs is measured from.
+ * (`cpus`: /proc/self/status) for half a second each. The scheduler packs an unheld writer onto
+ * the CPU that takes the disk's interrupts, where its completions wake it on that CPU; one of the
+ * held writers is away from it, and each of its completions wakes it from the other CPU — the
+ * wake-ups onto an idle CPU from another one that idleWakeUs is measured from (traced here: 15 376
+ * in a probe with the held writers, as few as 182 in one without).
  */
 export function fioArgs(device: string, cpus: readonly number[] = allowedCpus()): string[] {
   const common = [`--filename=${device}`, '--direct=1', '--time_based']
