@@ -56,6 +56,7 @@ export const niceWeight = (nice: number): number =>
 /** The host's CPU parameters (host/params.ts: ms, a policy name, a flag) in scheduler units. */
 export function cpuParamsOf(hv: ParamValues): CpuParams {
   const ms = (k: string): SimTime => Math.round((hv[k] as number) * MS)
+  const us = (k: string): SimTime => Math.round(((hv[k] as number | undefined) ?? 0) * US)
   return {
     cpus: hv.cpus as number,
     policy: hv.cpuPolicy as CpuPolicy,
@@ -64,7 +65,7 @@ export function cpuParamsOf(hv: ParamValues): CpuParams {
     minGranularity: ms('minGranularityMs'),
     wakeupGranularity: ms('wakeupGranularityMs'),
     pack: hv.wakePacking === true,
-    idleWake: Math.round(((hv.idleWakeUs as number | undefined) ?? 0) * US),
-    idleExit: Math.round(((hv.idleExitUs as number | undefined) ?? 0) * US),
+    idleWake: us('idleWakeUs'),
+    idleExit: us('idleExitUs'),
   }
 }

@@ -81,10 +81,13 @@ export class CpuScheduler extends CpuCore {
     this.arrivals[c].set(this.engine.now + late)
   }
 
-  /** The CPU the wake-up under way runs on: its waker's (−1: not known). */
+  /**
+   * The CPU the wake-up under way runs on: its waking task's, else the interrupt's (−1: not known,
+   * as outside an interrupt without a waker).
+   */
   private wakingCpu(): number {
     const w = this.waker ?? this.continuing
-    if (w === null) return -1
+    if (w === null) return this.irq.cpu
     return w.onCpu >= 0 ? w.onCpu : w.lastCpu
   }
 
@@ -210,7 +213,7 @@ export class CpuScheduler extends CpuCore {
    */
   private packed(t: CpuTask): boolean {
     const w = this.waker ?? this.continuing
-    const from = w !== null ? (w.onCpu >= 0 ? w.onCpu : w.lastCpu) : this.irq.cpu
+    const from = this.wakingCpu()
     if (from >= 0 && from !== t.lastCpu && this.fitsOn(from, t)) return this.join(from, t)
     if (this.backToIdle(t)) return true
     const c = w !== null ? from : t.lastCpu
