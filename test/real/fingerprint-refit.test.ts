@@ -6,68 +6,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { simulate } from '../../src/shared/experiment/runner'
-import { resolveSpec } from '../../src/shared/experiment/validate'
-import { fitPointOf } from '../../src/main/services/real/fingerprint-passes'
-import { schedulerSweepSpec, sweepSpec } from '../../src/main/services/real/fingerprint-sweep'
-import { fitSweep } from '../../src/main/services/real/fingerprint-document'
 import type { PresetDocument } from '../../src/main/services/real/fingerprint-types'
 import { RefitError, refitFingerprint } from '../../src/main/services/real/fingerprint-refit'
-import type { HostCapture } from '../../src/main/services/real/host-capture'
-import { idleWakeHost } from '../../src/main/services/real/idle-wake-trace'
 import { fingerprintCommand } from '../../src/cli/commands/fingerprint'
 import { InputError } from '../../src/cli/spec-file'
-import { loopFacts } from '../helpers/queue-facts'
-
-const SECONDS = 0.15
-const REGION = 64 * 2 ** 20
-const DEVICE = { preset: 'loop-dio-virtio' }
-const HOST = { preset: 'linux-modern', overrides: { cpus: 2 } }
-const FRESH_PAGE_US = 5
-
-/**
- * A fingerprint as the code fits it, of a sweep "measured" by simulating the loop preset (one
- * pass, short points) with mq-deadline's scheduler point, on a host whose probes measured the cost
- * of reported memory and the idle CPUs' wake-up latencies.
- */
-function fitted(): PresetDocument {
-  const points = simulate(resolveSpec(sweepSpec(SECONDS, REGION, DEVICE, HOST)), 0, 0, {
-    why: false,
-  }).processes.map((p) => fitPointOf(p, null))
-  for (const p of points) if (p.name === 'buffered-write') p.freshExcessNs = 256 * FRESH_PAGE_US * 1000
-  const sspec = resolveSpec(schedulerSweepSpec(SECONDS, REGION, DEVICE, HOST, ['mq-deadline']))
-  const mq = { ...fitPointOf(simulate(sspec, 0, 0, { why: false }).processes[0], null), fioCpuUs: 3 }
-  const capturedHost: HostCapture = {
-    preset: 'linux-modern',
-    kernel: '6.12.0-test',
-    overrides: { cpus: 2, freshPageUs: FRESH_PAGE_US },
-    sources: { cpus: '/proc/cpuinfo', freshPageUs: 'measured: the probe' },
-  }
-  idleWakeHost(capturedHost, { idleWakeUs: 41, idleExitUs: 8.5, remote: 4000, local: 6000 }, () => {})
-  return fitSweep(
-    {
-      target: {
-        kind: 'scratch-loop',
-        name: 'loop9',
-        path: '/dev/loop9',
-        sizeBytes: 256 * 2 ** 20,
-        rotational: true,
-        model: 'loop',
-        description: 'scratch loop device /dev/loop9 (a test)',
-      },
-      queue: loopFacts(),
-      seconds: SECONDS,
-      passes: 1,
-      regionBytes: REGION,
-      points,
-      noise: Object.fromEntries([...points.map((p) => [p.name, 0.05]), ['qd32-randread@mq-deadline', 0.05]]),
-      capturedHost,
-      probed: true,
-    },
-    { kind: 'measured', points: [{ scheduler: 'mq-deadline', point: mq, pairedUs: 1.5, pairs: 1 }] },
-    'fp-test',
-  )
-}
+import { fittedFingerprint } from '../helpers/fitted-fingerprint'
 
 /** A document as a file holds it. */
 const saved = (doc: PresetDocument): Record<string, unknown> => JSON.parse(JSON.stringify(doc))
@@ -75,7 +18,7 @@ const saved = (doc: PresetDocument): Record<string, unknown> => JSON.parse(JSON.
 let doc: PresetDocument
 let dir: string
 beforeAll(() => {
-  doc = fitted()
+  doc = fittedFingerprint()
   dir = mkdtempSync(join(tmpdir(), 'iosched-refit-'))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
