@@ -157,17 +157,25 @@ describeReal('validating the simulation through the LabApi (root, fio, a loop de
     expect(listed[0].path).toBe(join(presets(), `${listed[0].name}.json`))
     expect(end.report.preset).toMatchObject({
       name: listed[0].name,
-      from: `fingerprint, saved to ${listed[0].path}`,
+      from: `fingerprint fitted over the validation's span, saved to ${listed[0].path}`,
     })
     const notices = rec.events.flatMap((e) =>
       e.type === 'run:notice' && e.runId === r.runId ? [e.message] : [],
     )
+    // saved as soon as it was fitted, then in its place the fit over the validation's span
     expect(notices).toContain(
       `the fingerprint is saved as device preset ${listed[0].name} (${listed[0].path})`,
     )
+    expect(notices).toContain(
+      `the fingerprint fitted over the validation's span is saved as device preset ${listed[0].name} (${listed[0].path})`,
+    )
     // the saved file is the fitted preset the report validated
-    const saved = JSON.parse(readFileSync(listed[0].path, 'utf8')) as { specDevice: unknown }
+    const saved = JSON.parse(readFileSync(listed[0].path, 'utf8')) as {
+      specDevice: unknown
+      bracketed?: unknown
+    }
     expect(saved.specDevice).toEqual(end.report.preset.device)
+    expect(saved.bracketed).toBeDefined()
     expect(activeScheduler(disk.name)).toBe('mq-deadline')
     expect(readJournals(state())).toEqual([])
   }, 300_000)

@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readJournals } from '../../src/main/services/real/journal'
-import { KERNEL_SCHEDULERS } from '../../src/main/services/real/validate'
+import { KERNEL_SCHEDULERS, spanFile } from '../../src/main/services/real/validate'
+import type { PresetDocument } from '../../src/main/services/real/fingerprint-types'
 import { METRICS } from '../../src/shared/validate/judge'
 import type { ValidateReport } from '../../src/shared/validate/report'
 import {
@@ -75,7 +76,9 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
     expect(r).toMatchObject({
       schema: 'iosched-lab/validate@1',
       quick: true,
-      preset: { from: `fingerprint, saved to ${fpFile}` },
+      preset: {
+        from: `fingerprint fitted over the validation's span, saved to ${spanFile(fpFile)} (at the start: ${fpFile})`,
+      },
     })
     // the fingerprint made first is kept, a preset file `--preset` reuses
     const saved = JSON.parse(readFileSync(fpFile, 'utf8')) as { schema: string; name: string }
@@ -161,6 +164,30 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
     expect(d.worst).toBe(
       Math.max(...d.points.flatMap((p) => [Math.abs(p.change.iops), Math.abs(p.change.p50)])),
     )
+  })
+
+  it("judges on the fingerprint fitted over the validation's span: each point pooled from the start and the end", () => {
+    expect(run.code, run.err).toBe(0)
+    const r = JSON.parse(run.out) as ValidateReport
+    const start = JSON.parse(readFileSync(fpFile, 'utf8')) as PresetDocument
+    const span = JSON.parse(readFileSync(spanFile(fpFile), 'utf8')) as PresetDocument
+    expect(run.err).toContain("the fingerprint fitted again over the validation's span")
+    // as many passes after the matrix as the fingerprint's
+    expect(r.preset.bracketed).toEqual({ passesAfter: start.measured.passes })
+    expect(span.bracketed).toMatchObject({ passesAfter: start.measured.passes, from: start.name })
+    expect(r.preset.device).toEqual(span.specDevice)
+    expect(r.preset.worstResidual).toBeGreaterThanOrEqual(0)
+    // the drift check's "now" is the end's median pass: each pooled point the mean of it and the start's
+    for (const d of r.drift!.points) {
+      const pooled = span.measured.fitPoints!.find((p) => p.name === d.name)!
+      expect(pooled.iops, d.name).toBeCloseTo((d.fingerprint.iops + d.now.iops) / 2, 6)
+    }
+    // the fit at the start, judged on the same real runs, kept beside it
+    const f = r.startFit!
+    expect(f.summary.cells).toBe(r.summary.cells)
+    expect(f.summary.pairs).toBe(r.summary.pairs)
+    expect(Number.isFinite(f.summary.medianCdfRelative)).toBe(true)
+    expect(f.worstResidual).toBeGreaterThanOrEqual(0)
   })
 
   it('leaves nothing behind: the scratch devices and their files gone, no scheduler waiting to be restored', () => {

@@ -16,7 +16,7 @@ import { num, renderTable, withCi } from '../table'
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: [
-    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--matrix FILE] [--only ID,…] [--seconds S] [--no-drift-check] [--json] [--out FILE]',
+    'validate [--device DEV --confirm DEV] [--preset FILE | --save-fingerprint FILE] [--quick] [--matrix FILE] [--only ID,…] [--seconds S] [--no-drift-check] [--no-bracket] [--json] [--out FILE]',
     "                                    the simulation against the kernel on a device: fingerprint, a fixed matrix × the kernel's schedulers, real and simulated, judged (root)",
   ],
   async run(args, io) {
@@ -37,6 +37,7 @@ export const validateCommand: CliCommand = {
         out: { type: 'string' },
         'save-fingerprint': { type: 'string' },
         'no-drift-check': { type: 'boolean' },
+        'no-bracket': { type: 'boolean' },
       },
       allowPositionals: true,
     })
@@ -103,6 +104,7 @@ export const validateCommand: CliCommand = {
           maxRepetitions,
           runner,
           driftCheck: !values['no-drift-check'],
+          bracket: !values['no-bracket'],
         },
         {
           stage: (what, k, n) => io.err(`iosched-lab: validate ${k}/${n}: ${what}`),
@@ -239,6 +241,12 @@ export function renderReport(r: ValidateReport): string {
     const moved = r.drift.points.filter((p) => p.beyondNoise).length
     out.push(
       `the machine moved by up to ${pct(r.drift.worst)} between the fingerprint and the end (${moved} of ${r.drift.points.length} points beyond their noise)`,
+    )
+  }
+  if (r.startFit && r.preset.bracketed) {
+    const f = r.startFit
+    out.push(
+      `judged on the fingerprint fitted over the validation's span (its sweep at the start and ${r.preset.bracketed.passesAfter} pass${r.preset.bracketed.passesAfter === 1 ? '' : 'es'} after the matrix, pooled); on the fit at the start alone: ${f.summary.orderedSame} of ${f.summary.separablePairs} pairs ordered, median CDF distance ${pct(f.summary.medianCdfRelative)}, re-simulated within ${pct(f.worstResidual)}`,
     )
   }
   return out.join('\n')

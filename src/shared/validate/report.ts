@@ -25,6 +25,11 @@ export interface ValidateReport {
     >
     /** The largest |residual| of a rate or median over the sweep (the one judged where `medianOnly` or `rateOnly`). */
     worstResidual: number
+    /**
+     * The fingerprint made at the start, fitted again over the validation's span: each sweep point
+     * pooled with the same sweep measured after the matrix, in `passesAfter` passes.
+     */
+    bracketed?: { passesAfter: number }
   }
   options: { seconds: number; minRepetitions: number; maxRepetitions: number; cvPercent: number }
   schedulers: string[]
@@ -40,6 +45,11 @@ export interface ValidateReport {
   })[]
   /** The fingerprint's sweep measured again after the matrix: how far the machine moved meanwhile. */
   drift?: DriftCheck
+  /**
+   * With `preset.bracketed`: the same real runs judged against the simulation on the fingerprint as
+   * fitted at the start, and its worst residual — what the report would say without the span.
+   */
+  startFit?: { summary: ValidationSummary; worstResidual: number }
   summary: ValidationSummary & {
     fingerprintWorstResidual: number
     /** The targets of the lab's fidelity work, met or not. */
@@ -51,7 +61,7 @@ export interface ValidateReport {
 /** What the lab aims for: ≥ 90 % of separable pairs ordered, CDFs within 25 %, the sweep within 10 %. */
 export const VALIDATE_TARGETS = { orderedShare: 0.9, medianCdfRelative: 0.25, fingerprintResidual: 0.1 }
 
-/** The fingerprint's sweep measured again (one pass) after the matrix, against the fingerprint. */
+/** The fingerprint's sweep measured again after the matrix (its median pass), against the fingerprint. */
 export interface DriftCheck {
   /** Seconds per point (the fingerprint's). */
   seconds: number

@@ -75,6 +75,7 @@ export class Validations {
     // the fingerprint made first is kept as a user preset, as the Devices view's fingerprint is —
     // saved as soon as it is fitted, so a matrix that fails or is cancelled later does not lose it
     let saving: Promise<string | null> | null = null
+    let span = false
     const save = (doc: PresetDocument): Promise<string | null> =>
       saveFingerprintPreset(this.presetDir(), doc, (message) =>
         this.emit({ type: 'run:notice', runId, message }),
@@ -83,7 +84,7 @@ export class Validations {
           this.emit({
             type: 'run:notice',
             runId,
-            message: `the fingerprint is saved as device preset ${doc.name} (${path})`,
+            message: `${doc.bracketed ? "the fingerprint fitted over the validation's span" : 'the fingerprint'} is saved as device preset ${doc.name} (${path})`,
           })
           return path
         },
@@ -109,7 +110,10 @@ export class Validations {
         },
         {
           fingerprinted: (doc) => {
-            saving = save(doc)
+            // fitted again over the span: saved in place of the start's, once that is written
+            const before = saving
+            span = doc.bracketed !== undefined
+            saving = before === null ? save(doc) : before.then(() => save(doc))
           },
           stage: (stage, k, n) => progress({ stage, k, n, run: null, fraction: null, etaSeconds: null }),
           runStarted: (label, repetition) =>
@@ -121,7 +125,8 @@ export class Validations {
         },
       )
       const saved = saving !== null ? await (saving as Promise<string | null>) : null
-      if (saved !== null) report.preset.from = `fingerprint, saved to ${saved}`
+      if (saved !== null)
+        report.preset.from = `${span ? "fingerprint fitted over the validation's span" : 'fingerprint'}, saved to ${saved}`
       this.emit({ type: 'validate:done', runId, report })
     } catch (e) {
       if (saving !== null) await saving

@@ -8,46 +8,64 @@ import { LatencyHistogram } from '../../../shared/metrics/histogram'
 import { resolveSpec } from '../../../shared/experiment/validate'
 import type { DriftCheck } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
-import { sweepRegion } from './fingerprint'
+import { busyDuring, sweepRegion } from './fingerprint'
+import { fitPointOf, inPasses } from './fingerprint-passes'
 import { MEDIAN_ONLY, sweepSpec } from './fingerprint-sweep'
+import type { FitPoint } from './fit-virtual'
 import type { RealExperimentEvents, RealExperimentRunner } from './real-experiment'
 import { MEASURING } from './real-experiment'
+import type { RealRunResult } from './real-result'
 import type { TargetRequest } from './target'
 
 export interface DriftCheckOptions {
   target?: TargetRequest
   stateDir?: string
   runner: RealExperimentRunner
+  /** Passes of the sweep (default 1): their median pass is compared, and kept as `points`. */
+  passes?: number
+}
+
+/** The drift check, and the sweep's points as measured at the end, merged over its passes as a fingerprint's are. */
+export interface DriftMeasured {
+  check: DriftCheck
+  points: FitPoint[]
+  /** The passes they were measured in. */
+  passes: number
 }
 
 /**
- * One pass of the preset's sweep on the device now (the same points, seconds and region as its
- * fingerprint), each point's rate and median against the fingerprint's; null when the preset
+ * The preset's sweep on the device now, in `passes` passes (the same points, seconds and region as
+ * its fingerprint), each point's rate and median against the fingerprint's; null when the preset
  * records no sweep.
  */
 export async function checkDrift(
   doc: PresetDocument,
   o: DriftCheckOptions,
   ev: RealExperimentEvents = {},
-): Promise<DriftCheck | null> {
+): Promise<DriftMeasured | null> {
   const seconds = doc.measured.seconds
   // a preset that records no sweep (made by hand, or by an older lab) has nothing to measure again
   if (!(seconds > 0) || !doc.measured.points?.some((p) => p.iops > 0)) return null
   const region = doc.measured.regionBytes ?? sweepRegion(doc.measured.target.sizeBytes)
-  const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, 1))
+  const passes = Math.max(1, Math.round(o.passes ?? 1))
+  const spec = resolveSpec(sweepSpec(seconds, region, { preset: 'ssd-sata-mlc' }, undefined, passes))
   const r = await o.runner.run(
     spec,
     { ...MEASURING, target: o.target, stateDir: o.stateDir, sampleMs: 250 },
     ev,
   )
-  const now = r.runs[0]?.processes ?? []
+  const runs = (r.runs as RealRunResult[]).filter((run) => run.processes.length > 0)
+  if (runs.length === 0) return null
+  const measured = inPasses(runs.length, (k) =>
+    runs[k].processes.map((p) => fitPointOf(p, busyDuring(runs[k], p))),
+  )
   const points: DriftCheck['points'] = []
   // (the buffered point's rate is the page cache's, its medians two passes': not a device figure)
   for (const before of doc.measured.points) {
     if (MEDIAN_ONLY.has(before.name)) continue
-    const p = now.find((x) => x.name === before.name)
-    if (!p || p.seconds <= 0 || p.ops <= 0) continue
-    const iops = p.ops / p.seconds
+    const p = measured.find((x) => x.name === before.name)
+    if (!p || !(p.iops > 0)) continue
+    const iops = p.iops
     const p50Ms = LatencyHistogram.fromJSON(p.latency).percentile(50) / 1e6
     const change = { iops: iops / before.iops - 1, p50: before.p50Ms > 0 ? p50Ms / before.p50Ms - 1 : 0 }
     const noise = doc.residuals?.[before.name]?.noise ?? 0.05
@@ -61,5 +79,5 @@ export async function checkDrift(
     })
   }
   const worst = points.reduce((w, p) => Math.max(w, Math.abs(p.change.iops), Math.abs(p.change.p50)), 0)
-  return { seconds, points, worst }
+  return { check: { seconds, points, worst }, points: measured, passes: runs.length }
 }

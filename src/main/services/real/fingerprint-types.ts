@@ -99,6 +99,11 @@ export interface PresetDocument {
    * distance in `fit`.
    */
   refitted?: { at: string; from: string; description: string }
+  /**
+   * Fitted by a validation over its span (fingerprint-bracket.ts): each sweep point pooled from the
+   * fingerprint `from` at the start and `passesAfter` passes of the sweep after the matrix.
+   */
+  bracketed?: { at: string; passesAfter: number; from: string }
 }
 
 export interface FingerprintOptions {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { release } from 'node:os'
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { RunResult } from '../../../shared/experiment/result'
@@ -12,6 +13,8 @@ import { VALIDATE_TARGETS } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
 import { fingerprintDevice, residualSize } from './fingerprint'
 import { checkDrift } from './drift-check'
+import type { DriftMeasured } from './drift-check'
+import { bracketFingerprint } from './fingerprint-bracket'
 import { CancelledError } from './engine-plan'
 import { captureHost } from './host-capture'
 import { offeredOf } from './kernel-offers'
@@ -66,12 +69,22 @@ export interface ValidateOptions {
   matrix?: readonly ValidateWorkload[]
   /** Measure the fingerprint's sweep again after the matrix, to say how far the machine moved (default true). */
   driftCheck?: boolean
+  /**
+   * With the drift check, and a fingerprint made now: measure the sweep after the matrix in as many
+   * passes as the fingerprint's, fit the fingerprint again over the span (fingerprint-bracket.ts)
+   * and judge the simulation on that fit (default true; the start's fit is reported as `startFit`).
+   */
+  bracket?: boolean
 }
 
 export interface ValidateEvents extends RealExperimentEvents {
   /** A stage began: the fingerprint, or a workload (k of n). */
   stage?(what: string, k: number, n: number): void
-  /** The fingerprint made first is fitted (not called when a preset is reused): the app saves it. */
+  /**
+   * The fingerprint made first is fitted (not called when a preset is reused): the app saves it;
+   * called again with it fitted over the validation's span (`doc.bracketed`), which the report
+   * judges on: the app saves that in its place.
+   */
   fingerprinted?(doc: PresetDocument): void
 }
 
@@ -80,6 +93,71 @@ function loadPreset(path: string): PresetDocument {
   if (doc.schema !== 'iosched-lab/device-preset@1' || !doc.specDevice)
     throw new Error(`${path}: not a fingerprint preset (iosched-lab/device-preset@1 with specDevice)`)
   return doc
+}
+
+/** Where the fit over the validation's span is saved beside the fingerprint saved at `file`: FP.span.json. */
+export const spanFile = (file: string): string => file.replace(/(\.json)?$/i, '.span.json')
+
+/** A workload of the matrix as it ran for real: simulated on a fit, then judged. */
+interface MeasuredWorkload {
+  w: ValidateWorkload
+  real: RunResult[]
+  failed: { scheduler: string; message: string }[]
+}
+
+/** `m`'s real runs judged against `spec` simulated as many times (at least `minReps` per scheduler). */
+async function judged(
+  m: MeasuredWorkload,
+  spec: ResolvedSpec,
+  minReps: number,
+  simulateRuns: (spec: ResolvedSpec, jobs: readonly SimulationJob[]) => Promise<RunResult[]>,
+): Promise<ValidateReport['workloads'][number]> {
+  const { w, real, failed } = m
+  const labels = spec.schedulers.map((s) => s.label)
+  const jobs: SimulationJob[] = labels.flatMap((l, k) =>
+    Array.from({ length: Math.max(minReps, real.filter((r) => r.label === l).length) }, (_, rep) => ({
+      schedIndex: k,
+      repetition: rep,
+    })),
+  )
+  const simulated = await simulateRuns(spec, jobs)
+  const j = judgeWorkload(
+    labels,
+    w.processes.map((p) => p.name),
+    w.rankBy,
+    real,
+    simulated,
+  )
+  const runs: Record<string, { real: number; simulated: number }> = {}
+  for (const l of labels)
+    runs[l] = {
+      real: real.filter((r) => r.label === l).length,
+      simulated: simulated.filter((r) => r.label === l).length,
+    }
+  return { id: w.id, title: w.title, ...j, runs, failed }
+}
+
+/** The largest residual of the preset's sweep (residualSize: the one judged where a point is median- or rate-only). */
+function worstOf(doc: PresetDocument): number {
+  return Object.values(doc.residuals ?? {}).reduce((w, r) => Math.max(w, residualSize(r)), 0)
+}
+
+/**
+ * The fingerprint made at the start fitted over the validation's span (fingerprint-bracket.ts)
+ * with the sweep measured after the matrix; null, with a notice saying why, when it cannot be.
+ */
+function bracketed(doc: PresetDocument, after: DriftMeasured, ev: ValidateEvents): PresetDocument | null {
+  try {
+    const span = bracketFingerprint(doc, after.points, after.passes)
+    if (!span)
+      ev.notice?.(
+        'the fingerprint is not fitted over the span: the sweep after the matrix measured none of its points',
+      )
+    return span
+  } catch (e) {
+    ev.notice?.(`the fingerprint is not fitted over the span: ${(e as Error).message}`)
+    return null
+  }
 }
 
 /**
@@ -132,14 +210,10 @@ export async function validateDevice(
   }
   const capture = doc.host ?? captureHost()
   const host = { preset: capture.preset, overrides: capture.overrides }
-  const workloads: ValidateReport['workloads'] = []
-  // the device validated (a reused preset may have been measured on another)
-  let validated: RealTargetInfo | null = null
-  for (const [i, w] of matrix.entries()) {
-    ev.stage?.(w.id, i + 1 + (o.presetFile ? 0 : 1), stages)
-    const spec = resolveSpec(
+  const specFor = (w: ValidateWorkload, device: PresetDocument['specDevice']): ResolvedSpec =>
+    resolveSpec(
       validateSpec(w, {
-        device: doc.specDevice,
+        device,
         host,
         schedulers,
         seconds,
@@ -149,6 +223,14 @@ export async function validateDevice(
         maxRepetitions: maxReps,
       }),
     )
+  const workloads: ValidateReport['workloads'] = []
+  /** Each workload's real runs, to simulate again on the fit over the validation's span. */
+  const measured: MeasuredWorkload[] = []
+  // the device validated (a reused preset may have been measured on another)
+  let validated: RealTargetInfo | null = null
+  for (const [i, w] of matrix.entries()) {
+    ev.stage?.(w.id, i + 1 + (o.presetFile ? 0 : 1), stages)
+    const spec = specFor(w, doc.specDevice)
     const failed: { scheduler: string; message: string }[] = []
     const real = await runner.run(
       spec,
@@ -162,46 +244,51 @@ export async function validateDevice(
         ),
       },
     )
-    const labels = spec.schedulers.map((s) => s.label)
-    const jobs: SimulationJob[] = labels.flatMap((l, k) =>
-      Array.from({ length: Math.max(minReps, real.runs.filter((r) => r.label === l).length) }, (_, rep) => ({
-        schedIndex: k,
-        repetition: rep,
-      })),
-    )
-    const simulated = await (o.simulateRuns ?? simulateHere)(spec, jobs)
-    const j = judgeWorkload(
-      labels,
-      w.processes.map((p) => p.name),
-      w.rankBy,
-      real.runs,
-      simulated,
-    )
-    const runs: Record<string, { real: number; simulated: number }> = {}
-    for (const l of labels)
-      runs[l] = {
-        real: real.runs.filter((r) => r.label === l).length,
-        simulated: simulated.filter((r) => r.label === l).length,
-      }
-    workloads.push({ id: w.id, title: w.title, ...j, runs, failed })
+    const m: MeasuredWorkload = { w, real: real.runs, failed }
+    measured.push(m)
+    workloads.push(await judged(m, spec, minReps, o.simulateRuns ?? simulateHere))
   }
   // the pairs of every workload are one family of tests: their false discoveries controlled together
   controlFalseDiscoveries(workloads.flatMap((w) => w.pairs))
   let drift: DriftCheck | undefined
+  let after: DriftMeasured | null = null
+  // a fingerprint made now is measured again in as many passes, and fitted over the span
+  const bracket = (o.bracket ?? true) && !o.presetFile
   if (driftCheck) {
     ev.stage?.('drift check', stages, stages)
     try {
-      drift = (await checkDrift(doc, { target: o.target, stateDir: o.stateDir, runner }, ev)) ?? undefined
-      if (!drift) ev.notice?.('no drift check: the preset records no sweep to measure again')
+      const passes = bracket ? doc.measured.passes : 1
+      after = await checkDrift(doc, { target: o.target, stateDir: o.stateDir, runner, passes }, ev)
+      drift = after?.check
+      if (!after) ev.notice?.('no drift check: the preset records no sweep to measure again')
     } catch (e) {
       // the report stands without it; a cancel is a cancel
       if (e instanceof CancelledError) throw e
       ev.notice?.(`no drift check: ${(e as Error).message}`)
     }
   }
+  let startFit: ValidateReport['startFit']
+  let spanOut: string | null = null
+  const span = bracket && after ? bracketed(doc, after, ev) : null
+  if (span) {
+    ev.notice?.("the fingerprint fitted again over the validation's span: simulating the matrix on it")
+    // the fingerprint at the start judged as it was, for comparison; the report judges on the span's
+    startFit = { summary: summarizeJudgements(workloads), worstResidual: worstOf(doc) }
+    doc = span
+    ev.fingerprinted?.(span)
+    if (o.fingerprintOut) {
+      // beside the fingerprint made first: what the report judged on, to refit or reuse (--preset)
+      spanOut = spanFile(o.fingerprintOut)
+      mkdirSync(dirname(spanOut), { recursive: true })
+      writeFileSync(spanOut, JSON.stringify(span, null, 2) + '\n')
+    }
+    workloads.length = 0
+    for (const m of measured)
+      workloads.push(await judged(m, specFor(m.w, doc.specDevice), minReps, o.simulateRuns ?? simulateHere))
+    controlFalseDiscoveries(workloads.flatMap((w) => w.pairs))
+  }
   const residuals: ValidateReport['preset']['residuals'] = {}
-  let worst = 0
-  for (const [k, r] of Object.entries(doc.residuals ?? {})) {
+  for (const [k, r] of Object.entries(doc.residuals ?? {}))
     residuals[k] = {
       iops: r.iops,
       p50: r.p50,
@@ -210,8 +297,7 @@ export async function validateDevice(
       ...(r.medianOnly ? { medianOnly: true } : {}),
       ...(r.rateOnly ? { rateOnly: true } : {}),
     }
-    worst = Math.max(worst, residualSize(r))
-  }
+  const worst = worstOf(doc)
   const s = summarizeJudgements(workloads)
   const t = validated ?? doc.measured.target
   return {
@@ -222,17 +308,25 @@ export async function validateDevice(
     target: { name: t.name, description: t.description, sizeBytes: t.sizeBytes, rotational: t.rotational },
     preset: {
       name: doc.name,
-      from: o.presetFile ?? (o.fingerprintOut ? `fingerprint, saved to ${o.fingerprintOut}` : 'fingerprint'),
+      from:
+        o.presetFile ??
+        (spanOut
+          ? `fingerprint fitted over the validation's span, saved to ${spanOut} (at the start: ${o.fingerprintOut})`
+          : o.fingerprintOut
+            ? `fingerprint, saved to ${o.fingerprintOut}`
+            : 'fingerprint'),
       device: doc.specDevice,
       host,
       residuals,
       worstResidual: worst,
+      ...(doc.bracketed ? { bracketed: { passesAfter: doc.bracketed.passesAfter } } : {}),
     },
     options: { seconds, minRepetitions: minReps, maxRepetitions: maxReps, cvPercent: cv },
     schedulers,
     ...(missing.length > 0 ? { missingSchedulers: missing } : {}),
     workloads,
     ...(drift ? { drift } : {}),
+    ...(startFit ? { startFit } : {}),
     summary: {
       ...s,
       fingerprintWorstResidual: worst,
