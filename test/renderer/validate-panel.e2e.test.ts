@@ -21,6 +21,12 @@ const recorded = JSON.parse(
 /** With the fingerprint's sweep measured again afterwards (two points of a full validation's). */
 const report: ValidateReport = {
   ...recorded,
+  // judged on the fingerprint fitted again over the validation's span; what the start's fit gave
+  preset: { ...recorded.preset, bracketed: { passesAfter: 3 } },
+  startFit: {
+    summary: { ...recorded.summary, separablePairs: 4, orderedSame: 3, medianCdfRelative: 0.2461 },
+    worstResidual: 0.1786,
+  },
   drift: {
     seconds: 3,
     worst: 0.3215,
@@ -98,6 +104,13 @@ describe.runIf(chromiumAvailable())('a validation report in the Devices view, in
     expect([iops, p50]).toEqual(['+3.84 %', '−3.45 %'])
     const [, , down, , , up] = await cells('qd32-randwrite')
     expect([down, up]).toEqual(['−21.3 %', '+20.5 %'])
+  })
+
+  it('says the model was fitted again over the span, and what the fit at the start gave', async () => {
+    const text = await page.getByTestId('drift-summary').textContent()
+    expect(text?.replace(/\s+/g, ' ')).toMatch(
+      /fitted again on the sweep at the start and these 3 passes pooled, and the matrix judged on it; fitted at the start alone it ordered 3 of 4 separable pairs, with a median CDF distance of 24\.6 % and its sweep re-simulated within 17\.9 %/,
+    )
   })
 
   it('fits 1024 × 700 without scrolling sideways, light and dark', async () => {
