@@ -24,6 +24,11 @@ import type { SimTime } from './time'
  * One slot was not enough where two such events are pending at once (a scheduler's CPU cost runs
  * beside the submitter's burst: BFQ at QD32 on nvme-tlc pushed 2.25 events a request into the
  * heap, 1.88 with two slots; more slots take no more).
+ *
+ * `at` and what it calls are inlined into every event source, and V8 inlines into one optimised
+ * function only up to a budget of bytecode (920 bytes): the rare branches (an event in the past, a
+ * full ring or front) live in functions of their own, so scheduling an event leaves its caller
+ * budget for its other calls.
  */
 export interface Handler {
   onEvent(kind: number, data: unknown): void
@@ -74,7 +79,7 @@ export class Engine {
 
   /** Schedule `handler.onEvent(kind, data)` at absolute time `at`; returns a ticket to cancel it. */
   at(at: SimTime, handler: Handler, kind: number, data?: unknown): EventTicket {
-    if (at < this.now) throw new Error(`event scheduled in the past: ${at} < ${this.now}`)
+    if (at < this.now) throw pastEvent(at, this.now)
     if (this.freeCount === 0) this.growSlots(2 * this.kinds.length)
     const id = this.free[--this.freeCount]
     const seq = this.nextSeq++
@@ -175,14 +180,16 @@ export class Engine {
   }
 
   private pushNow(id: number): void {
-    if (this.nowCount === this.nowRing.length) {
-      // grow: unroll the ring into a twice larger one
-      const ring = new Int32Array(this.nowCount * 2)
-      for (let k = 0; k < this.nowCount; k++) ring[k] = this.nowRing[(this.nowHead + k) & (this.nowCount - 1)]
-      this.nowRing = ring
-      this.nowHead = 0
-    }
+    if (this.nowCount === this.nowRing.length) this.growNow()
     this.nowRing[(this.nowHead + this.nowCount++) & (this.nowRing.length - 1)] = id
+  }
+
+  /** The ring of events at `now` is full: unroll it into a twice larger one. */
+  private growNow(): void {
+    const ring = new Int32Array(this.nowCount * 2)
+    for (let k = 0; k < this.nowCount; k++) ring[k] = this.nowRing[(this.nowHead + k) & (this.nowCount - 1)]
+    this.nowRing = ring
+    this.nowHead = 0
   }
 
   private popNow(): number {
@@ -204,11 +211,8 @@ export class Engine {
       // full: the latest of the front and the new event goes to the heap, before all it holds
       const t0 = times[0]
       if (time > t0 || (time === t0 && seq > seqs[0])) return this.heapPush(id, time, seq)
-      this.heapPush(ids[0], t0, seqs[0])
+      this.spillFront()
       n--
-      ids.copyWithin(0, 1, FRONT)
-      times.copyWithin(0, 1, FRONT)
-      seqs.copyWithin(0, 1, FRONT)
     }
     // the entries earlier than the new event move up one, towards the earliest end
     let i = n
@@ -224,6 +228,15 @@ export class Engine {
     times[i] = time
     seqs[i] = seq
     this.frontCount = n + 1
+  }
+
+  /** The front is full and a new event comes before its latest: that one goes to the heap. */
+  private spillFront(): void {
+    const { frontIds: ids, frontTimes: times, frontSeqs: seqs } = this
+    this.heapPush(ids[0], times[0], seqs[0])
+    ids.copyWithin(0, 1, FRONT)
+    times.copyWithin(0, 1, FRONT)
+    seqs.copyWithin(0, 1, FRONT)
   }
 
   private heapPush(id: number, time: SimTime, seq: number): void {
@@ -304,6 +317,11 @@ export class Engine {
     this.slotSeqs = slotSeqs
     this.free = free
   }
+}
+
+/** The error for an event scheduled before `now` (out of `at`, whose every caller inlines it). */
+function pastEvent(at: SimTime, now: SimTime): Error {
+  return new Error(`event scheduled in the past: ${at} < ${now}`)
 }
 
 /**
