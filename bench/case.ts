@@ -4,6 +4,10 @@ import { performance } from 'node:perf_hooks'
 import { resolveSpec } from '../src/shared/experiment/validate'
 import { simulate } from '../src/shared/experiment/runner'
 import { benchCases } from './cases'
+import { raiseInliningBudget } from '../src/main/workers/v8-inlining'
+
+// as the run pool's simulation children do
+raiseInliningBudget()
 
 const [index, quick, runs] = process.argv.slice(2).map(Number)
 const c = benchCases(quick === 1)[index]

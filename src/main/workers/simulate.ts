@@ -6,6 +6,9 @@ import { simulate } from '../../shared/experiment/runner'
 import type { ResolvedSpec } from '../../shared/experiment/resolved'
 import type { WorkerRequest, WorkerMessage } from '../services/worker-protocol'
 import { exitIfOrphaned, watchParent } from './parent-watch'
+import { raiseInliningBudget } from './v8-inlining'
+
+raiseInliningBudget()
 
 const send = (m: WorkerMessage): void => {
   process.send?.(m)
