@@ -9,7 +9,7 @@ import { resolveSpec } from '../../../shared/experiment/validate'
 import type { DriftCheck } from '../../../shared/validate/report'
 import type { PresetDocument } from './fingerprint'
 import { busyDuring, sweepRegion } from './fingerprint'
-import { fitPointOf, inPasses } from './fingerprint-passes'
+import { fitPointOf, mergePasses } from './fingerprint-passes'
 import { MEDIAN_ONLY, sweepSpec } from './fingerprint-sweep'
 import type { FitPoint } from './fit-virtual'
 import type { RealExperimentEvents, RealExperimentRunner } from './real-experiment'
@@ -21,7 +21,7 @@ export interface DriftCheckOptions {
   target?: TargetRequest
   stateDir?: string
   runner: RealExperimentRunner
-  /** Passes of the sweep (default 1): their median pass is compared, and kept as `points`. */
+  /** Passes of the sweep (default 1): each point merged over them as a fingerprint's are, compared, and kept as `points`. */
   passes?: number
 }
 
@@ -56,8 +56,10 @@ export async function checkDrift(
   )
   const runs = (r.runs as RealRunResult[]).filter((run) => run.processes.length > 0)
   if (runs.length === 0) return null
-  const measured = inPasses(runs.length, (k) =>
-    runs[k].processes.map((p) => fitPointOf(p, busyDuring(runs[k], p))),
+  // each point over the passes, by name, as the fingerprint merges its own (mergePasses)
+  const perPass = runs.map((run) => run.processes.map((p) => fitPointOf(p, busyDuring(run, p))))
+  const measured = perPass[0].map((first) =>
+    mergePasses(perPass.flatMap((ps) => ps.filter((p) => p.name === first.name))),
   )
   const points: DriftCheck['points'] = []
   // (the buffered point's rate is the page cache's, its medians two passes': not a device figure)
