@@ -61,7 +61,7 @@ export interface ValidateReport {
 /** What the lab aims for: ≥ 90 % of separable pairs ordered, CDFs within 25 %, the sweep within 10 %. */
 export const VALIDATE_TARGETS = { orderedShare: 0.9, medianCdfRelative: 0.25, fingerprintResidual: 0.1 }
 
-/** The fingerprint's sweep measured again after the matrix (its median pass), against the fingerprint. */
+/** The fingerprint's sweep measured again after the matrix (merged over its passes as the fingerprint's are), against the fingerprint. */
 export interface DriftCheck {
   /** Seconds per point (the fingerprint's). */
   seconds: number

@@ -1,7 +1,7 @@
 // A fingerprint fitted over the span of a validation: the sweep measured at the start and again
 // after the matrix, pooled, so the model the matrix is judged against is the device as it was
 // while the matrix ran, not as it was in the minutes before.
-import { mergePasses, noiseOf, sweepPointOf } from './fingerprint-passes'
+import { mergePasses, noiseOf } from './fingerprint-passes'
 import { refitFingerprint } from './fingerprint-refit'
 import type { PresetDocument } from './fingerprint-types'
 import type { FitPoint } from './fit-virtual'
@@ -46,11 +46,8 @@ export function bracketFingerprint(
     if (r) residuals[s.name] = { ...r, noise: Math.max(r.noise, noiseOf([s, e])) }
   }
   if (!any) return null
-  const pooledDoc: PresetDocument = {
-    ...doc,
-    measured: { ...doc.measured, points: pooled.map(sweepPointOf), fitPoints: pooled },
-    residuals,
-  }
+  // the fit reads the fit points; it writes the sweep's summaries (measured.points) from them
+  const pooledDoc: PresetDocument = { ...doc, measured: { ...doc.measured, fitPoints: pooled }, residuals }
   const fitted = refitFingerprint(pooledDoc, doc.name, now)
   const { refitted: _refitted, ...rest } = fitted
   return { ...rest, bracketed: { at: now.toISOString(), passesAfter, from: doc.name } }
