@@ -23,9 +23,10 @@ export const FRESH_PAGE_US = 5
  * `overrides`, as the fit reads it; the buffered point with the excess of the reported memory the
  * probe priced.
  */
-export function measuredSweep(overrides: ParamValues = {}): FitPoint[] {
+export function measuredSweep(overrides: ParamValues = {}, hostOverrides: ParamValues = {}): FitPoint[] {
   const device = { ...DEVICE, overrides }
-  const points = simulate(resolveSpec(sweepSpec(SECONDS, REGION, device, HOST)), 0, 0, {
+  const host = { ...HOST, overrides: { ...HOST.overrides, ...hostOverrides } }
+  const points = simulate(resolveSpec(sweepSpec(SECONDS, REGION, device, host)), 0, 0, {
     why: false,
   }).processes.map((p) => fitPointOf(p, null))
   for (const p of points) if (p.name === 'buffered-write') p.freshExcessNs = 256 * FRESH_PAGE_US * 1000
@@ -33,11 +34,11 @@ export function measuredSweep(overrides: ParamValues = {}): FitPoint[] {
 }
 
 /**
- * A fingerprint as the code fits it, of measuredSweep() with mq-deadline's scheduler point, on a
- * host whose probes measured the cost of reported memory and the idle CPUs' wake-up latencies.
+ * A fingerprint as the code fits it, of `points` (by default measuredSweep()) with mq-deadline's
+ * scheduler point, on a host whose probes measured the cost of reported memory and the idle CPUs'
+ * wake-up latencies.
  */
-export function fittedFingerprint(): PresetDocument {
-  const points = measuredSweep()
+export function fittedFingerprint(points: FitPoint[] = measuredSweep()): PresetDocument {
   const sspec = resolveSpec(schedulerSweepSpec(SECONDS, REGION, DEVICE, HOST, ['mq-deadline']))
   const mq = { ...fitPointOf(simulate(sspec, 0, 0, { why: false }).processes[0], null), fioCpuUs: 3 }
   const capturedHost: HostCapture = {

@@ -14,7 +14,8 @@ const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.m
 
 /** Where the host values `correctHost` adjusts come from, for the preset’s sources. */
 export const HOST_FIT_SOURCES: Record<string, string> = {
-  syscallUs: "fitted: fio's own CPU per I/O at QD32 random reads (libaio: system calls, hardly a sleep)",
+  submitUs:
+    "fitted: fio's own CPU per I/O at QD32 random reads (libaio, hardly a sleep) beyond the simulated: each io_submit's request built and submitted (blk_mq_submit_bio, the driver's queue_rq — a loop device's queue_work waking its worker, on a VM an IPI's exit). Not the system calls' entry and exit (syscallUs, the host preset's): a whole 4 KiB buffered write() took 3.1 µs where fio spent 12.3 µs of CPU per QD32 read (this machine, 2026-12-07), and fitting the excess to every system call made the simulated write() 6.1 µs",
   wakeUs: "fitted: fio's own CPU per I/O at QD1 random reads (a sleep per I/O) beyond its system calls",
   copyUsPerKiB:
     'fitted: the median 1 MiB buffered write() into pages freed a moment before (system call, page allocation and copy), per KiB',
@@ -42,7 +43,9 @@ export function correctHost(
   sim: readonly FitPoint[],
 ): ParamValues {
   // fio's own CPU per I/O: at QD32 (libaio: io_submit and io_getevents, hardly ever a sleep) it
-  // is system calls; at QD1 (psync) each I/O also sleeps and wakes — the rest is the wake-up's
+  // is system calls and each request's submission — the part the calls' entry and exit do not
+  // explain is the submission's, once per I/O (every system call's would price a buffered write()
+  // too, which has none); at QD1 (psync) each I/O also sleeps and wakes — the rest is the wake-up's
   const cpu = (n: SweepName): [number, number] | null => {
     const mc = meas.find((p) => p.name === n)?.fioCpuUs ?? null
     const sc = sim.find((p) => p.name === n)?.fioCpuUs ?? null
@@ -52,9 +55,7 @@ export function correctHost(
   const q32 = cpu('qd32-randread')
   const q1 = cpu('qd1-randread')
   if (q32)
-    out.syscallUs = r3(
-      clamp(((host.syscallUs as number | undefined) ?? 0.3) + (q32[0] - q32[1]) / 2, 0.05, 1000),
-    )
+    out.submitUs = r3(clamp(((host.submitUs as number | undefined) ?? 0.5) + (q32[0] - q32[1]), 0, 1000))
   if (q1) out.wakeUs = r3(clamp(((host.wakeUs as number | undefined) ?? 0) + (q1[0] - q1[1]), 0, 1000))
   // the 1 MiB direct transfers cost fio more per I/O than the 4 KiB ones by their pages: what the
   // model does not count of it, per KiB, is the direct transfer's own work (dio*UsPerKiB)
