@@ -167,6 +167,28 @@ describe('fitting the virtual model to a sweep', () => {
     expect(betterFit(earlier, worse)).toBe(true)
   })
 
+  it('does not keep the first values for a worst point that a step leaves a per cent further off', () => {
+    const measured = sweep(TRUTH)
+    const off = (qd32: number, seqWrite: number): FitPoint[] =>
+      measured.map((p) => {
+        if (p.name === 'qd32-randread') return { ...p, iops: p.iops * qd32 }
+        if (p.name !== 'seq-write') return p
+        const h = LatencyHistogram.fromJSON(p.latency)
+        const scaled = new LatencyHistogram()
+        for (let q = 0.5; q < 100; q++) scaled.record(Math.round(h.percentile(q) * seqWrite))
+        return { ...p, latency: scaled.toJSON() }
+      })
+    // the sequential writes 50 % off whatever the step (fp62's buffered writes: 94 %, then 95 %)
+    const first = fitStanding(measured, off(0.7, 1.5))
+    const step = fitStanding(measured, off(0.97, 1.51))
+    expect(step.err).toBeGreaterThan(first.err + 0.005)
+    expect(betterFit(step, first)).toBe(true)
+    expect(betterFit(first, step)).toBe(false)
+    // a worst point that moved by more than the tie is still the worst that decides
+    const further = fitStanding(measured, off(0.97, 1.6))
+    expect(betterFit(further, first)).toBe(false)
+  })
+
   it('recovers the work of a small buffered write() call beside the copy per KiB', () => {
     // a 4 KiB write() here: clat p50 1.7 µs, fio's CPU 2.7 µs per I/O (2026-12-06); the 1 MiB
     // point alone cannot tell a call's work from its copy
