@@ -176,6 +176,8 @@ describeReal('iosched-lab validate --quick on a scratch loop device (root, fio)'
     expect(r.preset.bracketed).toEqual({ passesAfter: start.measured.passes })
     expect(span.bracketed).toMatchObject({ passesAfter: start.measured.passes, from: start.name })
     expect(r.preset.device).toEqual(span.specDevice)
+    // with the host the span's fit corrected (its submissions, wake-ups), not the start's
+    expect(r.preset.host).toEqual({ preset: span.host!.preset, overrides: span.host!.overrides })
     expect(r.preset.worstResidual).toBeGreaterThanOrEqual(0)
     // the drift check's "now" is the end's median pass: each pooled point the mean of it and the start's
     for (const d of r.drift!.points) {

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { release } from 'node:os'
+import type { ParamValues } from '../../../shared/util/params'
 import type { ResolvedSpec } from '../../../shared/experiment/resolved'
 import type { RunResult } from '../../../shared/experiment/result'
 import { simulate } from '../../../shared/experiment/runner'
@@ -209,12 +210,17 @@ export async function validateDevice(
     ev.fingerprinted?.(doc)
   }
   const capture = doc.host ?? captureHost()
-  const host = { preset: capture.preset, overrides: capture.overrides }
-  const specFor = (w: ValidateWorkload, device: PresetDocument['specDevice']): ResolvedSpec =>
+  // a fit's host: what was captured with what the fit corrected (its system calls, submissions,
+  // wake-ups) — the span's fit corrects them again, and its device values only hold with them
+  const hostOf = (d: PresetDocument): { preset: string; overrides: ParamValues } => {
+    const h = d.host ?? capture
+    return { preset: h.preset, overrides: h.overrides }
+  }
+  const specFor = (w: ValidateWorkload, d: PresetDocument): ResolvedSpec =>
     resolveSpec(
       validateSpec(w, {
-        device,
-        host,
+        device: d.specDevice,
+        host: hostOf(d),
         schedulers,
         seconds,
         regionBytes: region,
@@ -230,7 +236,7 @@ export async function validateDevice(
   let validated: RealTargetInfo | null = null
   for (const [i, w] of matrix.entries()) {
     ev.stage?.(w.id, i + 1 + (o.presetFile ? 0 : 1), stages)
-    const spec = specFor(w, doc.specDevice)
+    const spec = specFor(w, doc)
     const failed: { scheduler: string; message: string }[] = []
     const real = await runner.run(
       spec,
@@ -284,7 +290,7 @@ export async function validateDevice(
     }
     workloads.length = 0
     for (const m of measured)
-      workloads.push(await judged(m, specFor(m.w, doc.specDevice), minReps, o.simulateRuns ?? simulateHere))
+      workloads.push(await judged(m, specFor(m.w, doc), minReps, o.simulateRuns ?? simulateHere))
     controlFalseDiscoveries(workloads.flatMap((w) => w.pairs))
   }
   const residuals: ValidateReport['preset']['residuals'] = {}
@@ -316,7 +322,7 @@ export async function validateDevice(
             ? `fingerprint, saved to ${o.fingerprintOut}`
             : 'fingerprint'),
       device: doc.specDevice,
-      host,
+      host: hostOf(doc),
       residuals,
       worstResidual: worst,
       ...(doc.bracketed ? { bracketed: { passesAfter: doc.bracketed.passesAfter } } : {}),
