@@ -4,7 +4,7 @@
 // 0/25/50/75/100 % the table rose straight from the 75 % knot to that one, so a quarter of the
 // simulated stalls lasted 0.2–16 ms, and the re-simulated QD32 reads' p99 was 6.2× the measured.
 import { describe, expect, it } from 'vitest'
-import { initialStalls, stallTail } from '../../src/main/services/real/fit-stalls'
+import { correctStalls, initialStalls, stallTail } from '../../src/main/services/real/fit-stalls'
 import { LatencyHistogram } from '../../src/shared/metrics/histogram'
 import { parseQuantileTable } from '../../src/shared/devices/quantile-table'
 
@@ -31,6 +31,24 @@ describe('the stalls read off a deep queue’s tail', () => {
     // the simulated stalls: 99 in 100 of them short, as the measured ones were; the longest as long
     expect(table.draw(0.99)).toBeLessThan(0.5)
     expect(table.draw(0.9)).toBeLessThan(0.5)
+    expect(table.draw(1)).toBeGreaterThan(15)
+  })
+
+  it('never corrects a stall past the longest wait the deep reads had beyond their median', () => {
+    // the simulated tail short of the measured at every knot, step after step (fp62 over its
+    // span: 0.2 → 126 ms, where its reads never waited 21 ms beyond the median)
+    const measured = deepReads().toJSON()
+    const short = new LatencyHistogram()
+    for (let i = 0; i < 97_000; i++) short.record(260_000 + (i % 41) * 1_000)
+    for (let i = 0; i < 3_000; i++) short.record(580_000)
+    let v: Record<string, unknown> = {
+      stallEveryMs: 10,
+      stallMs: '0:0.2, 25:0.2, 50:0.3, 75:0.3, 90:0.3, 95:0.4, 99:0.4, 100:16',
+    }
+    for (let k = 0; k < 20; k++) v = { ...v, ...correctStalls(v as never, measured, short.toJSON()) }
+    const table = parseQuantileTable(v.stallMs as string, 'stallMs', [])!
+    const longest = stallTail(measured).excessMs.at(-1)!
+    expect(Math.max(...table.v)).toBeLessThanOrEqual(longest + 0.001)
     expect(table.draw(1)).toBeGreaterThan(15)
   })
 })

@@ -90,7 +90,15 @@ export function correctStalls(
   if (m.share > 0 && s.share > 0)
     out.stallEveryMs = r3(Math.min(1e6, Math.max(0.1, every * (s.share / m.share) ** 0.8)))
   const t = parseQuantileTable(v.stallMs as string, 'stallMs', [])
+  // no stall longer than the longest measured wait beyond the median: a request it held would
+  // show a latency the device never had. The steps add the measured excess over the simulated,
+  // which a simulated tail that does not answer (its median moving with the stalls) kept short,
+  // so they grew without bound — fp62 fitted over its span: stalls to 126 ms where its reads
+  // never waited over 20 ms beyond the median, and its buffered writer's writeback at 50 MB/s
+  const longest = m.excessMs[TAIL_KNOTS.length - 1]
   if (t && s.share > 0 && t.v.length === TAIL_KNOTS.length)
-    out.stallMs = tableMs(TAIL_KNOTS.map((_, i) => t.v[i] + (m.excessMs[i] - s.excessMs[i])))
+    out.stallMs = tableMs(
+      TAIL_KNOTS.map((_, i) => Math.min(longest, t.v[i] + (m.excessMs[i] - s.excessMs[i]))),
+    )
   return out
 }
