@@ -192,22 +192,26 @@ export class LatencyHistogram {
    * count, sum and bounds updated once (a hot path that gathers its values first, then records).
    */
   recordEvery(xs: Float64Array, from: number, to: number, stride: number): void {
-    let counts = this.counts
-    let base = this.base
+    // the window widened once for the values' range, not value by value: a widening allocates
+    // (the window is not part of the figures: only its counts are)
+    let least = Infinity
+    let most = -Infinity
+    for (let i = from; i < to; i += stride) {
+      const v = xs[i]
+      if (!(v >= 0 && v <= MAX_VALUE)) throw new RangeError(`latency out of range: ${v}`)
+      if (v < least) least = v
+      if (v > most) most = v
+    }
+    if (!(least <= most)) return
+    const counts = this.countsFor(bucketIndex(least), bucketIndex(most))
+    const base = this.base
     let total = 0
     let lo = this.lo
     let hi = this.hi
     let n = 0
     for (let i = from; i < to; i += stride) {
       const v = xs[i]
-      if (!(v >= 0 && v <= MAX_VALUE)) throw new RangeError(`latency out of range: ${v}`)
-      const b = bucketIndex(v)
-      if (b - base >= 0 && b - base < counts.length) counts[b - base]++
-      else {
-        counts = this.countsFor(b, b)
-        base = this.base
-        counts[b - base]++
-      }
+      counts[bucketIndex(v) - base]++
       total += v
       if (v < lo) lo = v
       if (v > hi) hi = v
