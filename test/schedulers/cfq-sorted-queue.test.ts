@@ -29,10 +29,10 @@ it('keeps next_rq and its place through inserts and removals', () => {
       // the choice the kernel makes: the better of the victim's neighbours, found by a search
       let want = q.nextRq
       if (victim === q.nextRq) {
-        const i = q.sorted.indexOf(victim)
+        const i = q.indexOf(victim)
         want = chooser.choose(
-          i + 1 < q.sorted.size ? q.sorted.at(i + 1) : q.sorted.size > 1 && i !== 0 ? q.sorted.at(0) : null,
-          i > 0 ? q.sorted.at(i - 1) : null,
+          i + 1 < q.size ? q.at(i + 1) : q.size > 1 && i !== 0 ? q.at(0) : null,
+          i > 0 ? q.at(i - 1) : null,
           last,
         )
       }
@@ -44,7 +44,7 @@ it('keeps next_rq and its place through inserts and removals', () => {
     expect(q.queued).toBe(held.length)
     if (q.nextRq !== null) {
       // the kept place: the queue's next removal of next_rq takes the request at that place
-      const place = q.sorted.indexOf(q.nextRq)
+      const place = q.indexOf(q.nextRq)
       expect(place).toBeGreaterThanOrEqual(0)
       expect((q as unknown as { nextPlace: number }).nextPlace).toBe(place)
     } else expect(held.length).toBe(0)

@@ -33,7 +33,7 @@ export class CfqIoContext extends CfqQueue {
   /** The sync queue exists (`openSyncQueue` ran). */
   private hasSyncQueue = false
   /** Where its statistics start in `stats.data` (STATS doubles). */
-  private readonly at: number
+  private readonly statsAt: number
 
   constructor(
     readonly ctx: IoContext,
@@ -42,8 +42,8 @@ export class CfqIoContext extends CfqQueue {
   ) {
     super(true, IOPRIO_BE, 4, null)
     this.cic = this
-    this.at = stats.open()
-    stats.data[this.at + LAST_END] = now
+    this.statsAt = stats.open()
+    stats.data[this.statsAt + LAST_END] = now
   }
 
   /** Its sync queue, or null before its first sync request. */
@@ -62,30 +62,30 @@ export class CfqIoContext extends CfqQueue {
 
   /** Last completion of one of its sync requests (the kernel starts it at allocation). */
   get lastEndRequest(): SimTime {
-    return this.stats.data[this.at + LAST_END]
+    return this.stats.data[this.statsAt + LAST_END]
   }
 
   set lastEndRequest(t: SimTime) {
-    this.stats.data[this.at + LAST_END] = t
+    this.stats.data[this.statsAt + LAST_END] = t
   }
 
   /** End sector of its last request, where its next one would start if sequential. */
   set lastRequestPos(sector: number) {
-    this.stats.data[this.at + LAST_POS] = sector
+    this.stats.data[this.statsAt + LAST_POS] = sector
   }
 
   get ttimeMean(): SimTime {
-    return this.stats.data[this.at + TTIME_MEAN]
+    return this.stats.data[this.statsAt + TTIME_MEAN]
   }
 
   get seekMean(): number {
-    return this.stats.data[this.at + SEEK_MEAN]
+    return this.stats.data[this.statsAt + SEEK_MEAN]
   }
 
   /** cfq_update_io_thinktime: time since its last sync completion, capped at twice slice_idle. */
   updateThinkTime(now: SimTime, sliceIdle: SimTime): void {
     const d = this.stats.data
-    const at = this.at
+    const at = this.statsAt
     const ttime = Math.min(now - d[at + LAST_END], 2 * sliceIdle)
     const samples = Math.floor((7 * d[at + TTIME_SAMPLES] + 256) / 8)
     const total = Math.floor((7 * d[at + TTIME_TOTAL] + 256 * ttime) / 8)
@@ -100,7 +100,7 @@ export class CfqIoContext extends CfqQueue {
    */
   updateSeek(rq: Request): void {
     const d = this.stats.data
-    const at = this.at
+    const at = this.statsAt
     const samples0 = d[at + SEEK_SAMPLES]
     let dist = Math.abs(rq.sector - d[at + LAST_POS])
     const slack = samples0 <= 60 ? 2 * 1024 * 1024 : 2 * 1024 * 64
@@ -113,11 +113,11 @@ export class CfqIoContext extends CfqQueue {
   }
 
   get thinkTimeValid(): boolean {
-    return this.stats.data[this.at + TTIME_SAMPLES] > SAMPLES_VALID
+    return this.stats.data[this.statsAt + TTIME_SAMPLES] > SAMPLES_VALID
   }
 
   get seekValid(): boolean {
-    return this.stats.data[this.at + SEEK_SAMPLES] > SAMPLES_VALID
+    return this.stats.data[this.statsAt + SEEK_SAMPLES] > SAMPLES_VALID
   }
 
   /** CIC_SEEKY: the kernel tests the mean without asking whether it is valid yet. */

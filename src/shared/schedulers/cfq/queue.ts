@@ -1,6 +1,5 @@
-import { RequestFifo } from '../../block/fifo'
 import { IOPRIO_BE, IOPRIO_IDLE, IOPRIO_NONE, IOPRIO_RT } from '../../block/types'
-import type { IoContext } from '../../block/types'
+import type { IoContext, Request } from '../../block/types'
 import type { SimTime } from '../../sim/time'
 import type { CfqIoContext } from './io-context'
 import { SortedQueue } from './sorted-queue'
@@ -28,9 +27,15 @@ export function asyncSlot(c: IoContext): number {
  * (class, level). Each request sits in two indexes on purpose — the sector-sorted list inherited
  * from SortedQueue (next_rq, chosen AS-style) and a FIFO carrying its expiry time — as in deadline.
  * The rest is the time-slice state the dispatcher reads.
+ *
+ * The FIFO's ends are fields of the queue (as block/fifo.ts RequestFifo keeps them, through the
+ * requests' `fifoPrev`/`fifoNext`), not an object of their own: one cold line fewer a request when
+ * a thousand processes' queues take turns.
  */
 export class CfqQueue extends SortedQueue {
-  readonly fifo = new RequestFifo()
+  /** The oldest request (the FIFO's head), and the newest. */
+  fifoHead: Request | null = null
+  private fifoTail: Request | null = null
   /** Requests handed to the device and not yet completed. */
   dispatched = 0
   /** On the service tree (it has queued requests): the kernel's on_rr flag. */
@@ -65,6 +70,39 @@ export class CfqQueue extends SortedQueue {
   ) {
     super()
     this.idleWindow = sync && ioClass !== IOPRIO_IDLE
+  }
+
+  /** Append `rq` to the FIFO. */
+  fifoPush(rq: Request): void {
+    rq.fifoNext = null
+    rq.fifoPrev = this.fifoTail
+    if (this.fifoTail) this.fifoTail.fifoNext = rq
+    else this.fifoHead = rq
+    this.fifoTail = rq
+  }
+
+  /** Take `rq` out of the FIFO. */
+  fifoRemove(rq: Request): void {
+    const p = rq.fifoPrev
+    const n = rq.fifoNext
+    if (p) p.fifoNext = n
+    else this.fifoHead = n
+    if (n) n.fifoPrev = p
+    else this.fifoTail = p
+    rq.fifoPrev = rq.fifoNext = null
+  }
+
+  /** Move `rq` to the FIFO place of `at` (the survivor of a merge takes the earlier place). */
+  fifoReplace(at: Request, rq: Request): void {
+    if (at === rq) return
+    this.fifoRemove(rq)
+    rq.fifoPrev = at.fifoPrev
+    rq.fifoNext = at.fifoNext
+    if (at.fifoPrev) at.fifoPrev.fifoNext = rq
+    else this.fifoHead = rq
+    if (at.fifoNext) at.fifoNext.fifoPrev = rq
+    else this.fifoTail = rq
+    at.fifoPrev = at.fifoNext = null
   }
 
   /** Order on the service tree: RT first, then BE, IDLE last. */

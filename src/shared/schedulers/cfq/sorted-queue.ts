@@ -54,22 +54,25 @@ export class HeadChooser {
 /**
  * What both generations' per-process queues share: the sector-sorted requests (the kernel's
  * sort_list rb-tree) and `nextRq`, the request to serve next unless a FIFO has expired.
+ *
+ * The queue is its sector index (it extends SectorIndex), not an object holding one: with a
+ * thousand processes' queues taking turns, each request's insert and dispatch reached the index
+ * through a line of its own that was no longer in the CPU's caches.
  */
-export class SortedQueue {
-  readonly sorted = new SectorIndex()
+export class SortedQueue extends SectorIndex {
   nextRq: Request | null = null
   /**
-   * `nextRq`'s place in `sorted`, kept as requests come and go: the request a dispatch takes is
+   * `nextRq`'s place in the index, kept as requests come and go: the request a dispatch takes is
    * nearly always `nextRq`, and its place then needs no search (the kernel's rb-tree node gives its
    * neighbours at once).
    */
   private nextPlace = -1
-  /** Requests in `sorted`. */
+  /** Requests in the index. */
   queued = 0
 
   /** cfq_add_rq_rb: index `rq` and see whether it is a better next request. */
   addSorted(rq: Request, chooser: HeadChooser, last: number): void {
-    const i = this.sorted.insert(rq)
+    const i = this.insert(rq)
     this.queued++
     if (this.nextRq !== null && i <= this.nextPlace) this.nextPlace++
     const next = chooser.choose(this.nextRq, rq, last)
@@ -80,26 +83,26 @@ export class SortedQueue {
   /** cfq_del_rq_rb: unindex `rq`, choosing a new next request first if it was the next one. */
   removeSorted(rq: Request, chooser: HeadChooser, last: number): void {
     // one search at most, for both the next request and the removal
-    const i = rq === this.nextRq ? this.nextPlace : this.sorted.indexOf(rq)
+    const i = rq === this.nextRq ? this.nextPlace : this.indexOf(rq)
     if (i < 0) {
-      this.sorted.remove(rq) // not found by its sector: not `nextRq` either (see SectorIndex.remove)
-      this.nextPlace = this.nextRq === null ? -1 : this.sorted.indexOf(this.nextRq)
+      this.remove(rq) // not found by its sector: not `nextRq` either (see SectorIndex.remove)
+      this.nextPlace = this.nextRq === null ? -1 : this.indexOf(this.nextRq)
     } else {
       if (rq === this.nextRq) {
-        const j = chooser.nextAt(this.sorted, i, last)
-        this.nextRq = j < 0 ? null : this.sorted.at(j)
+        const j = chooser.nextAt(this, i, last)
+        this.nextRq = j < 0 ? null : this.at(j)
         this.nextPlace = j > i ? j - 1 : j
       } else if (i < this.nextPlace) this.nextPlace--
-      this.sorted.removeAt(i)
+      this.removeAt(i)
     }
     this.queued--
   }
 
   /** cfq_reposition_rq_rb: a front merge moved the start of `rq` down from `oldSector`. */
   reposition(rq: Request, oldSector: number, chooser: HeadChooser, last: number): void {
-    this.sorted.remove(rq, oldSector)
-    this.sorted.insert(rq)
+    this.remove(rq, oldSector)
+    this.insert(rq)
     this.nextRq = chooser.choose(this.nextRq, rq, last)
-    this.nextPlace = this.nextRq === null ? -1 : this.sorted.indexOf(this.nextRq)
+    this.nextPlace = this.nextRq === null ? -1 : this.indexOf(this.nextRq)
   }
 }

@@ -72,7 +72,7 @@ export class CfqV3 implements IoScheduler {
     q.addSorted(rq, this.chooser, this.lastPosition)
     this.queuedTotal++
     if (!q.onRr) this.addToTree(q, now)
-    q.fifo.push(rq)
+    q.fifoPush(rq)
     this.enqueued(q, rq, cic, now)
   }
 
@@ -221,13 +221,13 @@ export class CfqV3 implements IoScheduler {
   private expiredFifoHead(q: CfqQueue, now: SimTime): Request | null {
     if (q.fifoChecked) return null
     q.fifoChecked = true
-    const h = q.fifo.head
+    const h = q.fifoHead
     return h !== null && now >= h.fifoTime ? h : null
   }
 
   /** cfq_dispatch_insert + cfq_activate_request: the request leaves the queue for the device. */
   private dispatchInsert(q: CfqQueue, rq: Request): void {
-    q.fifo.remove(rq)
+    q.fifoRemove(rq)
     this.unlinkSorted(q, rq)
     q.dispatched++
     q.sliceDispatch++
@@ -354,8 +354,8 @@ export class CfqV3 implements IoScheduler {
   /** `next` was absorbed into `rq` (same queue): `rq` takes the older FIFO place. */
   mergedRequests(rq: Request, next: Request): void {
     const q = next.sched as CfqQueue
-    if (rq.sched === q && next.fifoTime <= rq.fifoTime) q.fifo.replace(next, rq)
-    else q.fifo.remove(next)
+    if (rq.sched === q && next.fifoTime <= rq.fifoTime) q.fifoReplace(next, rq)
+    else q.fifoRemove(next)
     this.unlinkSorted(q, next)
   }
 
