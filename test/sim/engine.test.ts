@@ -163,6 +163,33 @@ describe('engine', () => {
     }
   })
 
+  it('keeps the order as its sorted run turns into a heap and back', () => {
+    // stretches of events that land at the end of the order (a sorted run) and of events that land
+    // anywhere (a heap), with far timers among them, past RESORT pops
+    const rng = new Rng(7)
+    const e = new Engine()
+    const got: number[][] = []
+    const sched: number[][] = []
+    let kinds = 0
+    const schedule = (at: number): void => {
+      sched.push([at, kinds])
+      e.at(at, h, kinds++)
+    }
+    const h: Handler = {
+      onEvent: (k) => {
+        got.push([e.now, k])
+        if (kinds >= 30_000) return
+        const phase = Math.floor(kinds / 3000) % 3
+        const delay = phase === 0 ? 100 : phase === 1 ? 1 + Math.floor(rng.next() * 400) : 100 + (k % 7)
+        schedule(e.now + delay)
+        if (rng.next() < 0.01) schedule(e.now + 10_000 + Math.floor(rng.next() * 10_000))
+      },
+    }
+    for (let i = 0; i < 40; i++) schedule(i * 3)
+    e.run()
+    expect(got).toEqual(sched.sort((a, b) => a[0] - b[0] || a[1] - b[1]))
+  })
+
   it('timers re-arm, clear and report their due time', () => {
     const e = new Engine()
     const log: number[] = []
