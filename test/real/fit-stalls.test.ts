@@ -51,4 +51,20 @@ describe('the stalls read off a deep queue’s tail', () => {
     expect(Math.max(...table.v)).toBeLessThanOrEqual(longest + 0.001)
     expect(table.draw(1)).toBeGreaterThan(15)
   })
+
+  it('never has the host stall more often than the deep reads had requests held beyond twice the median', () => {
+    // a simulated tail that stays short (its median rising with the stalls) asks for ever more
+    // stalls, step after step (fp63: every 0.1 ms, the old floor, with 0.7 µs of contention)
+    const measured = deepReads().toJSON()
+    const short = new LatencyHistogram()
+    for (let i = 0; i < 99_900; i++) short.record(260_000 + (i % 41) * 1_000)
+    for (let i = 0; i < 100; i++) short.record(900_000)
+    const iops = 100_000
+    let v: Record<string, unknown> = { stallEveryMs: 10, stallMs: '0:0.2, 50:0.3, 100:16' }
+    for (let k = 0; k < 40; k++) v = { ...v, ...correctStalls(v as never, measured, short.toJSON(), iops) }
+    // each stall held at least one of the 3 % of requests beyond twice the median: ≤ 3 000 a second
+    const soonest = 1000 / (stallTail(measured).share * iops)
+    expect(v.stallEveryMs as number).toBeGreaterThanOrEqual(soonest - 0.001)
+    expect(v.stallEveryMs as number).toBeLessThan(soonest + 0.01)
+  })
 })

@@ -80,15 +80,21 @@ export function correctStalls(
   v: ParamValues,
   measured: LatencyHistogramJSON,
   simulated: LatencyHistogramJSON,
+  /** The deep reads' measured rate (per second): what bounds how often the host can have stalled. */
+  measuredIops = 0,
 ): ParamValues {
   const every = (v.stallEveryMs as number | undefined) ?? 0
   if (every <= 0) return {}
   const m = stallTail(measured)
   const s = stallTail(simulated)
   const out: ParamValues = {}
-  // more stalled requests simulated than measured: longer between stalls (damped)
+  // more stalled requests simulated than measured: longer between stalls (damped) — but never
+  // more stalls than stalled requests: each held at least one of those measured beyond twice the
+  // median, so at most share × IOPS a second. Where the simulated median rose with the stalls the
+  // steps made them ever more often (fp63: every 0.1 ms, the floor, with a contention of 0.7 µs)
+  const soonest = m.share > 0 && measuredIops > 0 ? 1000 / (m.share * measuredIops) : 0.1
   if (m.share > 0 && s.share > 0)
-    out.stallEveryMs = r3(Math.min(1e6, Math.max(0.1, every * (s.share / m.share) ** 0.8)))
+    out.stallEveryMs = r3(Math.min(1e6, Math.max(0.1, soonest, every * (s.share / m.share) ** 0.8)))
   const t = parseQuantileTable(v.stallMs as string, 'stallMs', [])
   // no stall longer than the longest measured wait beyond the median: a request it held would
   // show a latency the device never had. The steps add the measured excess over the simulated,

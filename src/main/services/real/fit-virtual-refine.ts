@@ -234,7 +234,7 @@ function correct(
             4096,
           ),
         }),
-    ...correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency),
+    ...correctStalls(v, m('qd32-randread').latency, s('qd32-randread').latency, m('qd32-randread').iops),
     ...correctFlush(v, meas, sim),
     readMBps: step(v.readMBps as number, m('seq-read').MBps, s('seq-read').MBps, 1, 1e6),
     writeMBps: step(v.writeMBps as number, m('seq-write').MBps, s('seq-write').MBps, 1, 1e6),
