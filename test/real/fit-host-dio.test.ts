@@ -2,18 +2,7 @@
 // fio's own CPU per I/O at the 1 MiB sequential points beyond what the simulation spent there.
 import { describe, expect, it } from 'vitest'
 import { correctHost } from '../../src/main/services/real/fit-host'
-import type { FitPoint } from '../../src/main/services/real/fit-virtual'
-import type { SweepName } from '../../src/shared/devices/fingerprint-points'
-import { LatencyHistogram } from '../../src/shared/metrics/histogram'
-
-const point = (name: SweepName, fioCpuUs: number | null): FitPoint => ({
-  name,
-  iops: 1000,
-  MBps: 1000,
-  latency: new LatencyHistogram().toJSON(),
-  fioCpuUs,
-  busyCpus: null,
-})
+import { cpuPoint as point } from '../helpers/fit-point'
 
 describe("the fit of a direct transfer's work per KiB", () => {
   it('adds the 1 MiB points’ unexplained CPU per I/O, per KiB, to each direction', () => {

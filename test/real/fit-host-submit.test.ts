@@ -3,19 +3,8 @@
 // worker woken across vCPUs) still makes cheap buffered write()s, which submit nothing.
 import { describe, expect, it } from 'vitest'
 import { correctHost } from '../../src/main/services/real/fit-host'
-import type { FitPoint } from '../../src/main/services/real/fit-virtual'
-import type { SweepName } from '../../src/shared/devices/fingerprint-points'
-import { LatencyHistogram } from '../../src/shared/metrics/histogram'
+import { cpuPoint as point } from '../helpers/fit-point'
 import { fittedFingerprint, measuredSweep } from '../helpers/fitted-fingerprint'
-
-const point = (name: SweepName, fioCpuUs: number | null): FitPoint => ({
-  name,
-  iops: 1000,
-  MBps: 1000,
-  latency: new LatencyHistogram().toJSON(),
-  fioCpuUs,
-  busyCpus: null,
-})
 
 describe("the fit of a request's submission", () => {
   it("adds the QD32 reads' unexplained CPU per I/O to submitUs, once per I/O, and leaves syscallUs", () => {

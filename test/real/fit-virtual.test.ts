@@ -78,6 +78,18 @@ const TRUTH: ParamValues = {
   pathUs: 0,
 }
 
+/** `measured` with the deep reads' rate and the sequential writes' latencies scaled. */
+function scaledSweep(measured: readonly FitPoint[], qd32: number, seqWrite: number): FitPoint[] {
+  return measured.map((p) => {
+    if (p.name === 'qd32-randread') return { ...p, iops: p.iops * qd32 }
+    if (p.name !== 'seq-write') return p
+    const h = LatencyHistogram.fromJSON(p.latency)
+    const scaled = new LatencyHistogram()
+    for (let q = 0.5; q < 100; q++) scaled.record(Math.round(h.percentile(q) * seqWrite))
+    return { ...p, latency: scaled.toJSON() }
+  })
+}
+
 describe('fitting the virtual model to a sweep', () => {
   it('recovers a known device: parallelism, bandwidths, and the sweep’s rates within 10 % per point', () => {
     const measured = sweep(TRUTH)
@@ -145,16 +157,7 @@ describe('fitting the virtual model to a sweep', () => {
 
   it('prefers a step that brings the other points closer while the worst, which nothing corrects, stays', () => {
     const measured = sweep(TRUTH)
-    /** The measured sweep with the deep reads' rate and the sequential writes' latencies scaled. */
-    const off = (qd32: number, seqWrite: number): FitPoint[] =>
-      measured.map((p) => {
-        if (p.name === 'qd32-randread') return { ...p, iops: p.iops * qd32 }
-        if (p.name !== 'seq-write') return p
-        const h = LatencyHistogram.fromJSON(p.latency)
-        const scaled = new LatencyHistogram()
-        for (let q = 0.5; q < 100; q++) scaled.record(Math.round(h.percentile(q) * seqWrite))
-        return { ...p, latency: scaled.toJSON() }
-      })
+    const off = (qd32: number, seqWrite: number): FitPoint[] => scaledSweep(measured, qd32, seqWrite)
     const earlier = fitStanding(measured, off(0.92, 1.1))
     const later = fitStanding(measured, off(0.99, 1.102))
     // the worst residual (the sequential writes') is no lower: the rest decides
@@ -169,15 +172,7 @@ describe('fitting the virtual model to a sweep', () => {
 
   it('does not keep the first values for a worst point that a step leaves a per cent further off', () => {
     const measured = sweep(TRUTH)
-    const off = (qd32: number, seqWrite: number): FitPoint[] =>
-      measured.map((p) => {
-        if (p.name === 'qd32-randread') return { ...p, iops: p.iops * qd32 }
-        if (p.name !== 'seq-write') return p
-        const h = LatencyHistogram.fromJSON(p.latency)
-        const scaled = new LatencyHistogram()
-        for (let q = 0.5; q < 100; q++) scaled.record(Math.round(h.percentile(q) * seqWrite))
-        return { ...p, latency: scaled.toJSON() }
-      })
+    const off = (qd32: number, seqWrite: number): FitPoint[] => scaledSweep(measured, qd32, seqWrite)
     // the sequential writes 50 % off whatever the step (fp62's buffered writes: 94 %, then 95 %)
     const first = fitStanding(measured, off(0.7, 1.5))
     const step = fitStanding(measured, off(0.97, 1.51))
