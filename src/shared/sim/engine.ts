@@ -34,7 +34,8 @@ export { Timer } from './timer'
  * ones up one, so a device that finishes in the order it was sent pays nothing for the order
  * (ssd-sata-mlc at QD32: each completion went before the one far timer only; noop ≈5 % less CPU).
  * Moving more than SORTED_SHIFTS makes it a heap (a sorted array is one), sorted back into a run
- * at SORTED_AGAIN entries or after RESORT pops. Either pops the same (time, seq) order.
+ * at SORTED_AGAIN entries or after RESORT pops (at most RESORT_MAX entries). Either pops the same
+ * (time, seq) order.
  *
  * `at` and what it calls are inlined into every event source, and V8 inlines into one optimised
  * function only up to a budget of bytecode (920 bytes): the rare branches (an event in the past, a
@@ -54,8 +55,10 @@ const FRONT = 2
 const SORTED_SHIFTS = 16
 /** A heap this small is sorted into a run again. */
 const SORTED_AGAIN = 8
-/** Pops of a heap before it is sorted into a run again, whatever its size. */
+/** Pops of a heap before it is sorted into a run again, if it holds no more than RESORT_MAX. */
 const RESORT = 4096
+/** The largest heap sorted after RESORT pops: an insertion sort is quadratic (10⁵ entries: 10⁶ moves a pop). */
+const RESORT_MAX = 256
 
 export class Engine {
   now: SimTime = 0
@@ -354,7 +357,7 @@ export class Engine {
       i = c
     }
     this.siftUp(i, ids[n], times[n], seqs[n])
-    if (n <= SORTED_AGAIN || ++this.heapPops === RESORT) {
+    if (n <= SORTED_AGAIN || (++this.heapPops >= RESORT && n <= RESORT_MAX)) {
       sortEntries(ids, times, seqs, n)
       this.sorted = true
     }
