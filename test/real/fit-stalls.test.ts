@@ -17,6 +17,14 @@ function deepReads(): LatencyHistogram {
   return h
 }
 
+/** 100 000 reads as deepReads() but for a tail of `slow` reads at `slowNs` and no outlier. */
+function shortTail(slow: number, slowNs: number): LatencyHistogram {
+  const h = new LatencyHistogram()
+  for (let i = 0; i < 100_000 - slow; i++) h.record(260_000 + (i % 41) * 1_000)
+  for (let i = 0; i < slow; i++) h.record(slowNs)
+  return h
+}
+
 describe('the stalls read off a deep queue’s tail', () => {
   it('keeps one outlier in the top per cent of the stalls, not the top quarter', () => {
     const tail = stallTail(deepReads().toJSON())
@@ -38,9 +46,7 @@ describe('the stalls read off a deep queue’s tail', () => {
     // the simulated tail short of the measured at every knot, step after step (fp62 over its
     // span: 0.2 → 126 ms, where its reads never waited 21 ms beyond the median)
     const measured = deepReads().toJSON()
-    const short = new LatencyHistogram()
-    for (let i = 0; i < 97_000; i++) short.record(260_000 + (i % 41) * 1_000)
-    for (let i = 0; i < 3_000; i++) short.record(580_000)
+    const short = shortTail(3_000, 580_000)
     let v: Record<string, unknown> = {
       stallEveryMs: 10,
       stallMs: '0:0.2, 25:0.2, 50:0.3, 75:0.3, 90:0.3, 95:0.4, 99:0.4, 100:16',
@@ -56,9 +62,7 @@ describe('the stalls read off a deep queue’s tail', () => {
     // a simulated tail that stays short (its median rising with the stalls) asks for ever more
     // stalls, step after step (fp63: every 0.1 ms, the old floor, with 0.7 µs of contention)
     const measured = deepReads().toJSON()
-    const short = new LatencyHistogram()
-    for (let i = 0; i < 99_900; i++) short.record(260_000 + (i % 41) * 1_000)
-    for (let i = 0; i < 100; i++) short.record(900_000)
+    const short = shortTail(100, 900_000)
     const iops = 100_000
     let v: Record<string, unknown> = { stallEveryMs: 10, stallMs: '0:0.2, 50:0.3, 100:16' }
     for (let k = 0; k < 40; k++) v = { ...v, ...correctStalls(v as never, measured, short.toJSON(), iops) }
